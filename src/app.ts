@@ -1,0 +1,91 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from './deps.ts';
+import { registerOpenApi } from './openapi.ts';
+import { handleError } from './shared/error-handler.ts';
+import { queryNormaliser } from './shared/query-normalise.ts';
+import { authenticate } from './modules/auth/authenticate.ts';
+import type { Principal } from './modules/auth/principal.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { loginRoutes } from './modules/auth/login.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { subUsersRoutes } from './modules/sub-users/sub-users.routes.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes.ts';
+import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
+import { callsRoutes } from './modules/calls/calls.routes.ts';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on every route under /api/v1 that needs it. */
+    principal: Principal;
+  }
+}
+
+// A bound on every JSON body; bulk routes that need more raise it themselves.
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Builds the HTTP application from its dependencies. Does not listen. */
+export async function buildApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.LOG_LEVEL },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.decorateRequest('principal', null as never);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  app.addHook('onRoute', (route) => {
+    const normalise = queryNormaliser(route);
+    if (!normalise) return;
+    const existing = route.preValidation ? [route.preValidation].flat() : [];
+    route.preValidation = [
+      async (request) => normalise(request.query as Record<string, unknown>),
+      ...existing,
+    ];
+  });
+
+  await app.register(formbody);
+  await registerOpenApi(app);
+  await app.register(healthRoutes);
+  await app.register(loginRoutes, { prefix: '/api/v1' });
+
+  // Everything below needs an API key or a bearer token.
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request) => {
+        request.principal = await authenticate({
+          apiKey: request.headers['x-api-key'] as string | undefined,
+          authorization: request.headers.authorization,
+          repo: deps.authRepo,
+          tokens: deps.tokens,
+        });
+      });
+      await api.register(usersRoutes, { prefix: '/users' });
+      await api.register(apiKeysRoutes, { prefix: '/api-keys' });
+      await api.register(subUsersRoutes, { prefix: '/sub-users' });
+      await api.register(campaignsRoutes, { prefix: '/campaigns' });
+      await api.register(phoneNumbersRoutes, { prefix: '/phone-numbers' });
+      await api.register(contactsRoutes, { prefix: '/contacts' });
+      await api.register(callsRoutes, { prefix: '/calls' });
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

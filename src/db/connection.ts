@@ -1,0 +1,60 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { startEmbeddedServer } from './embedded/embedded-server.ts';
+import { readLockOwner } from './embedded/data-dir-lock.ts';
+
+// pg returns int8 and numeric as strings; PGlite over the socket does the same. Ids and
+// counts fit in a double, so both drivers give numbers everywhere.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  pool: pg.Pool;
+  kind: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize: number;
+  /**
+   * When the embedded data directory is owned by a running service, connect to that
+   * service's database instead of failing (used by the CLI).
+   */
+  joinRunningEmbedded?: boolean;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
+    return handle(pool, 'postgres', async () => {});
+  }
+  const owner = options.joinRunningEmbedded ? readLockOwner(options.dataDir) : null;
+  if (owner) {
+    const pool = new pg.Pool({ host: owner.host, port: owner.port, user: 'postgres', database: 'postgres', max: 2 });
+    return handle(pool, 'embedded', async () => {});
+  }
+  const server = await startEmbeddedServer(options.dataDir, options.poolSize + 4);
+  const pool = new pg.Pool({ host: server.host, port: server.port, user: 'postgres', database: 'postgres', max: options.poolSize });
+  return handle(pool, 'embedded', () => server.stop());
+}
+
+function handle(pool: pg.Pool, kind: DatabaseHandle['kind'], stopServer: () => Promise<void>): DatabaseHandle {
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    pool,
+    kind,
+    async close() {
+      await db.destroy();
+      await stopServer();
+    },
+  };
+}

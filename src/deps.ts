@@ -1,0 +1,36 @@
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
+import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
+import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
+
+/**
+ * Everything the app and the workers need, chosen once from the config. Tests build
+ * the same object around their own database.
+ */
+export interface Deps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Db;
+  tokens: AccessTokenService;
+  authRepo: AuthRepository;
+}
+
+export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
+  return {
+    config,
+    database,
+    db: database.db,
+    tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
+    authRepo: createAuthRepository(database.db),
+  };
+}
+
+export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DB_POOL_SIZE,
+    joinRunningEmbedded: options.joinRunningEmbedded ?? false,
+  });
+  return depsFromDatabase(config, database);
+}

@@ -1,0 +1,35 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import { badRequest } from '../../shared/errors.ts';
+import { verifyPassword } from '../../shared/secrets.ts';
+import type { AccessTokenService } from './access-token.ts';
+
+/**
+ * Accounts log in with their e-mail; sub-users with their username or e-mail. The
+ * same answer for an unknown name and a wrong password, so names cannot be probed.
+ */
+export async function loginWithPassword(input: { username: string; password: string; db: Db; tokens: AccessTokenService }) {
+  const { username, password, db, tokens } = input;
+  const name = username.trim().toLowerCase();
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'hashed_password', 'is_active'])
+    .where(sql`lower(email)`, '=', name)
+    .executeTakeFirst();
+  if (user && (await verifyPassword(user.hashed_password, password))) {
+    if (!user.is_active) throw badRequest('Inactive user');
+    return tokens.issue(`u:${user.id}`);
+  }
+  if (!user) {
+    const sub = await db
+      .selectFrom('sub_users')
+      .select(['id', 'hashed_password', 'is_active'])
+      .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
+      .executeTakeFirst();
+    if (sub && (await verifyPassword(sub.hashed_password, password))) {
+      if (!sub.is_active) throw badRequest('Inactive user');
+      return tokens.issue(`s:${sub.id}`);
+    }
+  }
+  throw badRequest('Incorrect email or password');
+}

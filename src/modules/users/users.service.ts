@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import { conflict } from '../../shared/errors.ts';
+import { hashPassword } from '../../shared/secrets.ts';
+
+export interface NewUserInput {
+  email: string;
+  password: string;
+  full_name?: string | null | undefined;
+  is_superuser?: boolean | undefined;
+  is_active?: boolean | undefined;
+}
+
+const userColumns = ['id', 'email', 'full_name', 'is_superuser', 'is_active', 'created_at'] as const;
+
+export async function createUser(db: Db, input: NewUserInput) {
+  const email = input.email.trim();
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+  if (taken) throw conflict('A user with this email already exists');
+  try {
+    return await db
+      .insertInto('users')
+      .values({
+        email,
+        hashed_password: await hashPassword(input.password),
+        full_name: input.full_name ?? null,
+        is_superuser: input.is_superuser ?? false,
+        is_active: input.is_active ?? true,
+      })
+      .returning(userColumns)
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw conflict('A user with this email already exists');
+    throw error;
+  }
+}
+
+export const findUserById = (db: Db, id: number) =>
+  db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').select(userColumns).where(sql`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+
+/** FIRST_USER_EMAIL/FIRST_USER_PASSWORD: create that superuser at start when it does not exist. */
+export async function ensureFirstSuperuser(db: Db, email: string | undefined, password: string | undefined) {
+  if (!email || !password) return;
+  if (await findUserByEmail(db, email)) return;
+  try {
+    await createUser(db, { email, password, is_superuser: true, full_name: 'Administrator' });
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode !== 409) throw error; // another process made it first
+  }
+}

@@ -1,0 +1,54 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { App } from './app.ts';
+
+export const TAGS = [
+  { name: 'login', description: 'OAuth 2.0 password flow for accounts and sub-users' },
+  { name: 'users', description: 'Accounts (a superuser creates them)' },
+  { name: 'api-keys', description: 'The profile area\'s API keys tab: a key is shown once and stored hashed' },
+  { name: 'sub-users', description: 'Sub-users of an account and the campaigns granted to them' },
+  { name: 'campaigns', description: 'List, read, create, update campaigns; queue all contacts of a campaign for calling' },
+  { name: 'phone-numbers', description: 'Caller numbers of the account and their assignment to campaigns' },
+  { name: 'contacts', description: 'List, read, create, update, delete contacts; bulk import; queue contacts for calling' },
+  { name: 'calls', description: 'List calls, read one call' },
+  { name: 'analytics', description: 'Detailed analytics and trends' },
+  { name: 'contact-creation-integration', description: 'Create or update a contact using an integration token (its own authentication)' },
+];
+
+const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }];
+// Routes with their own authentication (or none) under /api/v1.
+const PUBLIC_PREFIXES = ['/api/v1/login/', '/api/v1/contact-creation-integration/', '/api/v1/voice/'];
+
+const DESCRIPTION = `AI voice-call campaigns: accounts, campaigns, contacts, a dialer, calls and analytics.
+
+Conventions this service fixes where the public interface leaves them open:
+- Errors: 422 \`{detail: [{loc, msg, type}]}\` (loc starts with body, query, path or header); 401, 403, 404 and 409 \`{detail: "..."}\`.
+  An object of another account is 403 \`Not enough permissions\`; an unknown id is 404.
+- Array query parameters: repeated keys (\`?status=new&status=failed\`) or a comma list. Booleans: true/false/1/0.
+- Range filters (\`*_from\`, \`*_to\`) include both bounds. Lists are sorted newest first (id descending).
+- \`limit\` is at most 1000 on every list; above it is a 422.
+- Date-times are ISO 8601; responses are in UTC.
+- Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.`;
+
+export async function registerOpenApi(app: App) {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/v1/') || PUBLIC_PREFIXES.some((p) => route.url.startsWith(p))) return;
+    route.schema = { ...route.schema, security: route.schema?.security ?? SECURITY } as typeof route.schema;
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'voice-campaigns', version: '0.1.0', description: DESCRIPTION },
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { tokenUrl: '/api/v1/login/access-token', scopes: {} } } },
+        },
+      },
+    },
+  });
+  // Swagger UI is served from the package's own assets: no CDN.
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

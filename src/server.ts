@@ -1,0 +1,46 @@
+import type { Config } from './config.ts';
+import { buildApp, type App } from './app.ts';
+import { createDeps, type Deps } from './deps.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { ensureFirstSuperuser } from './modules/users/users.service.ts';
+import { startWorkers } from './workers.ts';
+
+export interface RunningService {
+  app: App;
+  deps: Deps;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Prepares the database (migrations, first superuser) for any process that uses it. */
+export async function prepareDatabase(deps: Deps) {
+  await migrateToLatest(deps.db);
+  await ensureFirstSuperuser(deps.db, deps.config.FIRST_USER_EMAIL, deps.config.FIRST_USER_PASSWORD);
+}
+
+/** `voice-campaigns serve`: the HTTP API plus the background workers. The only place that listens. */
+export async function startServer(config: Config, options: { workers?: boolean } = {}): Promise<RunningService> {
+  const deps = await createDeps(config);
+  try {
+    await prepareDatabase(deps);
+    const app = await buildApp(deps);
+    const url = await app.listen({ port: config.PORT, host: config.HOST });
+    const background = options.workers === false ? null : startWorkers(deps);
+    app.log.info({ database: deps.database.kind, dataDir: config.DATA_DIR }, 'voice-campaigns ready');
+    let stopping: Promise<void> | undefined;
+    return {
+      app,
+      deps,
+      url,
+      stop: () =>
+        (stopping ??= (async () => {
+          await app.close();
+          await background?.stop();
+          await deps.database.close();
+        })()),
+    };
+  } catch (error) {
+    await deps.database.close();
+    throw error;
+  }
+}

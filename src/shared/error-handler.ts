@@ -1,0 +1,26 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+import { toValidationIssues } from './validation-errors.ts';
+
+/**
+ * The one place errors become responses. Clients see FastAPI-style bodies; a 5xx
+ * never shows its message, only the log does.
+ */
+export function handleError(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+  }
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    return reply.code(422).send({ detail: toValidationIssues(fe.validation as never, fe.validationContext ?? 'body') });
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+    return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${fe.message}`, type: 'json_invalid' }] });
+  }
+  const status = fe.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return reply.code(status).send({ detail: fe.message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ detail: 'Internal Server Error' });
+}

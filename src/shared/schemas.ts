@@ -1,0 +1,43 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Schema helpers shared by every module, so one convention gives one OpenAPI shape. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** Responses hand Date objects to the serializer; requests receive ISO strings. */
+export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
+export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+export const IdParams = Type.Object({ id: Type.Integer() });
+
+export const MAX_LIMIT = 1000;
+export const Skip = Type.Integer({ minimum: 0, default: 0 });
+export const Limit = (defaultValue: number) => Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: defaultValue });
+
+export const Detail = Type.Object({ detail: Type.String() }, { description: 'Error' });
+export const ValidationDetail = Type.Object(
+  {
+    detail: Type.Array(
+      Type.Object({
+        loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+        msg: Type.String(),
+        type: Type.String(),
+      }),
+    ),
+  },
+  { description: 'Validation Error' },
+);
+
+/** The error responses every authenticated operation can give, for the OpenAPI document. */
+export const ErrorResponses = { 401: Detail, 403: Detail, 404: Detail, 422: ValidationDetail } as const;
+
+/** The spec's Message object, answered by enqueue and delete operations. */
+export const Message = Type.Object({
+  message: Type.String(),
+  user_id: Type.Integer(),
+  campaign_id: Type.Integer(),
+  contact_id: Type.Integer(),
+  call_id: Nullable(Type.Integer()),
+  role_id: Type.String(),
+  source: Type.String(),
+  id: Type.Optional(Nullable(Type.Integer())),
+  create_datetime: Type.Optional(DateTime),
+  message_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+});

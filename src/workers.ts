@@ -1,0 +1,24 @@
+import type { Deps } from './deps.ts';
+
+/** A background loop: claims due work from the database until stopped. */
+export interface BackgroundWorker {
+  name: string;
+  start(): void;
+  /** Stops claiming and resolves when work in flight has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background loops of the service. `serve` runs them beside the HTTP server;
+ * `worker` runs them alone (scale-out on PostgreSQL). Each loop claims its rows with
+ * SKIP LOCKED, so any number of processes may run them at once.
+ */
+export function createWorkers(_deps: Deps): BackgroundWorker[] {
+  return [];
+}
+
+export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {
+  const workers = createWorkers(deps);
+  for (const w of workers) w.start();
+  return { workers, stop: async () => void (await Promise.all(workers.map((w) => w.stop()))) };
+}
