@@ -16,6 +16,13 @@ import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes.ts';
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { callsRoutes } from './modules/calls/calls.routes.ts';
+import { dialerRoutes } from './modules/dialer/dialer.routes.ts';
+import { voiceEventsRoutes } from './modules/dialer/voice-events.routes.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { contactIntegrationsRoutes } from './modules/contact-integrations/contact-integrations.routes.ts';
+import { createContactRoutes } from './modules/contact-integrations/create-contact.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -65,6 +72,9 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(loginRoutes, { prefix: '/api/v1' });
+  // Routes with their own authentication.
+  await app.register(createContactRoutes, { prefix: '/api/v1/contact-creation-integration' });
+  await app.register(voiceEventsRoutes, { prefix: '/api/v1/voice' });
 
   // Everything below needs an API key or a bearer token.
   await app.register(
@@ -84,6 +94,11 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
       await api.register(phoneNumbersRoutes, { prefix: '/phone-numbers' });
       await api.register(contactsRoutes, { prefix: '/contacts' });
       await api.register(callsRoutes, { prefix: '/calls' });
+      await api.register(dialerRoutes);
+      await api.register(importsRoutes, { prefix: '/contacts' });
+      await api.register(contactIntegrationsRoutes, { prefix: '/integrations/contact-creation' });
+      await api.register(webhooksRoutes, { prefix: '/integrations/webhooks' });
+      await api.register(analyticsRoutes, { prefix: '/analytics' });
     },
     { prefix: '/api/v1' },
   );

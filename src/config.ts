@@ -19,6 +19,19 @@ const ConfigSchema = Type.Object({
   FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  // Dialer and voice providers
+  VOICE_PROVIDER: Type.String({ default: 'sim', description: 'voice provider driver: sim (default) or a vendor adapter' }),
+  VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'externally reachable base URL, for provider callbacks' })),
+  MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'calls in progress across the whole service; 0 = no global cap' }),
+  SIM_TIME_SCALE: Type.Number({ exclusiveMinimum: 0, default: 1, description: 'simulator speed: 60 makes a one-minute call last one second' }),
+  SIM_SEED: Type.Integer({ default: 42, description: 'seed of the simulator\'s outcomes' }),
+  DIALER_TICK_MS: Type.Integer({ minimum: 10, default: 1000, description: 'how often workers look for due work besides NOTIFY wake-ups' }),
+  // Post-call webhooks and extraction
+  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible server; unset = offline rule-based extractor' })),
+  LLM_API_KEY: Type.Optional(Type.String()),
+  LLM_MODEL: Type.Optional(Type.String()),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -30,7 +43,8 @@ export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 
 export class ConfigError extends Error {}
 
-const INTEGER_KEYS = ['PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE'] as const;
+const NUMBER_KEYS = ['PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS'];
+const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
 /** Parses and validates settings; throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -38,7 +52,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const key of Object.keys(ConfigSchema.properties)) {
     const value = env[key];
     if (value === undefined || value === '') continue;
-    raw[key] = (INTEGER_KEYS as readonly string[]).includes(key) && /^-?\d+$/.test(value) ? Number(value) : value;
+    if (NUMBER_KEYS.includes(key) && /^-?\d+(\.\d+)?$/.test(value)) raw[key] = Number(value);
+    else if (BOOLEAN_KEYS.includes(key) && /^(true|false|1|0)$/i.test(value)) raw[key] = /^(true|1)$/i.test(value);
+    else raw[key] = value;
   }
   const withDefaults = Value.Default(ConfigSchema, raw);
   const errors = [...Value.Errors(ConfigSchema, withDefaults)];

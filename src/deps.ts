@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
+import { systemClock, type Clock } from './shared/clock.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -13,6 +14,7 @@ export interface Deps {
   db: Db;
   tokens: AccessTokenService;
   authRepo: AuthRepository;
+  clock: Clock;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -22,6 +24,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     db: database.db,
     tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
     authRepo: createAuthRepository(database.db),
+    clock: systemClock,
   };
 }
 

@@ -1,9 +1,17 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/0001_foundation.ts';
+import * as dialer from './migrations/0002_dialer.ts';
+import * as intake from './migrations/0003_intake.ts';
+import * as webhooks from './migrations/0004_webhooks.ts';
+import * as analytics from './migrations/0005_analytics.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_dialer': dialer,
+  '0003_intake': intake,
+  '0004_webhooks': webhooks,
+  '0005_analytics': analytics,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
