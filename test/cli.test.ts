@@ -64,7 +64,8 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('voice-campaigns serve o
   it('creates the first superuser from FIRST_USER_EMAIL and FIRST_USER_PASSWORD', async () => {
     const res = await loginAs('admin@example.com', 'first password');
     expect(res.status).toBe(200);
-    const me = await fetch(`${baseUrl}/api/v1/users/me`, { headers: { authorization: `Bearer ${(await res.json()).access_token}` } });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const me = await fetch(`${baseUrl}/api/v1/users/me`, { headers: { authorization: `Bearer ${access_token}` } });
     expect(await me.json()).toMatchObject({ email: 'admin@example.com', is_superuser: true });
   });
 
