@@ -36,6 +36,21 @@ export async function registerOpenApi(app: App) {
     route.schema = { ...route.schema, security: route.schema?.security ?? SECURITY } as typeof route.schema;
   });
   await app.register(swagger, {
+    // A plugin's `/` route is registered without its trailing slash; the spec writes collections with it.
+    transform: ({ schema, url, route }) => {
+      const { routePath, prefix } = route as { routePath?: string; prefix?: string };
+      return { schema, url: routePath === '' && prefix ? `${url}/` : url };
+    },
+    // Fastify marks every query parameter of a TypeBox object as required; one with a default is optional to a client.
+    transformObject: (input) => {
+      const openapiObject = (input as unknown as { openapiObject: { paths?: Record<string, unknown> } }).openapiObject;
+      for (const methods of Object.values(openapiObject.paths ?? {})) {
+        for (const op of Object.values(methods as Record<string, { parameters?: { in: string; required?: boolean; schema?: { default?: unknown } }[] }>)) {
+          for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema?.default !== undefined) p.required = false;
+        }
+      }
+      return openapiObject as never;
+    },
     openapi: {
       openapi: '3.1.0',
       info: { title: 'voice-campaigns', version: '0.1.0', description: DESCRIPTION },

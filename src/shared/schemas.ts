@@ -1,7 +1,26 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 
 /** Schema helpers shared by every module, so one convention gives one OpenAPI shape. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null` as one JSON schema with `type: [T, "null"]`. `anyOf [T, null]` would be
+ * wrong here: with Fastify's `coerceTypes`, Ajv coerces a null into the first branch
+ * (null becomes 0, "" or false) before the null branch is tried. A type list lets Ajv
+ * see that null is allowed. Schemas without a single `type` (unions) fall back to anyOf
+ * with the null branch first.
+ */
+export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}): TUnsafe<Static<T> | null> {
+  const plain = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  if (typeof plain.type === 'string') {
+    const result: Record<string, unknown> = { ...plain, type: [plain.type, 'null'], ...options };
+    if (Array.isArray(plain.enum)) result.enum = [...plain.enum, null];
+    if ('const' in plain) {
+      result.enum = [plain.const, null];
+      delete result.const;
+    }
+    return Type.Unsafe<Static<T> | null>(result);
+  }
+  return Type.Unsafe<Static<T> | null>({ anyOf: [{ type: 'null' }, plain], ...options });
+}
 /** Responses hand Date objects to the serializer; requests receive ISO strings. */
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });

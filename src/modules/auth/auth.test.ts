@@ -110,6 +110,16 @@ describe('users', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('refuses an account whose e-mail is already a sub-user\'s login name', async () => {
+    const sub = await t.request({ method: 'POST', url: '/api/v1/sub-users', headers: alice.headers, payload: { username: 'agent.smith', email: 'smith@example.com', password: 'sub password 1' } });
+    expect(sub.statusCode).toBe(200);
+    for (const email of ['Smith@example.com']) {
+      const res = await t.request({ method: 'POST', url: '/api/v1/users/', headers: admin.headers, payload: { email, password: 'long enough' } });
+      expect(res.statusCode).toBe(409);
+    }
+    expect(await login(t, 'agent.smith', 'sub password 1')).toBeTruthy();
+  });
+
   it('refuses account creation to a non-superuser and validates the body', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v1/users/', headers: alice.headers, payload: { email: 'x@example.com', password: 'long enough' } });
     expect(res.statusCode).toBe(403);

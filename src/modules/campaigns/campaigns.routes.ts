@@ -1,3 +1,75 @@
 import type { App } from '../../app.ts';
+import { ErrorResponses } from '../../shared/schemas.ts';
+import { Campaign, CampaignCreate, CampaignIdParams, CampaignList, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
+import { rejectMistypedPrompt } from './campaign-rules.ts';
+import { createCampaign, getCampaign, listCampaigns, updateCampaign } from './campaigns.service.ts';
+import { promptHistoryRoutes } from './prompt-history.routes.ts';
 
-export async function campaignsRoutes(_app: App) {}
+const tags = ['campaigns'];
+const ACCESS =
+  'An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. ' +
+  'Another account\'s campaign: 403; unknown id: 404.';
+
+export async function campaignsRoutes(app: App) {
+  const { db, clock } = app.deps;
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'List campaigns',
+        description:
+          `Newest first (id descending). count is the total number of matches, not the page size. Archived campaigns are left out unless include_archived=true. ${ACCESS} ` +
+          'List items omit campaign_data, limit_start, limit_end and prompt_history.',
+        querystring: CampaignListQuery,
+        response: { 200: CampaignList, ...ErrorResponses },
+      },
+    },
+    async (request) => listCampaigns({ db, principal: request.principal, query: request.query }),
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a campaign',
+        description:
+          'Only the account owner creates campaigns; a sub-user gets 403. A campaign_data.prompt is recorded in prompt_history as auto_approved. ' +
+          'limit_usage starts at 0; limit_reached is computed from it.',
+        body: CampaignCreate,
+        response: { 200: Campaign, ...ErrorResponses },
+      },
+      preValidation: rejectMistypedPrompt,
+    },
+    async (request) => createCampaign({ db, principal: request.principal, input: request.body, now: clock.now() }),
+  );
+
+  app.get(
+    '/:id',
+    { schema: { tags, summary: 'Read a campaign', description: ACCESS, params: CampaignIdParams, response: { 200: Campaign, ...ErrorResponses } } },
+    async (request) => getCampaign({ db, principal: request.principal, id: request.params.id }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a campaign',
+        description:
+          `${ACCESS} Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. ` +
+          'A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. ' +
+          'Changing limit_value, limit_unit, limit_start or limit_end recomputes limit_reached.',
+        params: CampaignIdParams,
+        body: CampaignUpdate,
+        response: { 200: Campaign, ...ErrorResponses },
+      },
+      preValidation: rejectMistypedPrompt,
+    },
+    async (request) => updateCampaign({ db, principal: request.principal, id: request.params.id, input: request.body, now: clock.now() }),
+  );
+
+  await app.register(promptHistoryRoutes);
+}

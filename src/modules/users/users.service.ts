@@ -15,12 +15,20 @@ const userColumns = ['id', 'email', 'full_name', 'is_superuser', 'is_active', 'c
 
 export async function createUser(db: Db, input: NewUserInput) {
   const email = input.email.trim();
+  const name = email.toLowerCase();
   const taken = await db
     .selectFrom('users')
     .select('id')
-    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where(sql`lower(email)`, '=', name)
     .executeTakeFirst();
   if (taken) throw conflict('A user with this email already exists');
+  // Login tries accounts first: an account named like a sub-user would lock that sub-user out.
+  const subUser = await db
+    .selectFrom('sub_users')
+    .select('id')
+    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
+    .executeTakeFirst();
+  if (subUser) throw conflict('This email is already used as a sub-user login');
   try {
     return await db
       .insertInto('users')

@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { NewCall } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
+import type { CallView } from './calls.schemas.ts';
+
+/** Filters of the calls list; every one narrows, none widens past campaignVisibleTo. */
+export interface CallFilters {
+  toNumber?: string | undefined;
+  fromNumber?: string | undefined;
+  statuses?: string[] | undefined;
+  actionStatuses?: string[] | undefined;
+  startFrom?: string | undefined;
+  startTo?: string | undefined;
+  endFrom?: string | undefined;
+  endTo?: string | undefined;
+  durationFrom?: number | undefined;
+  durationTo?: number | undefined;
+  costFrom?: number | undefined;
+  costTo?: number | undefined;
+  campaignIds?: number[] | undefined;
+  contactId?: number | undefined;
+  callId?: number | undefined;
+  callType?: string | undefined;
+  callDataText?: string | undefined;
+}
+
+export type CallRecord = CallView & { id: number; campaign_id: number; owner_id: number };
+
+const callColumns = [
+  'calls.id',
+  'calls.owner_id',
+  'calls.campaign_id',
+  'calls.contact_id',
+  'calls.status',
+  'calls.is_archive',
+  'calls.action_status',
+  'calls.action_status_reason',
+  'calls.from_number',
+  'calls.to_number',
+  'calls.start_time',
+  'calls.end_time',
+  'calls.cost',
+  'calls.call_duration',
+  'calls.external_session_id',
+  'calls.record_url',
+  'calls.call_data',
+  'calls.contact_data',
+  'calls.call_type',
+  'calls.call_ended_by',
+  'calls.call_ended_by_reason',
+] as const;
+
+/** LIKE treats %, _ and the escape character \ specially; a search is for the literal text. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The one WHERE clause shared by the page query and the count query. */
+export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
+  let q = db.selectFrom('calls').where(campaignVisibleTo(principal, 'calls.campaign_id', 'calls.owner_id'));
+  if (f.toNumber !== undefined) q = q.where('calls.to_number', '=', f.toNumber);
+  if (f.fromNumber !== undefined) q = q.where('calls.from_number', '=', f.fromNumber);
+  if (f.statuses && f.statuses.length > 0) q = q.where('calls.status', 'in', f.statuses);
+  if (f.actionStatuses && f.actionStatuses.length > 0) q = q.where('calls.action_status', 'in', f.actionStatuses);
+  if (f.startFrom !== undefined) q = q.where('calls.start_time', '>=', new Date(f.startFrom));
+  if (f.startTo !== undefined) q = q.where('calls.start_time', '<=', new Date(f.startTo));
+  if (f.endFrom !== undefined) q = q.where('calls.end_time', '>=', new Date(f.endFrom));
+  if (f.endTo !== undefined) q = q.where('calls.end_time', '<=', new Date(f.endTo));
+  if (f.durationFrom !== undefined) q = q.where('calls.call_duration', '>=', f.durationFrom);
+  if (f.durationTo !== undefined) q = q.where('calls.call_duration', '<=', f.durationTo);
+  if (f.costFrom !== undefined) q = q.where('calls.cost', '>=', f.costFrom);
+  if (f.costTo !== undefined) q = q.where('calls.cost', '<=', f.costTo);
+  if (f.campaignIds && f.campaignIds.length > 0) q = q.where('calls.campaign_id', 'in', f.campaignIds);
+  if (f.contactId !== undefined) q = q.where('calls.contact_id', '=', f.contactId);
+  if (f.callId !== undefined) q = q.where('calls.id', '=', f.callId);
+  if (f.callType !== undefined) q = q.where('calls.call_type', '=', f.callType);
+  if (f.callDataText !== undefined) q = q.where(callDataContains(f.callDataText));
+  return q;
+}
+
+/**
+ * Case-insensitive substring of the call data JSON text. The left side is exactly the
+ * expression of calls_call_data_trgm_idx (call_data::text), so the trigram index applies.
+ */
+export const callDataContains = (text: string) => sql<boolean>`calls.call_data::text ILIKE '%' || ${escapeLike(text)} || '%'`;
+
+/**
+ * One page (newest first) and the total count. The page is cut from calls alone and
+ * only its rows are joined to campaigns for the current title.
+ */
+export async function listCalls(db: Db, args: { principal: Principal; filters: CallFilters; skip: number; limit: number }) {
+  const base = matchingCalls(db, args.principal, args.filters);
+  const page = base.select(callColumns).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
+  const [data, total] = await Promise.all([
+    db
+      .selectFrom(page.as('c'))
+      .innerJoin('campaigns as camp', 'camp.id', 'c.campaign_id')
+      .selectAll('c')
+      .select('camp.title as campaign_title')
+      .orderBy('c.id', 'desc')
+      .$castTo<CallRecord>()
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { data, count: Number(total.count) };
+}
+
+/** One call with its campaign's title, whoever owns it (the caller checks access). */
+export function findCall(db: Db, id: number) {
+  return db
+    .selectFrom('calls')
+    .innerJoin('campaigns as camp', 'camp.id', 'calls.campaign_id')
+    .select(callColumns)
+    .select('camp.title as campaign_title')
+    .where('calls.id', '=', id)
+    .$castTo<CallRecord>()
+    .executeTakeFirst();
+}
+
+/**
+ * Records a call. The dialer produces calls; tests and tools use this too. call_data and
+ * contact_data are objects here and stored as jsonb.
+ */
+export async function insertCall(
+  db: Db,
+  values: Omit<NewCall, 'call_data' | 'contact_data'> & { call_data?: unknown; contact_data?: unknown },
+): Promise<number> {
+  const { call_data, contact_data, ...rest } = values;
+  const row = await db
+    .insertInto('calls')
+    .values({
+      ...rest,
+      call_data: call_data == null ? null : JSON.stringify(call_data),
+      contact_data: contact_data == null ? null : JSON.stringify(contact_data),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

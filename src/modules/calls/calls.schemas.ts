@@ -1,0 +1,95 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { StringEnum } from '../contacts/contacts.schemas.ts';
+
+export const CALL_STATUSES = [
+  'new',
+  'in progress',
+  'finished',
+  'failed',
+  'busy_or_rejected',
+  'invalid number',
+  'insufficient funds',
+  'rejected',
+  'terminated',
+  'unavailable',
+  'voicemail',
+  'silence',
+] as const;
+export const CallStatus = StringEnum(CALL_STATUSES, { description: 'CallStatus' });
+export type CallStatus = Static<typeof CallStatus>;
+
+export const ACTION_STATUSES = ['transferred', 'scheduled', 'interested'] as const;
+export const ActionStatus = StringEnum(ACTION_STATUSES, { description: 'ActionStatus' });
+
+export const CALL_TYPES = ['outbound', 'inbound'] as const;
+export const CallType = StringEnum(CALL_TYPES, { description: 'CallType' });
+
+export const CALL_ENDED_BY = ['HUMAN', 'AI'] as const;
+export const CallEndedBy = StringEnum(CALL_ENDED_BY, { description: 'CallEndedBy' });
+
+const JsonObject = Type.Object({}, { additionalProperties: true });
+
+export const Call = Type.Object({
+  id: Type.Integer(),
+  contact_id: Type.Integer(),
+  status: CallStatus,
+  is_archive: Type.Boolean(),
+  action_status: Type.Optional(Nullable(ActionStatus)),
+  action_status_reason: Type.Optional(Nullable(Type.String())),
+  from_number: Type.Optional(Nullable(Type.String())),
+  to_number: Type.Optional(Nullable(Type.String())),
+  start_time: Type.Optional(Nullable(DateTime)),
+  end_time: Type.Optional(Nullable(DateTime)),
+  cost: Type.Optional(Nullable(Type.Number())),
+  call_duration: Type.Optional(Nullable(Type.Integer({ description: 'seconds' }))),
+  external_session_id: Type.Optional(Nullable(Type.String())),
+  record_url: Type.Optional(Nullable(Type.String())),
+  call_data: Type.Optional(Nullable(JsonObject)),
+  contact_data: Type.Optional(Nullable(JsonObject)),
+  campaign_title: Type.Optional(Nullable(Type.String({ description: "the campaign's current title" }))),
+  call_type: Type.Optional(Nullable(CallType)),
+  owner_id: Type.Optional(Nullable(Type.Integer())),
+  call_ended_by: Type.Optional(Nullable(CallEndedBy)),
+  call_ended_by_reason: Type.Optional(Nullable(Type.String())),
+});
+export type CallView = Static<typeof Call>;
+
+export const Pagination = Type.Object({
+  current_page: Type.Integer({ description: 'floor(skip / limit) + 1' }),
+  total_pages: Type.Integer({ description: 'ceil(count / limit)' }),
+  total_count: Type.Integer({ description: 'same as count' }),
+});
+
+export const CallsList = Type.Object({
+  data: Type.Array(Call),
+  count: Type.Integer({ description: 'total number of matching calls, not the page size' }),
+  pagination: Pagination,
+});
+
+const DateTimeQuery = (description: string) => Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'date-time', description }));
+
+export const CallsQuery = Type.Object({
+  skip: Skip,
+  limit: Limit(20),
+  phone_number: Type.Optional(Type.String({ maxLength: 64, description: 'destination number (to_number), exact; normalised to E.164 when it parses as one, else matched as written' })),
+  from_number: Type.Optional(Type.String({ maxLength: 64, description: 'caller number, exact; normalised like phone_number' })),
+  status: Type.Optional(Type.Array(CallStatus, { description: 'any of these statuses' })),
+  action_status: Type.Optional(Type.Array(ActionStatus, { description: 'any of these outcomes' })),
+  start_time_from: DateTimeQuery('start_time >= this (inclusive)'),
+  start_time_to: DateTimeQuery('start_time <= this (inclusive)'),
+  end_time_from: DateTimeQuery('end_time >= this (inclusive)'),
+  end_time_to: DateTimeQuery('end_time <= this (inclusive)'),
+  duration_from: Type.Optional(Type.Integer({ description: 'call_duration (seconds) >= this (inclusive)' })),
+  duration_to: Type.Optional(Type.Integer({ description: 'call_duration (seconds) <= this (inclusive)' })),
+  cost_from: Type.Optional(Type.Number({ description: 'cost >= this (inclusive)' })),
+  cost_to: Type.Optional(Type.Number({ description: 'cost <= this (inclusive)' })),
+  campaign_id: Type.Optional(Type.Array(Type.Integer(), { description: 'any of these campaigns' })),
+  contact_id: Type.Optional(Type.Integer()),
+  call_id: Type.Optional(Type.Integer({ description: 'the call id' })),
+  call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
+  call_data: Type.Optional(
+    Type.String({ maxLength: 500, description: 'case-insensitive substring of the call data JSON text (keys and values); % and _ are literal' }),
+  ),
+});
+export type CallsQuery = Static<typeof CallsQuery>;

@@ -1,0 +1,124 @@
+import type { Db } from '../../db/connection.ts';
+import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/schema.ts';
+import { forbidden, notFound } from '../../shared/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { requireCampaign } from './campaign-access.ts';
+import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
+import * as repo from './campaigns.repository.ts';
+import type { CampaignCreate, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
+import { recordPromptChange } from './prompt-history.service.ts';
+import type { WorkSchedule } from './work-schedule.ts';
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+// The dialer keeps limit_usage current; a new limit is judged against the usage so far.
+const limitReached = (limitValue: number | null, usage: number | null) => limitValue !== null && (usage ?? 0) >= limitValue;
+
+export async function listCampaigns({ db, principal, query }: { db: Db; principal: Principal; query: CampaignListQuery }) {
+  return repo.listCampaigns(db, principal, {
+    skip: query.skip,
+    limit: query.limit,
+    title: query.title,
+    ids: query.id,
+    subUserIds: query.sub_user_id,
+    includeArchived: query.include_archived,
+  });
+}
+
+export async function getCampaign({ db, principal, id }: { db: Db; principal: Principal; id: number }) {
+  await requireCampaign(db, principal, id);
+  return loadOrNotFound(db, id);
+}
+
+async function loadOrNotFound(db: Db, id: number) {
+  const campaign = await repo.loadCampaignResponse(db, id);
+  if (!campaign) throw notFound('Campaign');
+  return campaign;
+}
+
+/** Sub-users work inside campaigns granted to them; creating one is the account owner's (403). */
+export async function createCampaign({ db, principal, input, now = new Date() }: { db: Db; principal: Principal; input: CampaignCreate; now?: Date }) {
+  if (principal.kind !== 'user') throw forbidden();
+  checkCampaignRules(input);
+  const limitValue = input.limit_value ?? null;
+  const id = await db.transaction().execute(async (trx) => {
+    const campaignId = await repo.insertCampaign(trx, {
+      owner_id: principal.ownerId,
+      title: input.title,
+      description: input.description ?? null,
+      campaign_type: input.campaign_type,
+      campaign_data: json(input.campaign_data),
+      campaign_phone: input.campaign_phone ?? null,
+      campaign_sip: input.campaign_sip ?? null,
+      assistant_id: input.assistant_id ?? null,
+      max_call_attempts: input.max_call_attempts ?? null,
+      concurrent_call_limit: input.concurrent_call_limit === undefined ? 0 : input.concurrent_call_limit,
+      call_interval: input.call_interval ?? null,
+      call_allowed_from_time: input.call_allowed_from_time ?? null,
+      call_allowed_to_time: input.call_allowed_to_time ?? null,
+      work_schedule: json(input.work_schedule),
+      auto_calls: input.auto_calls ?? false,
+      is_auto_ai_message: input.is_auto_ai_message ?? false,
+      is_archive: input.is_archive ?? false,
+      is_paused: input.is_paused ?? false,
+      limit_start: input.limit_start ?? null,
+      limit_end: input.limit_end ?? null,
+      limit_value: limitValue,
+      limit_unit: input.limit_unit ?? null,
+      limit_usage: 0,
+      limit_reached: limitReached(limitValue, 0),
+      created_at: now,
+      updated_at: now,
+    });
+    const prompt = promptOf(input.campaign_data);
+    if (prompt !== undefined) await recordPromptChange({ trx, principal, campaignId, prompt, now });
+    return campaignId;
+  });
+  return loadOrNotFound(db, id);
+}
+
+// Non-nullable columns whose null in an update body means "leave unchanged".
+const NULL_KEEPS = new Set(['title', 'campaign_type', 'is_archive', 'is_paused']);
+const JSON_COLUMNS = new Set(['campaign_data', 'work_schedule']);
+const LIMIT_FIELDS = ['limit_value', 'limit_unit', 'limit_start', 'limit_end'] as const;
+
+function patchFrom(input: CampaignUpdate): CampaignPatch {
+  const patch: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || (value === null && NULL_KEEPS.has(key))) continue;
+    patch[key] = JSON_COLUMNS.has(key) ? json(value) : value;
+  }
+  return patch as CampaignPatch;
+}
+
+const currentRules = (row: CampaignRow) => ({
+  call_allowed_from_time: row.call_allowed_from_time,
+  call_allowed_to_time: row.call_allowed_to_time,
+  limit_start: row.limit_start,
+  limit_end: row.limit_end,
+  work_schedule: row.work_schedule as WorkSchedule | null,
+});
+
+/**
+ * Changes the fields present in the body. A sub-user may update a campaign granted to
+ * it; its change of the prompt is recorded as pending.
+ */
+export async function updateCampaign({ db, principal, id, input, now = new Date() }: { db: Db; principal: Principal; id: number; input: CampaignUpdate; now?: Date }) {
+  await requireCampaign(db, principal, id);
+  await db.transaction().execute(async (trx) => {
+    const row = await repo.lockCampaign(trx, id);
+    checkCampaignRules(input, currentRules(row));
+    const patch = patchFrom(input);
+    if (LIMIT_FIELDS.some((f) => input[f] !== undefined)) {
+      patch.limit_reached = limitReached(input.limit_value !== undefined ? input.limit_value : row.limit_value, row.limit_usage);
+    }
+    patch.updated_at = now;
+    await repo.updateCampaign(trx, id, patch);
+    if (input.campaign_data !== undefined) {
+      const before = promptOf(row.campaign_data);
+      const after = promptOf(input.campaign_data);
+      if (!sameJson(before ?? null, after ?? null)) await recordPromptChange({ trx, principal, campaignId: id, prompt: after, now });
+    }
+  });
+  return loadOrNotFound(db, id);
+}

@@ -1,0 +1,8 @@
+import { Type } from 'typebox';
+
+/** Ids in paths and filters: bounded so a huge number is a 422 or a 404, never a database error. */
+export const RowId = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+export const RowIdParams = Type.Object({ id: RowId });
+
+/** The shared Nullable (type list, not anyOf); kept under this name for the campaign schemas. */
+export { Nullable as OrNull } from '../../shared/schemas.ts';

@@ -1,0 +1,105 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+
+/** A string enum that appears in OpenAPI as `{type: string, enum}` and types as a union. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+/** The shared Nullable emits `type: [T, "null"]`, which Ajv's coercion leaves alone. */
+export const NullOr = Nullable;
+
+export const CONTACT_STATUSES = [
+  'new',
+  'in progress',
+  'finished',
+  'failed',
+  'busy',
+  'not_reached',
+  'invalid_number',
+  'do_not_disturb',
+  'paused',
+  'added_to_queue',
+  'call_scheduled',
+  'no_answer',
+  'awaiting_queue',
+] as const;
+export const ContactStatus = StringEnum(CONTACT_STATUSES, { description: 'ContactStatus' });
+export type ContactStatus = Static<typeof ContactStatus>;
+
+export const CONTACT_CREATION_METHODS = ['manual', 'import', 'integration', 'external_api', 'integration_messaging'] as const;
+export const ContactCreationMethod = StringEnum(CONTACT_CREATION_METHODS, { description: 'ContactCreationMethod' });
+export type ContactCreationMethod = Static<typeof ContactCreationMethod>;
+
+const ContactData = Type.Object({}, { additionalProperties: true, description: 'free-form contact fields' });
+const TimeZone = Type.String({ maxLength: 64, description: 'IANA zone name, e.g. Europe/Berlin' });
+
+export const Contact = Type.Object({
+  id: Type.Integer(),
+  campaign_id: Type.Integer(),
+  phone_number: Type.String({ description: 'E.164' }),
+  status: ContactStatus,
+  contact_data: Type.Optional(Nullable(ContactData)),
+  timezone: Type.Optional(Nullable(Type.String({ description: 'IANA zone name' }))),
+  source: Type.Optional(Nullable(Type.String())),
+  creation_method: Type.Optional(Nullable(ContactCreationMethod)),
+  campaign_title: Type.Optional(Nullable(Type.String())),
+  calls_attempts: Type.Optional(Nullable(Type.Integer())),
+  message_attempts: Type.Optional(Nullable(Type.Integer())),
+  next_action_time: Type.Optional(Nullable(DateTime)),
+  next_action_reason: Type.Optional(Nullable(Type.String())),
+  created_at: Type.Optional(Nullable(DateTime)),
+  updated_at: Type.Optional(Nullable(DateTime)),
+});
+
+export const ContactsList = Type.Object({
+  data: Type.Array(Contact),
+  count: Type.Integer({ description: 'total number of matching contacts, not the page size' }),
+});
+
+export const ContactCreate = Type.Object({
+  status: ContactStatus,
+  campaign_id: Type.Integer(),
+  phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY)' }),
+  contact_data: Type.Optional(NullOr(ContactData)),
+  timezone: Type.Optional(NullOr(TimeZone)),
+  source: Type.Optional(NullOr(Type.String({ maxLength: 255 }))),
+  creation_method: Type.Optional(NullOr(ContactCreationMethod)),
+  next_action_time: Type.Optional(NullOr(DateTime)),
+  next_action_reason: Type.Optional(NullOr(Type.String({ maxLength: 1000 }))),
+  created_at: Type.Optional(NullOr(DateTime)),
+  updated_at: Type.Optional(NullOr(DateTime)),
+});
+export type ContactCreate = Static<typeof ContactCreate>;
+
+export const ContactUpdate = Type.Object({
+  status: Type.Optional(ContactStatus),
+  phone_number: Type.Optional(Type.String({ maxLength: 64 })),
+  contact_data: Type.Optional(NullOr(ContactData)),
+  timezone: Type.Optional(NullOr(TimeZone)),
+  source: Type.Optional(NullOr(Type.String({ maxLength: 255 }))),
+  next_action_time: Type.Optional(NullOr(DateTime)),
+  next_action_reason: Type.Optional(NullOr(Type.String({ maxLength: 1000 }))),
+});
+export type ContactUpdate = Static<typeof ContactUpdate>;
+
+const campaignFilters = {
+  phone_number: Type.Optional(Type.String({ maxLength: 64, description: 'exact number; normalised to E.164 when it parses as one, else matched as written' })),
+  status: Type.Optional(Type.Array(ContactStatus, { description: 'any of these statuses (repeated keys or a comma list)' })),
+  calls_attempts_from: Type.Optional(Type.Integer({ description: 'calls_attempts >= this (inclusive)' })),
+  calls_attempts_to: Type.Optional(Type.Integer({ description: 'calls_attempts <= this (inclusive)' })),
+};
+
+export const ContactsQuery = Type.Object({
+  skip: Skip,
+  limit: Limit(100),
+  campaign_id: Type.Optional(Type.Array(Type.Integer(), { description: 'any of these campaigns' })),
+  ...campaignFilters,
+  created_at_from: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'date-time', description: 'created_at >= this (inclusive)' })),
+  created_at_to: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'date-time', description: 'created_at <= this (inclusive)' })),
+});
+export type ContactsQuery = Static<typeof ContactsQuery>;
+
+export const CampaignContactsQuery = Type.Object({ skip: Skip, limit: Limit(400), ...campaignFilters });
+export type CampaignContactsQuery = Static<typeof CampaignContactsQuery>;
+
+export const CampaignIdParams = Type.Object({ campaign_id: Type.Integer() });

@@ -1,0 +1,171 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { Database } from '../../db/schema.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
+import { normalisePhone, requirePhone } from '../../shared/phone.ts';
+import { timezoneForPhone } from '../../shared/phone-timezones.ts';
+import { isValidTimeZone } from '../../shared/timezone.ts';
+import type { Principal } from '../auth/principal.ts';
+import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
+import { queueContactsNow } from '../dialer/queue.ts';
+import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
+import {
+  deleteContactRow,
+  findContact,
+  findContactIdByPhone,
+  insertContact,
+  listContacts,
+  updateContactRow,
+  type ContactFilters,
+  type ContactView,
+} from './contacts.repository.ts';
+
+type Loc = (string | number)[];
+
+/** Runs fn in the caller's transaction when there is one, else in a new one. */
+function inTransaction<T>(db: Db, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Transaction<Database>) : db.transaction().execute(fn);
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
+
+const duplicate = (phone: string, campaignId: number, existingId?: number) =>
+  conflict(
+    `A contact with phone number ${phone} already exists in campaign ${campaignId}` + (existingId ? ` (contact id ${existingId})` : ''),
+  );
+
+function checkTimeZone(zone: string | null | undefined, loc: Loc) {
+  if (zone != null && !isValidTimeZone(zone)) throw unprocessable(loc, `'${zone.slice(0, 64)}' is not an IANA time zone`, 'timezone');
+}
+
+/** A phone filter: E.164 when the text parses as a number, else the text as written. */
+export const phoneFilter = (text: string | undefined, defaultCountry: string) =>
+  text === undefined ? undefined : (normalisePhone(text, defaultCountry)?.e164 ?? text);
+
+export const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
+/**
+ * Creates one contact in a campaign the principal may use. Shared by every intake path
+ * (API, integrations): the phone is stored as E.164, the zone must be IANA (when omitted
+ * it is guessed from the number: the single zone of its prefix, else null), one contact
+ * per (campaign, phone) is a 409, and a campaign with auto_calls queues the contact in
+ * the same transaction. `loc` prefixes 422 locations (['body'] for the API).
+ */
+export async function createContact(args: {
+  db: Db;
+  principal: Principal;
+  input: ContactCreate;
+  defaultCountry: string;
+  loc?: Loc;
+}): Promise<ContactView> {
+  const { input, principal } = args;
+  const loc = args.loc ?? ['body'];
+  const phone = requirePhone(input.phone_number, args.defaultCountry, [...loc, 'phone_number']);
+  checkTimeZone(input.timezone, [...loc, 'timezone']);
+  const timezone = input.timezone ?? (await timezoneForPhone(phone.e164));
+
+  return inTransaction(args.db, async (trx) => {
+    const campaign = await requireCampaign(trx, principal, input.campaign_id);
+    const existing = await findContactIdByPhone(trx, campaign.id, phone.e164);
+    if (existing) throw duplicate(phone.e164, campaign.id, existing.id);
+    let id: number;
+    try {
+      id = await insertContact(trx, {
+        owner_id: campaign.owner_id,
+        campaign_id: campaign.id,
+        phone_number: phone.e164,
+        status: input.status,
+        contact_data: jsonOrNull(input.contact_data),
+        timezone,
+        source: input.source ?? null,
+        creation_method: input.creation_method ?? 'external_api',
+        next_action_time: input.next_action_time ?? null,
+        next_action_reason: input.next_action_reason ?? null,
+        ...(input.created_at ? { created_at: input.created_at } : {}),
+        ...(input.updated_at ? { updated_at: input.updated_at } : {}),
+      });
+    } catch (error) {
+      // Another request inserted the same number between our check and our insert.
+      if (isUniqueViolation(error)) throw duplicate(phone.e164, campaign.id);
+      throw error;
+    }
+    if (campaign.auto_calls) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation' });
+    return (await findContact(trx, id))!;
+  });
+}
+
+/** A contact the principal may see: 404 when unknown, 403 when its campaign is not theirs. */
+export async function requireContact(db: Db, principal: Principal, id: number): Promise<ContactView> {
+  const contact = await findContact(db, id);
+  if (!contact) throw notFound('Contact');
+  if (!(await canAccessCampaign(db, principal, { id: contact.campaign_id, owner_id: contact.owner_id }))) throw forbidden();
+  return contact;
+}
+
+/** Partial update: only the fields present change; a new phone is re-normalised and may 409. */
+export async function updateContact(args: { db: Db; principal: Principal; id: number; input: ContactUpdate; defaultCountry: string }) {
+  const { input } = args;
+  const phone = input.phone_number === undefined ? undefined : requirePhone(input.phone_number, args.defaultCountry, ['body', 'phone_number']).e164;
+  checkTimeZone(input.timezone, ['body', 'timezone']);
+  return inTransaction(args.db, async (trx) => {
+    const contact = await requireContact(trx, args.principal, args.id);
+    if (phone !== undefined && phone !== contact.phone_number) {
+      const existing = await findContactIdByPhone(trx, contact.campaign_id, phone);
+      if (existing) throw duplicate(phone, contact.campaign_id, existing.id);
+    }
+    try {
+      await updateContactRow(trx, contact.id, {
+        ...(phone !== undefined ? { phone_number: phone } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.contact_data !== undefined ? { contact_data: jsonOrNull(input.contact_data) } : {}),
+        ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+        ...(input.source !== undefined ? { source: input.source } : {}),
+        ...(input.next_action_time !== undefined ? { next_action_time: input.next_action_time } : {}),
+        ...(input.next_action_reason !== undefined ? { next_action_reason: input.next_action_reason } : {}),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error) && phone) throw duplicate(phone, contact.campaign_id);
+      throw error;
+    }
+    return (await findContact(trx, contact.id))!;
+  });
+}
+
+/** Deletes a contact (its calls go with it) and answers the spec's Message object. */
+export async function deleteContact(args: { db: Db; principal: Principal; id: number; now: Date }) {
+  const contact = await requireContact(args.db, args.principal, args.id);
+  await deleteContactRow(args.db, contact.id);
+  return {
+    message: 'Contact deleted',
+    user_id: args.principal.ownerId,
+    campaign_id: contact.campaign_id,
+    contact_id: contact.id,
+    call_id: null,
+    role_id: args.principal.kind,
+    source: 'api',
+    id: null,
+    create_datetime: args.now,
+    message_data: null,
+  };
+}
+
+/** Either contact list: the query's filters, with the phone normalised like stored numbers. */
+export function listContactsPage(args: {
+  db: Db;
+  principal: Principal;
+  query: ContactsQuery | CampaignContactsQuery;
+  campaignIds?: number[] | undefined;
+  defaultCountry: string;
+}) {
+  const { query } = args;
+  const filters: ContactFilters = {
+    campaignIds: args.campaignIds,
+    phoneNumber: phoneFilter(query.phone_number, args.defaultCountry),
+    statuses: query.status,
+    callsAttemptsFrom: query.calls_attempts_from,
+    callsAttemptsTo: query.calls_attempts_to,
+    ...('created_at_from' in query ? { createdFrom: query.created_at_from } : {}),
+    ...('created_at_to' in query ? { createdTo: query.created_at_to } : {}),
+  };
+  return listContacts(args.db, { principal: args.principal, filters, skip: query.skip, limit: query.limit });
+}

@@ -1,0 +1,73 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+
+/** All SQL for phone numbers. Every function takes a db handle or a transaction. */
+
+const columns = [
+  'phone_numbers.id',
+  'phone_numbers.phone_number',
+  'phone_numbers.campaign_id',
+  'campaigns.title as campaign_title',
+  'phone_numbers.country_code',
+  'phone_numbers.owner_id',
+] as const;
+
+const base = (db: Db) =>
+  db.selectFrom('phone_numbers').leftJoin('campaigns', 'campaigns.id', 'phone_numbers.campaign_id').select(columns);
+
+/**
+ * The owner sees every number of the account; a sub-user sees only the numbers
+ * assigned to campaigns granted to it.
+ */
+function visibleTo(principal: Principal) {
+  return (eb: ExpressionBuilder<Database, 'phone_numbers'>) => {
+    const owned = eb('phone_numbers.owner_id', '=', principal.ownerId);
+    if (principal.kind === 'user') return owned;
+    return eb.and([
+      owned,
+      eb.exists(
+        eb
+          .selectFrom('campaign_sub_users as g')
+          .select(sql`1`.as('one'))
+          .where('g.sub_user_id', '=', principal.subUserId)
+          .whereRef('g.campaign_id', '=', 'phone_numbers.campaign_id'),
+      ),
+    ]);
+  };
+}
+
+export async function listPhoneNumbers(db: Db, principal: Principal, filter: { skip: number; limit: number; campaignId?: number | undefined }) {
+  const where = (eb: ExpressionBuilder<Database, 'phone_numbers'>) =>
+    eb.and([visibleTo(principal)(eb), ...(filter.campaignId !== undefined ? [eb('phone_numbers.campaign_id', '=', filter.campaignId)] : [])]);
+  const data = await base(db).where(where).orderBy('phone_numbers.id', 'desc').offset(filter.skip).limit(filter.limit).execute();
+  const { count } = await db
+    .selectFrom('phone_numbers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(where)
+    .executeTakeFirstOrThrow();
+  return { data, count: Number(count) };
+}
+
+export const findPhoneNumber = (db: Db, id: number) => base(db).where('phone_numbers.id', '=', id).executeTakeFirst();
+
+/** The numbers assigned to these campaigns, for the campaign responses. */
+export async function phoneNumbersOfCampaigns(db: Db, campaignIds: number[]) {
+  if (campaignIds.length === 0) return [];
+  return base(db).where('phone_numbers.campaign_id', 'in', campaignIds).orderBy('phone_numbers.id', 'asc').execute();
+}
+
+export async function insertPhoneNumber(db: Db, row: { owner_id: number; phone_number: string; country_code: string | null; campaign_id: number | null }) {
+  const { id } = await db.insertInto('phone_numbers').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updatePhoneNumber(db: Db, id: number, patch: { phone_number?: string; country_code?: string | null; campaign_id?: number | null }) {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('phone_numbers').set(patch).where('id', '=', id).execute();
+}
+
+export async function deletePhoneNumber(db: Db, id: number) {
+  await db.deleteFrom('phone_numbers').where('id', '=', id).execute();
+}

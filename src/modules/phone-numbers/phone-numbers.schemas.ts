@@ -1,0 +1,44 @@
+import { Type, type Static } from 'typebox';
+import { Limit, Skip } from '../../shared/schemas.ts';
+import { OrNull, RowId } from '../campaigns/schema-helpers.ts';
+
+const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country, e.g. DE (stored upper-case)' });
+
+export const PhoneNumber = Type.Object({
+  id: Type.Integer(),
+  phone_number: Type.String({ description: 'E.164, e.g. +4930123456' }),
+  campaign_id: Type.Optional(OrNull(Type.Integer())),
+  campaign_title: Type.Optional(OrNull(Type.String())),
+  country_code: Type.Optional(OrNull(Type.String())),
+  owner_id: Type.Optional(OrNull(Type.Integer())),
+});
+export type PhoneNumber = Static<typeof PhoneNumber>;
+
+export const PhoneNumberCreate = Type.Object(
+  {
+    phone_number: Type.String({ minLength: 1, maxLength: 40, description: 'Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422.' }),
+    country_code: Type.Optional(OrNull({ ...CountryCode, description: 'ISO alpha-2; omitted or null = the country of the number' })),
+    campaign_id: Type.Optional(OrNull({ ...RowId, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
+  },
+  { additionalProperties: false },
+);
+export type PhoneNumberCreate = Static<typeof PhoneNumberCreate>;
+
+export const PhoneNumberUpdate = Type.Object(
+  {
+    phone_number: Type.Optional(PhoneNumberCreate.properties.phone_number),
+    country_code: Type.Optional(OrNull({ ...CountryCode, description: 'ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again).' })),
+    campaign_id: Type.Optional(OrNull({ ...RowId, description: 'null unassigns the number; omitted = unchanged' })),
+  },
+  { additionalProperties: false, description: 'Every field optional; omitted = unchanged.' },
+);
+export type PhoneNumberUpdate = Static<typeof PhoneNumberUpdate>;
+
+export const PhoneNumberListQuery = Type.Object({
+  skip: Skip,
+  limit: Limit(100),
+  campaign_id: Type.Optional({ ...RowId, description: 'only numbers assigned to this campaign (a campaign you cannot see matches nothing)' }),
+});
+export type PhoneNumberListQuery = Static<typeof PhoneNumberListQuery>;
+
+export const PhoneNumberList = Type.Object({ data: Type.Array(PhoneNumber), count: Type.Integer({ description: 'total number of matches, not the page size' }) });
