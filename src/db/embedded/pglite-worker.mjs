@@ -7,6 +7,7 @@ import { chmod } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { SessionQueue } from './session-queue.mjs';
 
 const { dataDir, socketPath, host, port, maxConnections } = workerData;
 
@@ -17,6 +18,9 @@ try {
   server = new PGLiteSocketServer(
     socketPath ? { db, path: socketPath, maxConnections } : { db, host, port, maxConnections },
   );
+  // Replace the server's per-message queue (handed to every connection it accepts) with
+  // one that never interleaves two connections' query sequences: see session-queue.mjs.
+  server.queryQueue = new SessionQueue(db);
   await server.start();
   if (socketPath) await chmod(socketPath, 0o600);
   const address = server.server?.address?.();
