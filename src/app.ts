@@ -60,10 +60,16 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
   app.addHook('onRoute', (route) => {
     const normalise = queryNormaliser(route);
-    if (!normalise) return;
+    const body = route.schema?.body as { type?: string; required?: string[] } | undefined;
+    // A body whose fields are all optional may be left out entirely (POST /api-keys, approve, ...).
+    const optionalBody = body?.type === 'object' && !(body.required?.length);
+    if (!normalise && !optionalBody) return;
     const existing = route.preValidation ? [route.preValidation].flat() : [];
     route.preValidation = [
-      async (request) => normalise(request.query as Record<string, unknown>),
+      async (request) => {
+        normalise?.(request.query as Record<string, unknown>);
+        if (optionalBody && (request.body === undefined || request.body === null)) request.body = {};
+      },
       ...existing,
     ];
   });

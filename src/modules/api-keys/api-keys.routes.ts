@@ -40,11 +40,11 @@ export async function apiKeysRoutes(app: App) {
         tags: ['api-keys'],
         summary: 'Generate an API key',
         description: 'The key is in the answer once; only a SHA-256 digest is stored. Send it as the X-API-Key header.',
-        body: Type.Optional(Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))) })),
+        body: Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))) }, { description: 'optional; may be left out' }),
         response: { 200: ApiKeyCreated, ...ErrorResponses },
       },
     },
-    async (request) => createApiKey(db, ownerOf(request.principal), request.body?.name ?? null),
+    async (request) => createApiKey(db, ownerOf(request.principal), request.body.name ?? null),
   );
 
   app.delete(

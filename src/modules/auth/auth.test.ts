@@ -85,6 +85,12 @@ describe('API keys', () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it('creates a key from a request without any body', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/v1/api-keys', headers: alice.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: null, key: expect.stringMatching(/^vck_/) });
+  });
+
   it('never shows or deletes another account\'s key', async () => {
     const bob = await createAccount(t);
     const bobKeys = await t.request({ method: 'GET', url: '/api/v1/api-keys', headers: bob.headers });
