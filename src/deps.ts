@@ -3,6 +3,10 @@ import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
+import { createVoiceProvider } from './voice/registry.ts';
+import type { VoiceProvider } from './voice/provider.ts';
+import { createExtractor } from './extraction/index.ts';
+import type { Extractor } from './extraction/extractor.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -15,6 +19,10 @@ export interface Deps {
   tokens: AccessTokenService;
   authRepo: AuthRepository;
   clock: Clock;
+  /** The voice driver chosen by VOICE_PROVIDER (default: the simulator). */
+  voice: VoiceProvider;
+  /** Post-call payload extractor: an OpenAI-compatible server when LLM_BASE_URL is set, else offline rules. */
+  extractor: Extractor;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -25,6 +33,8 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
     authRepo: createAuthRepository(database.db),
     clock: systemClock,
+    voice: createVoiceProvider(config, systemClock),
+    extractor: createExtractor(config),
   };
 }
 

@@ -1,2 +1,14 @@
 // Tables added by the dialer migration. Column types follow ./foundation.ts (Json columns take JSON text on write).
-export interface DialerTables {}
+import type { Timestamp } from './foundation.ts';
+
+export interface VoiceEventsTable {
+  provider: string;
+  event_id: string;
+  call_id: number | null;
+  event_type: string;
+  received_at: Timestamp;
+}
+
+export interface DialerTables {
+  voice_events: VoiceEventsTable;
+}

@@ -1,4 +1,79 @@
+import { Type } from 'typebox';
 import type { App } from '../../app.ts';
+import { Detail, DateTime, Nullable, ValidationDetail } from '../../shared/schemas.ts';
+import { SIGNATURE_HEADER } from '../../voice/signature.ts';
+import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './voice-events.service.ts';
+import { simulateInbound } from './inbound.service.ts';
+
+const rawBodies = new WeakMap<object, string>();
+const EventsAnswer = Type.Object({ received: Type.Integer(), applied: Type.Integer(), duplicates: Type.Integer(), unknown_calls: Type.Integer() });
 
 /** Provider events and the simulator's inbound trigger (mounted at /api/v1/voice; own authentication). */
-export async function voiceEventsRoutes(_app: App) {}
+export async function voiceEventsRoutes(app: App) {
+  const deps = app.deps;
+  // Signatures are computed over the exact bytes sent, so this plugin keeps the raw body.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    rawBodies.set(req, body as string);
+    try {
+      done(null, (body as string).length ? JSON.parse(body as string) : {});
+    } catch {
+      done(null, {});
+    }
+  });
+
+  // The simulator reports through this route: in-process through inject until the
+  // server listens, then over real HTTP to the listening address.
+  const provider = deps.voice;
+  if (provider.setDelivery) {
+    provider.setDelivery(async ({ path, body, headers }) => {
+      const res = await app.inject({ method: 'POST', url: path, payload: body, headers });
+      if (res.statusCode !== 200) throw new Error(`event delivery answered ${res.statusCode}`);
+    });
+    markDeliveryAttached(provider);
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (address && typeof address === 'object') {
+        const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+        provider.setDelivery!(httpDelivery(deps.config.PUBLIC_BASE_URL ?? `http://${host}:${address.port}`));
+      }
+    });
+    // Workers may still finish calls while the server closes: deliver in-process then.
+    app.addHook('onClose', async () => provider.setDelivery!(inProcessDelivery(deps)));
+  }
+
+  app.post('/:provider/events', {
+    schema: {
+      tags: ['voice'],
+      summary: 'Receive voice provider events',
+      description:
+        `Webhook for the configured voice provider (VOICE_PROVIDER). No API key: the body must be signed with VOICE_WEBHOOK_SECRET ` +
+        `(derived from SECRET_KEY when unset) in the \`${SIGNATURE_HEADER}\` header: \`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>\`; ` +
+        `a bad or older-than-5-minutes signature answers 401. Events are de-duplicated by their id; a call's terminal status is sticky ` +
+        `(a late event only fills fields that are still empty, e.g. record_url).`,
+      params: Type.Object({ provider: Type.String() }),
+      body: Type.Unknown(),
+      response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail },
+    },
+  }, async (request, reply) => {
+    const rawBody = rawBodies.get(request) ?? "";
+    const answer = await handleProviderEvents({ deps, provider: request.params.provider, input: { rawBody, headers: request.headers } });
+    return reply.code(answer.statusCode).send(answer.body);
+  });
+
+  app.post('/sim/inbound', {
+    schema: {
+      tags: ['voice'],
+      summary: 'Simulate an inbound call (sim provider only)',
+      description:
+        'Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an ' +
+        'Inbound campaign (one of its phone_numbers, or its campaign_phone), else 404. The caller is found among the campaign\'s contacts by ' +
+        'number or created (status in progress, creation_method "manual", source "inbound_call"); the call is recorded with call_type inbound ' +
+        'and ends through the simulator\'s events like any call. 409 when that caller is already in a call with this account.',
+      body: Type.Object({ from: Type.String({ minLength: 3, maxLength: 40 }), to: Type.String({ minLength: 3, maxLength: 40 }) }),
+      response: {
+        200: Type.Object({ call_id: Type.Integer(), contact_id: Type.Integer(), campaign_id: Type.Integer(), contact_created: Type.Boolean(), status: Type.String(), start_time: Nullable(DateTime) }),
+        404: Detail, 409: Detail, 422: ValidationDetail,
+      },
+    },
+  }, async (request) => simulateInbound({ deps, from: request.body.from, to: request.body.to }));
+}

@@ -1,0 +1,126 @@
+import { DateTime, IANAZone } from 'luxon';
+import { WEEKDAYS, type WorkSchedule } from '../campaigns/work-schedule.ts';
+
+/**
+ * When a call may start: pure functions over one contact's rule, so they are easy to
+ * test exhaustively. A call may start at instant t when
+ *  - the campaign's allowed window [from, to) is open at t in EVERY zone of `zones`
+ *    (from > to crosses midnight; a missing bound is the day's start/end; from = to or
+ *    both missing = no restriction), and
+ *  - the work_schedule (read in its own timezone, default UTC) has an interval
+ *    [from, to) containing t's local time on a weekday it lists, t's local date is not
+ *    a skip date (no schedule = always open).
+ * DST: wall-clock times that do not exist (spring forward) open at the first instant
+ * after the gap; repeated ones (fall back) open at their first occurrence.
+ */
+export interface WindowRule {
+  allowedFrom: string | null;
+  allowedTo: string | null;
+  zones: string[];
+  schedule: WorkSchedule | null;
+}
+
+const DAY = 86_400;
+
+export function secondsOfDay(hhmm: string): number {
+  const [h, m, s] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 3600 + (m ?? 0) * 60 + Math.floor(s ?? 0);
+}
+
+function allowedBounds(rule: WindowRule): [number, number] | null {
+  if (rule.allowedFrom === null && rule.allowedTo === null) return null;
+  const from = rule.allowedFrom === null ? 0 : secondsOfDay(rule.allowedFrom);
+  const to = rule.allowedTo === null ? DAY : secondsOfDay(rule.allowedTo);
+  if (from === to || (from === 0 && to === DAY)) return null;
+  return [from, to];
+}
+
+export function isUnrestricted(rule: WindowRule): boolean {
+  return allowedBounds(rule) === null && rule.schedule === null;
+}
+
+function inAllowed(bounds: [number, number], sec: number): boolean {
+  const [from, to] = bounds;
+  return from < to ? sec >= from && sec < to : sec >= from || sec < to;
+}
+
+const secOf = (dt: DateTime) => dt.hour * 3600 + dt.minute * 60 + dt.second;
+
+export function isOpen(rule: WindowRule, at: Date): boolean {
+  const bounds = allowedBounds(rule);
+  if (bounds) {
+    for (const zone of rule.zones) {
+      if (!inAllowed(bounds, secOf(DateTime.fromJSDate(at, { zone })))) return false;
+    }
+  }
+  const schedule = rule.schedule;
+  if (!schedule) return true;
+  const local = DateTime.fromJSDate(at, { zone: schedule.timezone ?? 'UTC' });
+  if (schedule.skip_dates?.includes(local.toISODate()!)) return false;
+  if (!schedule.days) return true;
+  const intervals = schedule.days[WEEKDAYS[local.weekday - 1]!] ?? [];
+  const sec = secOf(local);
+  return intervals.some((i) => sec >= secondsOfDay(i.from) && sec < secondsOfDay(i.to));
+}
+
+/**
+ * The earliest instant >= `from` at which a call may start, or null when none within
+ * `horizonDays`. Openness only begins at a boundary where some condition opens (a
+ * local window start, a schedule interval start, a local midnight), so those are the
+ * only candidates to try.
+ */
+export function nextOpening(rule: WindowRule, from: Date, horizonDays = 400): Date | null {
+  if (isOpen(rule, from)) return from;
+  // Most closed windows open within a week; only long holiday runs need the long search.
+  return search(rule, from, Math.min(8, horizonDays)) ?? (horizonDays > 8 ? search(rule, from, horizonDays) : null);
+}
+
+function search(rule: WindowRule, from: Date, days: number): Date | null {
+  const start = from.getTime();
+  const candidates: number[] = [];
+  const add = (zone: string, dayOffset: number, sec: number) => {
+    const base = DateTime.fromJSDate(from, { zone }).startOf('day').plus({ days: dayOffset });
+    const wanted = { year: base.year, month: base.month, day: base.day, hour: Math.floor(sec / 3600), minute: Math.floor((sec % 3600) / 60), second: sec % 60 };
+    if (sec >= DAY) return add(zone, dayOffset + 1, 0);
+    const dt = DateTime.fromObject(wanted, { zone });
+    if (!dt.isValid) return;
+    let ms = dt.toMillis();
+    // Spring forward: the wall time does not exist; the window opens when the gap ends.
+    if (dt.hour !== wanted.hour || dt.minute !== wanted.minute) ms = gapEnd(zone, ms);
+    if (ms >= start) candidates.push(ms);
+  };
+  const bounds = allowedBounds(rule);
+  for (let d = -1; d <= days; d++) {
+    if (bounds) for (const zone of rule.zones) add(zone, d, bounds[0]);
+    const schedule = rule.schedule;
+    if (schedule) {
+      const zone = schedule.timezone ?? 'UTC';
+      add(zone, d, 0);
+      const starts = new Set<number>();
+      for (const list of Object.values(schedule.days ?? {})) for (const i of list ?? []) starts.add(secondsOfDay(i.from));
+      for (const s of starts) add(zone, d, s);
+    }
+  }
+  candidates.sort((a, b) => a - b);
+  for (const ms of candidates) {
+    if (ms - start > days * DAY * 1000) break;
+    const at = new Date(ms);
+    if (isOpen(rule, at)) return at;
+  }
+  return null;
+}
+
+/** The first instant at or before `after` whose offset is the post-transition one. */
+function gapEnd(zone: string, after: number): number {
+  const z = IANAZone.create(zone);
+  const offsetAfter = z.offset(after);
+  // Whole seconds: transitions happen on them.
+  let lo = Math.floor(after / 1000) - 3 * 3600;
+  let hi = Math.floor(after / 1000);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (z.offset(mid * 1000) === offsetAfter) hi = mid;
+    else lo = mid;
+  }
+  return hi * 1000;
+}

@@ -1,0 +1,35 @@
+import { timezonesForPhone } from '../../shared/phone-timezones.ts';
+import { isValidTimeZone } from '../../shared/timezone.ts';
+import type { WorkSchedule } from '../campaigns/work-schedule.ts';
+import type { WindowRule } from './calling-window.ts';
+
+export interface CampaignWindowFields {
+  call_allowed_from_time: string | null;
+  call_allowed_to_time: string | null;
+  work_schedule: unknown;
+}
+
+/**
+ * The zones a contact's allowed window is read in: its own timezone; else its number's
+ * zone(s) (all of them must be open when the prefix spans several); else the
+ * campaign's (work_schedule.timezone); else UTC.
+ */
+export async function contactZones(contact: { timezone: string | null; phone_number: string }, schedule: WorkSchedule | null): Promise<string[]> {
+  if (contact.timezone && isValidTimeZone(contact.timezone)) return [contact.timezone];
+  const fromPhone = (await timezonesForPhone(contact.phone_number)).filter(isValidTimeZone);
+  if (fromPhone.length > 0) return fromPhone;
+  if (schedule?.timezone && isValidTimeZone(schedule.timezone)) return [schedule.timezone];
+  return ['UTC'];
+}
+
+export async function windowRuleFor(campaign: CampaignWindowFields, contact: { timezone: string | null; phone_number: string }): Promise<WindowRule> {
+  const schedule = (campaign.work_schedule ?? null) as WorkSchedule | null;
+  const hasAllowed = campaign.call_allowed_from_time !== null || campaign.call_allowed_to_time !== null;
+  return {
+    allowedFrom: campaign.call_allowed_from_time,
+    allowedTo: campaign.call_allowed_to_time,
+    // Zone lookups are skipped when no allowed window needs them.
+    zones: hasAllowed ? await contactZones(contact, schedule) : [],
+    schedule,
+  };
+}

@@ -1,0 +1,150 @@
+import type { Deps } from '../../deps.ts';
+import { VoiceProviderError } from '../../voice/provider.ts';
+import { isUnrestricted, isOpen, nextOpening } from './calling-window.ts';
+import { windowRuleFor } from './contact-window.ts';
+import {
+  claimDueContacts, contactsCalledInPeriod, insertCalls, lockCampaigns, lockGlobalRoom, markContactsCalling,
+  promptsFor, rescheduleContacts, saveProviderIds, type ClaimedContact, type DialCampaign, type NewOutboundCall,
+} from './dialer.repository.ts';
+import { finishCall } from './call-events.service.ts';
+import { limitActive, periodUsage } from './usage.ts';
+import { NO_WINDOW_REASON } from './wake.ts';
+
+const NUMBER_BUSY_RETRY_MS = 60_000;
+
+export interface DialResult {
+  claimed: number;
+  started: number;
+  callIds: number[];
+}
+
+/**
+ * One dialling round: claim due contacts, decide under the campaign locks which may be
+ * called now, write the calls and the contacts' `in progress` in the same transaction,
+ * and only after commit ask the provider to dial (our call id is its idempotency key).
+ */
+export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; batchSize?: number }): Promise<DialResult> {
+  const now = deps.clock.now();
+  const prepared = await deps.db.transaction().execute(async (trx) => {
+    let globalRoom = Infinity;
+    if (deps.config.MAX_CONCURRENT_CALLS > 0) {
+      globalRoom = await lockGlobalRoom(trx, deps.config.MAX_CONCURRENT_CALLS);
+      if (globalRoom <= 0) return { claimed: 0, calls: [] as { id: number; contact: ClaimedContact; campaign: DialCampaign }[] };
+    }
+    const claimed = await claimDueContacts(trx, { now, limit: Math.min(batchSize, globalRoom) });
+    if (claimed.length === 0) return { claimed: 0, calls: [] };
+    const campaigns = await lockCampaigns(trx, claimed.map((c) => c.campaign_id));
+    // The call's start_time, taken after the locks (a call never starts before the end of
+    // the call whose slot it took) and used for the window check, so both agree exactly.
+    const startAt = deps.clock.now();
+
+    const later: { id: number; at: Date | null; reason: string; status: string }[] = [];
+    const byCampaign = new Map<number, ClaimedContact[]>();
+    for (const contact of claimed) {
+      const campaign = campaigns.get(contact.campaign_id)!;
+      // Paused, archived or limited since the claim: leave the contact for the sweep.
+      if (campaign.is_paused || campaign.is_archive || campaign.limit_reached) continue;
+      const rule = await windowRuleFor(campaign, contact);
+      if (!isUnrestricted(rule) && !isOpen(rule, startAt)) {
+        const at = nextOpening(rule, startAt);
+        later.push(at
+          ? { id: contact.id, at, reason: `outside calling window; next opening ${at.toISOString()}`, status: 'call_scheduled' }
+          : { id: contact.id, at: null, reason: NO_WINDOW_REASON, status: 'awaiting_queue' });
+        continue;
+      }
+      byCampaign.set(campaign.id, [...(byCampaign.get(campaign.id) ?? []), contact]);
+    }
+
+    const chosen: { contact: ClaimedContact; campaign: DialCampaign }[] = [];
+    for (const [campaignId, contacts] of byCampaign) {
+      const campaign = campaigns.get(campaignId)!;
+      let free = (campaign.concurrent_call_limit ?? 0) > 0 ? campaign.concurrent_call_limit! - campaign.live : Infinity;
+      let take = contacts;
+      if (limitActive(campaign, startAt)) take = await withinUsageLimit(trx, campaign, contacts);
+      for (const contact of take) {
+        if (free <= 0 || globalRoom <= 0) break;
+        chosen.push({ contact, campaign });
+        free--;
+        globalRoom--;
+      }
+    }
+
+    const rows: NewOutboundCall[] = chosen.map(({ contact, campaign }) => ({
+      contactId: contact.id,
+      ownerId: contact.owner_id,
+      campaignId: campaign.id,
+      from: fromNumber(campaign, contact),
+      to: contact.phone_number,
+      title: campaign.title,
+      contactData: JSON.stringify(contact.contact_data ?? {}),
+      callData: JSON.stringify({ provider: deps.voice.name, transcript: [] }),
+    }));
+    const inserted = await insertCalls(trx, rows, startAt);
+    await markContactsCalling(trx, inserted.map((r) => r.contact_id));
+    const insertedContacts = new Set(inserted.map((r) => r.contact_id));
+    for (const { contact } of chosen) {
+      if (!insertedContacts.has(contact.id)) {
+        later.push({ id: contact.id, at: new Date(startAt.getTime() + NUMBER_BUSY_RETRY_MS), reason: 'another call to this number is in progress', status: 'call_scheduled' });
+      }
+    }
+    await rescheduleContacts(trx, later);
+    const byContact = new Map(chosen.map((c) => [c.contact.id, c]));
+    return { claimed: claimed.length, calls: inserted.map((r) => ({ id: r.id, ...byContact.get(r.contact_id)! })) };
+  });
+
+  if (prepared.calls.length > 0) await startCalls(deps, prepared.calls);
+  return { claimed: prepared.claimed, started: prepared.calls.length, callIds: prepared.calls.map((c) => c.id) };
+}
+
+/** Applies the usage limit: how many of these contacts may be called now. */
+async function withinUsageLimit(trx: Parameters<typeof periodUsage>[0], campaign: DialCampaign, contacts: ClaimedContact[]): Promise<ClaimedContact[]> {
+  const limit = campaign.limit_value!;
+  const usage = await periodUsage(trx, campaign);
+  if (campaign.limit_unit === 'contacts') {
+    // A contact already called in the period does not count again.
+    const counted = await contactsCalledInPeriod(trx, campaign, contacts.map((c) => c.id));
+    let room = limit - usage;
+    return contacts.filter((c) => counted.has(c.id) || room-- >= 1);
+  }
+  if (campaign.limit_unit === 'minutes') {
+    // Every call in progress will bill at least one minute, so it is reserved now.
+    const room = Math.ceil(limit - usage - campaign.live);
+    return contacts.slice(0, Math.max(0, room));
+  }
+  return usage < limit ? contacts : [];
+}
+
+/** Rotates over the campaign's phone numbers (by contact and attempt), else campaign_phone. */
+function fromNumber(campaign: DialCampaign, contact: ClaimedContact): string | null {
+  const phones = campaign.phones ?? [];
+  if (phones.length > 0) return phones[(contact.id + contact.calls_attempts) % phones.length]!;
+  return campaign.campaign_phone;
+}
+
+async function startCalls(deps: Deps, calls: { id: number; contact: ClaimedContact; campaign: DialCampaign }[]) {
+  const prompts = await promptsFor(deps.db, [...new Set(calls.map((c) => c.campaign.id))]);
+  const started: { callId: number; providerCallId: string }[] = [];
+  await Promise.all(calls.map(async ({ id, contact, campaign }) => {
+    try {
+      const result = await deps.voice.startCall({
+        callId: id, from: fromNumber(campaign, contact), to: contact.phone_number, campaignId: campaign.id,
+        prompt: prompts.get(campaign.id) ?? null, contactData: contact.contact_data ?? {}, direction: 'outbound',
+      });
+      started.push({ callId: id, providerCallId: result.providerCallId });
+    } catch (error) {
+      // A refusal has a known outcome; any other failure leaves the outcome unknown, and
+      // the reconciler asks the provider once the call's maximum duration has passed.
+      if (error instanceof VoiceProviderError) await endRefusedCall(deps, id, error);
+    }
+  }));
+  if (started.length > 0) await deps.db.transaction().execute((trx) => saveProviderIds(trx, started));
+}
+
+async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderError) {
+  const status = error.code === 'invalid_number' ? 'invalid number' : error.code === 'insufficient_funds' ? 'insufficient funds' : 'failed';
+  await finishCall({
+    deps,
+    callId,
+    outcome: { status, endedReason: `provider refused the call: ${error.code}: ${error.message}`, refundAttempt: error.retryable },
+  });
+}

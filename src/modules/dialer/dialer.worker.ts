@@ -1,0 +1,104 @@
+import pg from 'pg';
+import pino from 'pino';
+import type { Deps } from '../../deps.ts';
+import type { BackgroundWorker } from '../../workers.ts';
+import { dialDueContacts } from './dialer.service.ts';
+import { reconcileStaleCalls } from './reconciler.ts';
+import { sweepCampaignStates } from './sweep.ts';
+import { ensureDelivery } from './voice-events.service.ts';
+import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
+
+const BATCH = 200;
+// Rounds in a row before yielding to the tick, so one busy queue cannot hog the loop forever.
+const MAX_ROUNDS = 50;
+
+/** One round of the dialer's work: park/revive, dial what is due, settle stale calls. */
+export async function runDialerRound(deps: Deps): Promise<{ started: number }> {
+  await sweepCampaignStates({ deps });
+  let started = 0;
+  for (let i = 0; i < MAX_ROUNDS; i++) {
+    const r = await dialDueContacts({ deps, batchSize: BATCH });
+    started += r.started;
+    if (r.claimed < BATCH) break;
+  }
+  await reconcileStaleCalls({ deps });
+  return { started };
+}
+
+/**
+ * The dialer loop: wakes on its tick (DIALER_TICK_MS), on in-process wake-ups and, on
+ * PostgreSQL, on NOTIFY from other processes. stop() stops claiming and waits for the
+ * round in flight (calls already started end through provider events).
+ */
+export function createDialerWorker(deps: Deps): BackgroundWorker {
+  const log = pino({ level: deps.config.LOG_LEVEL, name: 'dialer' });
+  let stopped = true;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  let pending = false;
+  let unsubscribe: (() => void) | null = null;
+  let listener: pg.Client | null = null;
+
+  const poke = () => {
+    pending = true;
+    wake?.();
+  };
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    if (pending || stopped) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      wake = null;
+      resolve();
+    }
+    wake = done;
+  });
+
+  async function listen() {
+    if (deps.database.kind !== 'postgres') return;
+    try {
+      const client = new pg.Client(deps.database.pool.options);
+      client.on('error', () => {});
+      client.on('notification', poke);
+      await client.connect();
+      await client.query(`LISTEN ${DIALER_CHANNEL}`);
+      if (stopped) await client.end();
+      else listener = client;
+    } catch (error) {
+      log.warn({ err: error }, 'dialer: LISTEN unavailable, relying on the tick');
+    }
+  }
+
+  async function run() {
+    while (!stopped) {
+      pending = false;
+      try {
+        await runDialerRound(deps);
+      } catch (error) {
+        log.error({ err: error }, 'dialer round failed');
+      }
+      await sleep(deps.config.DIALER_TICK_MS);
+    }
+  }
+
+  return {
+    name: 'dialer',
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      ensureDelivery(deps);
+      unsubscribe = onDialerWake(poke);
+      void listen();
+      loop = run();
+    },
+    async stop() {
+      stopped = true;
+      wake?.();
+      unsubscribe?.();
+      await loop;
+      loop = null;
+      await listener?.end().catch(() => {});
+      listener = null;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../deps.ts';
+import { conflict, HttpError } from '../../shared/errors.ts';
+import { requirePhone } from '../../shared/phone.ts';
+import { promptsFor } from './dialer.repository.ts';
+
+/**
+ * An inbound call to one of an Inbound campaign's numbers: finds the caller among the
+ * campaign's contacts (or creates it) and records a call with call_type inbound. The
+ * contact is `in progress` during the call; afterwards it ends `finished` after a
+ * conversation and otherwise takes the final status of the table (no call-back retries).
+ */
+export async function simulateInbound({ deps, from, to }: { deps: Deps; from: string; to: string }) {
+  if (deps.voice.name !== 'sim' || !deps.voice.capabilities.inboundSimulation) throw new HttpError(404, 'Not Found');
+  const caller = requirePhone(from, deps.config.DEFAULT_COUNTRY, ['body', 'from']).e164;
+  const number = requirePhone(to, deps.config.DEFAULT_COUNTRY, ['body', 'to']).e164;
+  const now = deps.clock.now();
+  const { rows: [campaign] } = await sql<{ id: number; owner_id: number; title: string }>`
+    SELECT cp.id, cp.owner_id, cp.title FROM campaigns cp
+    WHERE cp.campaign_type = 'Inbound' AND NOT cp.is_archive AND NOT cp.is_paused
+      AND (cp.campaign_phone = ${number} OR EXISTS (SELECT 1 FROM phone_numbers p WHERE p.campaign_id = cp.id AND p.phone_number = ${number}))
+    ORDER BY cp.id LIMIT 1`.execute(deps.db);
+  if (!campaign) throw new HttpError(404, 'No active Inbound campaign owns this number');
+
+  const result = await deps.db.transaction().execute(async (trx) => {
+    let contact = await trx.selectFrom('contacts').select(['id', 'status', 'contact_data']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
+    let created = false;
+    if (!contact) {
+      contact = await trx.insertInto('contacts').values({
+        owner_id: campaign.owner_id, campaign_id: campaign.id, phone_number: caller, status: 'in progress', contact_data: '{}',
+        creation_method: 'manual', source: 'inbound_call', next_action_reason: 'inbound call in progress',
+      }).returning(['id', 'status', 'contact_data']).executeTakeFirstOrThrow();
+      created = true;
+    } else if (contact.status === 'in progress') {
+      throw conflict('This caller is already in a call');
+    }
+    const call = await sql<{ id: number; start_time: Date }>`
+      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data)
+      VALUES (${campaign.owner_id}, ${campaign.id}, ${contact.id}, 'in progress', ${caller}, ${number}, ${now}, 'inbound', ${campaign.title},
+              ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify({ provider: deps.voice.name, transcript: [] })}::jsonb)
+      ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
+    if (!call.rows[0]) throw conflict('This caller is already in a call');
+    await trx.updateTable('contacts').set({ status: 'in progress', next_action_time: null, next_action_reason: 'inbound call in progress', updated_at: sql<Date>`now()` }).where('id', '=', contact.id).execute();
+    return { call: call.rows[0], contact, created };
+  });
+  const prompts = await promptsFor(deps.db, [campaign.id]);
+  const started = await deps.voice.startCall({
+    callId: result.call.id, from: caller, to: number, campaignId: campaign.id, prompt: prompts.get(campaign.id) ?? null,
+    contactData: (result.contact.contact_data ?? {}) as Record<string, unknown>, direction: 'inbound',
+  });
+  await deps.db.updateTable('calls').set({ external_session_id: started.providerCallId }).where('id', '=', result.call.id).where('external_session_id', 'is', null).execute();
+  return { call_id: result.call.id, contact_id: result.contact.id, campaign_id: campaign.id, contact_created: result.created, status: 'in progress', start_time: result.call.start_time };
+}

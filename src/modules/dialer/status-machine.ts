@@ -1,0 +1,58 @@
+import type { TerminalCallStatus } from '../../voice/provider.ts';
+
+/**
+ * What a call's terminal status does to its contact (the table in docs/dialer.md).
+ * `retry` schedules another call while attempts remain; `exhausted` is the contact's
+ * final status when they do not.
+ */
+export interface OutcomeRule {
+  retry: boolean;
+  exhausted: string;
+}
+
+export const OUTCOME_RULES: Record<TerminalCallStatus, OutcomeRule> = {
+  finished: { retry: false, exhausted: 'finished' },
+  busy_or_rejected: { retry: true, exhausted: 'busy' },
+  rejected: { retry: true, exhausted: 'busy' },
+  unavailable: { retry: true, exhausted: 'no_answer' },
+  voicemail: { retry: true, exhausted: 'no_answer' },
+  silence: { retry: true, exhausted: 'not_reached' },
+  terminated: { retry: true, exhausted: 'not_reached' },
+  failed: { retry: true, exhausted: 'failed' },
+  'invalid number': { retry: false, exhausted: 'invalid_number' },
+  // Handled apart: the campaign is paused and the contact waits for it (attempt refunded).
+  'insufficient funds': { retry: false, exhausted: 'awaiting_queue' },
+};
+
+export const DEFAULT_RETRY_MINUTES = 60;
+
+/** Minutes before the n-th retry (1-based): call_interval[n-1], the last value repeating; 60 when unset. */
+export function retryDelayMinutes(callInterval: number[] | null, retryNumber: number): number {
+  if (!callInterval || callInterval.length === 0) return DEFAULT_RETRY_MINUTES;
+  return callInterval[Math.min(retryNumber, callInterval.length) - 1]!;
+}
+
+export type ContactAfterCall =
+  | { kind: 'final'; status: string; reason: string }
+  | { kind: 'retry'; at: Date; reason: string }
+  | { kind: 'funds' };
+
+export function contactAfterCall(input: {
+  callStatus: TerminalCallStatus;
+  callType: string | null;
+  attempts: number;
+  maxAttempts: number | null;
+  callInterval: number[] | null;
+  now: Date;
+}): ContactAfterCall {
+  const { callStatus } = input;
+  if (callStatus === 'insufficient funds') return { kind: 'funds' };
+  const rule = OUTCOME_RULES[callStatus];
+  const max = input.maxAttempts ?? 1;
+  if (rule.retry && input.callType !== 'inbound' && input.attempts < max) {
+    const minutes = retryDelayMinutes(input.callInterval, input.attempts);
+    return { kind: 'retry', at: new Date(input.now.getTime() + minutes * 60_000), reason: `retry ${input.attempts + 1} of ${max} after '${callStatus}' (call_interval ${minutes} min)` };
+  }
+  const why = rule.retry && input.callType !== 'inbound' ? `'${callStatus}' and no attempts left (${input.attempts} of ${max})` : `last call '${callStatus}'`;
+  return { kind: 'final', status: rule.exhausted, reason: why };
+}

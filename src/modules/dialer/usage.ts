@@ -1,0 +1,47 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Trx = Transaction<Database>;
+
+export interface LimitFields {
+  id: number;
+  limit_start: Date | null;
+  limit_end: Date | null;
+  limit_value: number | null;
+  limit_unit: string | null;
+}
+
+/** A usage limit applies while `now` is inside [limit_start, limit_end] (open ends when null). */
+export function limitActive(c: LimitFields, now: Date): boolean {
+  if (c.limit_value === null || c.limit_unit === null) return false;
+  if (c.limit_start && now < c.limit_start) return false;
+  if (c.limit_end && now > c.limit_end) return false;
+  return true;
+}
+
+/**
+ * Usage in the limit period, counted from the calls themselves (so it cannot drift):
+ * contacts = distinct contacts with an outbound call started in the period (calls in
+ * progress included), minutes = billed minutes (each call's duration rounded up to a
+ * whole minute) of ended calls, cost = sum of ended calls' cost.
+ */
+export async function periodUsage(trx: Trx, c: LimitFields): Promise<number> {
+  const inPeriod = sql`campaign_id = ${c.id}
+    AND start_time >= coalesce(${c.limit_start}::timestamptz, '-infinity'::timestamptz)
+    AND start_time <= coalesce(${c.limit_end}::timestamptz, 'infinity'::timestamptz)`;
+  const expr =
+    c.limit_unit === 'contacts' ? sql`count(DISTINCT contact_id) FILTER (WHERE call_type = 'outbound')`
+    : c.limit_unit === 'minutes' ? sql`coalesce(sum(ceil(call_duration / 60.0)) FILTER (WHERE status <> 'in progress'), 0)`
+    : sql`coalesce(sum(cost) FILTER (WHERE status <> 'in progress'), 0)`;
+  const { rows } = await sql<{ usage: number }>`SELECT (${expr})::float8 AS usage FROM calls WHERE ${inPeriod}`.execute(trx);
+  return Number(rows[0]?.usage ?? 0);
+}
+
+/** Keeps limit_usage and limit_reached current; called as calls end and by the sweep. */
+export async function refreshUsage(trx: Trx, c: LimitFields, now: Date): Promise<{ usage: number; reached: boolean }> {
+  if (c.limit_value === null || c.limit_unit === null) return { usage: 0, reached: false };
+  const usage = await periodUsage(trx, c);
+  const reached = limitActive(c, now) && usage >= c.limit_value;
+  await trx.updateTable('campaigns').set({ limit_usage: usage, limit_reached: reached }).where('id', '=', c.id).execute();
+  return { usage, reached };
+}

@@ -1,0 +1,220 @@
+import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import type { Clock } from '../../shared/clock.ts';
+import { SIGNATURE_HEADER, signBody, verifySignature } from '../signature.ts';
+import type { CallEvent, EventDelivery, FetchedCall, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
+import { isTerminalCallStatus } from '../provider.ts';
+import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
+
+/**
+ * The default provider: a simulated telephony vendor. Each call's outcome is seeded by
+ * (SIM_SEED, call id); its events are due at clock times scaled by SIM_TIME_SCALE and
+ * are posted, signed, to the same events route a real vendor uses.
+ */
+export interface SimOptions {
+  secret: string;
+  clock: Clock;
+  timeScale: number;
+  seed: number;
+}
+
+interface WireEvent {
+  id: string;
+  type: CallEvent['type'];
+  call_id: string;
+  metadata: { call_id: number | null };
+  timestamp: string;
+  status?: string;
+  duration?: number;
+  cost?: number;
+  transcript?: CallEvent['transcript'];
+  action_status?: CallEvent['actionStatus'];
+  ended_by?: CallEvent['endedBy'];
+  ended_reason?: string;
+  record_url?: string;
+}
+
+interface SimCall {
+  callId: number;
+  pending: { dueAt: number; event: WireEvent; tries: number }[];
+  ended: WireEvent | null;
+  lost: boolean;
+}
+
+const MAX_RING_SEC = 30;
+const MAX_TALK_SEC = 600;
+const RECORDING_DELAY_SEC = 5;
+const DELIVERY_BATCH = 100;
+const PARALLEL_DELIVERIES = 4;
+
+export class SimProvider implements VoiceProvider {
+  readonly name = 'sim';
+  readonly capabilities;
+  private readonly calls = new Map<string, SimCall>();
+  private delivery: EventDelivery | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: SimOptions) {
+    // The longest simulated call, scaled, plus a margin for slow delivery.
+    this.capabilities = { inboundSimulation: true, reconcileAfterMs: ((MAX_RING_SEC + MAX_TALK_SEC + 60) * 1000) / options.timeScale + 2_000 };
+  }
+
+  setDelivery(deliver: EventDelivery | null) {
+    this.delivery = deliver;
+  }
+
+  async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
+    const providerCallId = `sim-${req.callId}`;
+    if (this.calls.has(providerCallId)) return { providerCallId }; // idempotency key seen: no second dial
+    const plan = planCall({ seed: this.options.seed, callId: req.callId, prompt: req.prompt, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound' });
+    const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost };
+    this.calls.set(providerCallId, sim);
+    if (plan.lost) return { providerCallId };
+    const t0 = this.options.clock.now().getTime();
+    const at = (simSec: number) => t0 + (simSec * 1000) / this.options.timeScale;
+    const base = (type: WireEvent['type'], simSec: number, n: number): WireEvent => ({
+      id: `${providerCallId}-${n}`, type, call_id: providerCallId, metadata: { call_id: req.callId }, timestamp: new Date(at(simSec)).toISOString(),
+    });
+    if (req.direction === 'outbound') sim.pending.push({ dueAt: at(0), event: base('ringing', 0, 0), tries: 0 });
+    if (plan.talkSec > 0) sim.pending.push({ dueAt: at(plan.ringSec), event: base('answered', plan.ringSec, 1), tries: 0 });
+    const endSec = plan.ringSec + plan.talkSec;
+    const cost = Math.round((plan.talkSec / 60) * SIM_COST_PER_MINUTE * 10_000) / 10_000;
+    const ended: WireEvent = {
+      ...base('ended', endSec, 2), status: plan.status, duration: plan.talkSec, cost, transcript: plan.transcript,
+      action_status: plan.actionStatus, ended_by: plan.endedBy, ended_reason: plan.endedReason,
+    };
+    sim.pending.push({ dueAt: at(endSec), event: ended, tries: 0 });
+    // The recording is ready a little after the hang-up, as with real vendors.
+    if (plan.talkSec > 0) sim.pending.push({ dueAt: at(endSec + RECORDING_DELAY_SEC), event: { ...base('recording', endSec + RECORDING_DELAY_SEC, 3), record_url: `https://sim.voice.invalid/recordings/${providerCallId}.wav` }, tries: 0 });
+    this.arm();
+    return { providerCallId };
+  }
+
+  async hangup(providerCallId: string): Promise<void> {
+    const sim = this.calls.get(providerCallId);
+    if (!sim || sim.ended) return;
+    const now = this.options.clock.now();
+    sim.pending = [];
+    const ended: WireEvent = { id: `${providerCallId}-hangup`, type: 'ended', call_id: providerCallId, metadata: { call_id: sim.callId }, timestamp: now.toISOString(), status: 'terminated', ended_by: 'AI', ended_reason: 'hung up by the service' };
+    sim.ended = ended;
+    sim.pending.push({ dueAt: now.getTime(), event: ended, tries: 0 });
+    this.arm();
+  }
+
+  async fetchCall(providerCallId: string): Promise<FetchedCall> {
+    const sim = this.calls.get(providerCallId);
+    if (!sim || sim.lost) return null;
+    const ended = sim.ended ?? sim.pending.find((p) => p.event.type === 'ended' && p.dueAt <= this.options.clock.now().getTime())?.event;
+    if (!ended) return { state: 'in progress' };
+    return { state: 'ended', event: toCallEvent(ended) };
+  }
+
+  verifyWebhook(input: WebhookInput): boolean {
+    const header = input.headers[SIGNATURE_HEADER];
+    return verifySignature(this.options.secret, input.rawBody, Array.isArray(header) ? header[0] : header, this.options.clock.now());
+  }
+
+  parseWebhook(input: WebhookInput): CallEvent[] {
+    const body = JSON.parse(input.rawBody) as { events?: WireEvent[] };
+    return (body.events ?? []).map(toCallEvent);
+  }
+
+  /** Delivers every event that is due by the clock; tests with a fake clock call it directly. */
+  pump(): Promise<void> {
+    // Rounds run one after another, each seeing the clock as it is when it starts.
+    const round = (this.pumping ?? Promise.resolve()).then(() => this.deliverDue()).finally(() => {
+      if (this.pumping === round) {
+        this.pumping = null;
+        this.arm();
+      }
+    });
+    this.pumping = round;
+    return round;
+  }
+
+  /** Events not yet delivered, for tests and shutdown. */
+  pendingCount(): number {
+    let n = 0;
+    for (const sim of this.calls.values()) n += sim.pending.length;
+    return n;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async deliverDue() {
+    const now = this.options.clock.now().getTime();
+    const due: { sim: SimCall; item: SimCall['pending'][number] }[] = [];
+    for (const sim of this.calls.values()) {
+      for (const item of sim.pending) if (item.dueAt <= now) due.push({ sim, item });
+    }
+    // By call, so one call's events share a batch (and a transaction) instead of waiting on each other.
+    due.sort((a, b) => a.sim.callId - b.sim.callId || a.item.dueAt - b.item.dueAt);
+    for (const { sim, item } of due) {
+      sim.pending.splice(sim.pending.indexOf(item), 1);
+      if (item.event.type === 'ended') sim.ended = item.event;
+    }
+    if (!this.delivery) return;
+    // Like real vendors under load, events go out in batches, a few requests at a time.
+    const chunks: (typeof due)[] = [];
+    for (let i = 0; i < due.length; i += DELIVERY_BATCH) chunks.push(due.slice(i, i + DELIVERY_BATCH));
+    const send = async (chunk: typeof due) => {
+      const body = JSON.stringify({ events: chunk.map((d) => d.item.event) });
+      try {
+        await this.delivery!({ path: `/api/v1/voice/${this.name}/events`, body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(this.options.secret, body, this.options.clock.now()) } });
+      } catch {
+        // A vendor retries failed deliveries a few times; after that the reconciler asks fetchCall.
+        for (const { sim, item } of chunk) {
+          if (item.tries < 5) sim.pending.push({ ...item, dueAt: now + 200 * 2 ** item.tries, tries: item.tries + 1 });
+        }
+      }
+    };
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_DELIVERIES, chunks.length) }, async () => {
+      while (next < chunks.length) await send(chunks[next++]!);
+    }));
+    // Finished calls are kept (fetchCall answers for them) but their memory is bounded.
+    if (this.calls.size > 200_000) {
+      for (const [id, sim] of this.calls) {
+        if (sim.pending.length === 0) this.calls.delete(id);
+        if (this.calls.size <= 100_000) break;
+      }
+    }
+  }
+
+  private arm() {
+    if (this.closed || this.pumping) return;
+    let next = Infinity;
+    for (const sim of this.calls.values()) for (const p of sim.pending) next = Math.min(next, p.dueAt);
+    if (next === Infinity) return;
+    if (this.timer) clearTimeout(this.timer);
+    const delay = Math.max(0, Math.min(next - this.options.clock.now().getTime(), 60_000));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.pump();
+    }, delay);
+    this.timer.unref();
+  }
+}
+
+function toCallEvent(e: WireEvent): CallEvent {
+  return {
+    eventId: e.id,
+    callId: typeof e.metadata?.call_id === 'number' ? e.metadata.call_id : null,
+    providerCallId: e.call_id,
+    type: e.type,
+    at: new Date(e.timestamp),
+    ...(e.status && isTerminalCallStatus(e.status) ? { status: e.status } : {}),
+    ...(e.duration !== undefined ? { durationSec: e.duration } : {}),
+    ...(e.cost !== undefined ? { cost: e.cost } : {}),
+    ...(e.transcript ? { transcript: e.transcript } : {}),
+    ...(e.action_status !== undefined ? { actionStatus: e.action_status } : {}),
+    ...(e.ended_by !== undefined ? { endedBy: e.ended_by } : {}),
+    ...(e.ended_reason ? { endedReason: e.ended_reason } : {}),
+    ...(e.record_url ? { recordUrl: e.record_url } : {}),
+  };
+}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { SimProvider } from '../src/voice/providers/sim.ts';
+import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
+import { VoiceProviderError, type VoiceProvider } from '../src/voice/provider.ts';
+
+let h: DialerHarness;
+beforeAll(async () => {
+  h = await dialerHarness('2030-01-07T15:00:00Z');
+});
+afterAll(async () => h?.close());
+
+const MIN = 60_000;
+const post = (body: string, signature: string | undefined, provider = 'sim') =>
+  h.t.request({ method: 'POST', url: `/api/v1/voice/${provider}/events`, payload: body, headers: { 'content-type': 'application/json', ...(signature ? { [SIGNATURE_HEADER]: signature } : {}) } });
+const sign = (body: string) => signBody(webhookSecret(h.t.config), body, h.clock.now());
+
+async function startOne(sim: Record<string, unknown>, campaignFields: Record<string, unknown> = {}) {
+  const c = await h.campaign(campaignFields);
+  const [id] = await h.contacts(c, [usNumber()], { contact_data: { _sim: sim } });
+  await h.enqueue(c);
+  expect(await h.round(c)).toBe(1);
+  const [call] = await h.callsOf(id!);
+  return { c, id: id!, call };
+}
+
+describe('the provider events route', () => {
+  it('rejects a missing or wrong signature with 401 and an unknown provider with 404', async () => {
+    const body = JSON.stringify({ events: [] });
+    expect((await post(body, undefined)).statusCode).toBe(401);
+    expect((await post(body, sign(body).replace(/v1=./, 'v1=0'))).statusCode).toBe(401);
+    expect((await post(body, signBody('another-secret-entirely-000000000', body, h.clock.now()))).statusCode).toBe(401);
+    expect((await post(body, sign(body), 'vapi')).statusCode).toBe(404);
+    expect((await post(body, sign(body))).statusCode).toBe(200);
+  });
+
+  it('ignores a repeated event and keeps a terminal status; a late event only fills empty fields', async () => {
+    const { id, call } = await startOne({ status: 'finished', duration: 40 });
+    const ended = { id: 'evt-end-x', type: 'ended', call_id: `sim-${call.id}`, metadata: { call_id: call.id }, timestamp: h.clock.now().toISOString(), status: 'voicemail', duration: 20, cost: 0.01 };
+    const body = JSON.stringify({ events: [ended] });
+    const first = await post(body, sign(body));
+    expect(first.json()).toMatchObject({ applied: 1, duplicates: 0 });
+    const again = await post(body, sign(body));
+    expect(again.json()).toMatchObject({ applied: 0, duplicates: 1 });
+    // a later, different end event does not change the outcome
+    const other = JSON.stringify({ events: [{ ...ended, id: 'evt-end-y', status: 'finished', duration: 99, record_url: 'https://rec.example/late.wav' }] });
+    expect((await post(other, sign(other))).json()).toMatchObject({ applied: 1 });
+    const [row] = await h.callsOf(id);
+    expect(row).toMatchObject({ status: 'voicemail', call_duration: 20, record_url: 'https://rec.example/late.wav' });
+    // the simulator's own events arrive later and change nothing either
+    await h.advance(10 * MIN);
+    expect((await h.callsOf(id))[0]).toMatchObject({ status: 'voicemail', call_duration: 20 });
+    expect((await h.contact(id)).calls_attempts).toBe(1);
+  });
+});
+
+describe('calls whose outcome is unknown', () => {
+  it('ends a call with no end event as failed after its maximum duration, and retries the contact', async () => {
+    const { id, call } = await startOne({ lost: true }, { max_call_attempts: 2, call_interval: [5] });
+    await h.advance(5 * MIN);
+    await h.round();
+    expect((await h.callsOf(id))[0].status).toBe('in progress');
+    await h.advance(h.t.deps.voice.capabilities.reconcileAfterMs);
+    await h.round();
+    const [row] = await h.callsOf(id);
+    expect(row.id).toBe(call.id);
+    expect(row.status).toBe('failed');
+    expect(row.call_data.ended_reason).toContain('no end event');
+    expect(await h.contact(id)).toMatchObject({ status: 'call_scheduled', calls_attempts: 1 });
+  });
+
+  it('settles a call from the provider\'s record when its events were lost (process restart)', async () => {
+    const { id } = await startOne({ status: 'finished', duration: 30 });
+    // The events are never delivered: the sim that placed the call forgets its delivery.
+    h.sim.setDelivery(async () => { throw new Error('down'); });
+    await h.advance(2 * MIN);
+    await h.advance(MIN);
+    expect((await h.callsOf(id))[0].status).toBe('in progress');
+    await h.advance(h.t.deps.voice.capabilities.reconcileAfterMs);
+    await h.round();
+    expect((await h.callsOf(id))[0]).toMatchObject({ status: 'finished', call_duration: 30 });
+    expect((await h.contact(id)).status).toBe('finished');
+    h.sim.setDelivery(async ({ path, body, headers }) => {
+      const res = await h.t.app.inject({ method: 'POST', url: path, payload: body, headers });
+      if (res.statusCode !== 200) throw new Error(String(res.statusCode));
+    });
+  });
+
+  it('does not count the attempt when the provider refuses the call with a retryable error', async () => {
+    const real = h.t.deps.voice;
+    const refusing: VoiceProvider = { ...real, name: real.name, capabilities: real.capabilities, verifyWebhook: real.verifyWebhook.bind(real), parseWebhook: real.parseWebhook.bind(real), hangup: real.hangup.bind(real), startCall: async () => { throw new VoiceProviderError('rate_limited', 'slow down', true); } };
+    h.t.deps.voice = refusing;
+    try {
+      const c = await h.campaign({ max_call_attempts: 1 });
+      const [id] = await h.contacts(c, [usNumber()]);
+      await h.enqueue(c);
+      await h.round();
+      expect((await h.callsOf(id!))[0]).toMatchObject({ status: 'failed' });
+      expect(await h.contact(id!)).toMatchObject({ status: 'call_scheduled', calls_attempts: 0 });
+    } finally {
+      h.t.deps.voice = real;
+    }
+  });
+});
+
+describe('inbound calls', () => {
+  it('records an inbound call to an Inbound campaign\'s number and creates the caller as a contact', async () => {
+    const number = '+12125550777';
+    const c = await h.campaign({ campaign_type: 'Inbound', campaign_phone: null, phones: [number], title: 'Hotline' });
+    const caller = usNumber();
+    const res = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ campaign_id: c, contact_created: true, status: 'in progress' });
+    const busy = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    expect(busy.statusCode).toBe(409);
+    await h.advance(10 * MIN);
+    const contact = await h.contact(body.contact_id);
+    expect(contact).toMatchObject({ status: 'finished', phone_number: caller, creation_method: 'manual', calls_attempts: 0 });
+    const [call] = await h.callsOf(body.contact_id);
+    expect(call).toMatchObject({ call_type: 'inbound', from_number: caller, to_number: number, status: 'finished', campaign_title: 'Hotline' });
+    expect(call.call_data.transcript.length).toBeGreaterThan(0);
+    // a second call from the same person finds the same contact
+    const again = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    expect(again.json()).toMatchObject({ contact_id: body.contact_id, contact_created: false });
+    await h.advance(10 * MIN);
+  });
+
+  it('answers 404 for a number no Inbound campaign owns, and when the provider is not the simulator', async () => {
+    expect((await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: usNumber(), to: '+12125550999' } })).statusCode).toBe(404);
+    const real = h.t.deps.voice;
+    h.t.deps.voice = new SimProvider({ secret: 'x'.repeat(32), clock: h.clock, timeScale: 1, seed: 1 });
+    Object.defineProperty(h.t.deps.voice, 'name', { value: 'vendor' });
+    try {
+      expect((await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: usNumber(), to: '+12125550777' } })).statusCode).toBe(404);
+    } finally {
+      h.t.deps.voice = real;
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createAccount, type Account } from './helpers/factories.ts';
+import { SimProvider } from '../src/voice/providers/sim.ts';
+import { webhookSecret } from '../src/voice/signature.ts';
+import { runDialerRound } from '../src/modules/dialer/dialer.worker.ts';
+import type { NewCampaign } from '../src/db/schema.ts';
+
+/** A clock the test moves by hand; it must not run behind the database's own now(). */
+export class FakeClock {
+  constructor(private t: number) {}
+  now = () => new Date(this.t);
+  set(d: Date | string) {
+    this.t = new Date(d).getTime();
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+export interface DialerHarness {
+  t: TestApp;
+  clock: FakeClock;
+  sim: SimProvider;
+  account: Account;
+  campaign(fields?: Partial<NewCampaign> & { phones?: string[]; owner_id?: number }): Promise<number>;
+  contacts(campaignId: number, phones: string[], fields?: { status?: string; timezone?: string | null; contact_data?: Record<string, unknown>; owner_id?: number }): Promise<number[]>;
+  enqueue(campaignId: number, headers?: Record<string, string>): Promise<{ statusCode: number; body: any }>;
+  /** One dialler round (sweep, claim, dial, reconcile); answers the calls it started in `campaignId`. */
+  round(campaignId?: number): Promise<number>;
+  /** Moves the clock and delivers the simulator's events that became due. */
+  advance(ms: number): Promise<void>;
+  contact(id: number): Promise<any>;
+  callsOf(contactId: number): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+let numberSeq = 0;
+/** Distinct valid US numbers (New York), unique per test process. */
+export function usNumber(): string {
+  numberSeq++;
+  return `+1212555${String((process.pid * 7 + numberSeq) % 10000).padStart(4, '0')}`;
+}
+
+export async function dialerHarness(start = '2030-01-07T15:00:00Z', env: Record<string, string> = {}): Promise<DialerHarness> {
+  const t = await createTestApp(env);
+  const clock = new FakeClock(Math.max(Date.parse(start), Date.now() + 1000));
+  t.deps.clock = clock;
+  const sim = new SimProvider({ secret: webhookSecret(t.config), clock, timeScale: 1, seed: 7 });
+  sim.setDelivery(async ({ path, body, headers }) => {
+    const res = await t.app.inject({ method: 'POST', url: path, payload: body, headers });
+    if (res.statusCode !== 200) throw new Error(`delivery ${res.statusCode} ${res.body}`);
+  });
+  t.deps.voice = sim;
+  const account = await createAccount(t);
+  const db = t.deps.db;
+  return {
+    t, clock, sim, account,
+    async campaign(fields = {}) {
+      const { phones, ...rest } = fields;
+      const row = await db.insertInto('campaigns').values({
+        owner_id: account.id, title: 'Campaign', campaign_type: 'Outbound', campaign_phone: '+12125550100', concurrent_call_limit: 0,
+        ...rest,
+      }).returning('id').executeTakeFirstOrThrow();
+      for (const p of phones ?? []) {
+        await db.insertInto('phone_numbers').values({ owner_id: rest.owner_id ?? account.id, phone_number: p, campaign_id: row.id }).execute();
+      }
+      return row.id;
+    },
+    async contacts(campaignId, phones, fields = {}) {
+      const owner = fields.owner_id ?? account.id;
+      const rows = await db.insertInto('contacts').values(phones.map((p) => ({
+        owner_id: owner, campaign_id: campaignId, phone_number: p, status: fields.status ?? 'new',
+        timezone: fields.timezone ?? null, contact_data: JSON.stringify(fields.contact_data ?? {}),
+      }))).returning('id').execute();
+      return rows.map((r) => r.id);
+    },
+    async enqueue(campaignId, headers = account.headers) {
+      const res = await t.request({ method: 'POST', url: `/api/v1/campaigns/enqueue_calls/${campaignId}`, headers });
+      return { statusCode: res.statusCode, body: res.json() };
+    },
+    async round(campaignId) {
+      const count = async () => Number((await db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).$if(campaignId !== undefined, (q) => q.where('campaign_id', '=', campaignId!)).executeTakeFirstOrThrow()).n);
+      const before = await count();
+      await runDialerRound(t.deps);
+      return (await count()) - before;
+    },
+    async advance(ms) {
+      clock.advance(ms);
+      await sim.pump();
+    },
+    contact: (id) => db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    callsOf: (contactId) => db.selectFrom('calls').selectAll().where('contact_id', '=', contactId).orderBy('id').execute(),
+    async close() {
+      sim.close();
+      await t.close();
+    },
+  };
+}
+
+export async function liveCalls(t: TestApp): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM calls WHERE status = 'in progress'`.execute(t.deps.db);
+  return rows[0]!.n;
+}

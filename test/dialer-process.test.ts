@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminQuery, databaseUrlFor, postgresUrl } from './helpers/test-database.ts';
+
+/**
+ * Real processes on a real PostgreSQL database: a SIGKILL with calls in flight, and two
+ * worker processes dialling the same campaigns. Needs TEST_DATABASE_URL (PGlite is
+ * single-process by design, so neither scenario exists there).
+ */
+const HAS_PG = Boolean(postgresUrl());
+if (!HAS_PG) console.warn('dialer-process tests skipped: set TEST_DATABASE_URL to run the crash and two-worker tests on PostgreSQL');
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function start(command: 'serve' | 'worker', databaseUrl: string, extra: Record<string, string> = {}): ChildProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vc-dialer-proc-'));
+  dirs.push(dataDir);
+  const child = spawn(process.execPath, ['bin/voice-campaigns.mjs', command], {
+    env: {
+      PATH: process.env.PATH, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1',
+      SECRET_KEY: 'process-test-secret-key-0123456789-abcdefghij', SIM_TIME_SCALE: '300', DIALER_TICK_MS: '50',
+      LOG_LEVEL: 'warn', DB_POOL_SIZE: '5', ...extra,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', () => {});
+  children.push(child);
+  return child;
+}
+
+const stop = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve();
+  child.once('exit', () => resolve());
+  child.kill(signal);
+});
+
+async function waitFor<T>(what: string, check: () => Promise<T | false>, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== false) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function freshDatabase() {
+  const name = `vc_dialer_proc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = databaseUrlFor(name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return { name, url, client };
+}
+
+async function migrated(client: pg.Client) {
+  return waitFor('migrations', async () => {
+    const { rows } = await client.query(`SELECT to_regclass('public.voice_events') IS NOT NULL AS ok`);
+    return rows[0].ok ? true : false;
+  });
+}
+
+async function seed(client: pg.Client, input: { campaigns: number; contactsPer: number; limit: number; sharedNumbers?: number }) {
+  const { rows: [user] } = await client.query(`INSERT INTO users (email, hashed_password) VALUES ($1, 'x') RETURNING id`, [`p${Math.random()}@example.com`]);
+  const campaignIds: number[] = [];
+  for (let i = 0; i < input.campaigns; i++) {
+    const { rows: [c] } = await client.query(
+      `INSERT INTO campaigns (owner_id, title, campaign_type, campaign_phone, concurrent_call_limit, max_call_attempts) VALUES ($1, $2, 'Outbound', '+12125550100', $3, 1) RETURNING id`,
+      [user.id, `C${i}`, input.limit]);
+    campaignIds.push(c.id);
+    // Durations of 60-300 simulated seconds: 0.2-1 s at SIM_TIME_SCALE 300.
+    await client.query(
+      `INSERT INTO contacts (owner_id, campaign_id, phone_number, status, next_action_time, contact_data)
+       SELECT $1, $2, '+1212' || lpad((5000000 + CASE WHEN g <= $5 THEN g ELSE $4 * 1000 + g END)::text, 7, '0'), 'added_to_queue', now(),
+              jsonb_build_object('_sim', jsonb_build_object('status', 'finished', 'duration', 60 + (g * 37) % 240))
+       FROM generate_series(1, $3) g`,
+      [user.id, c.id, input.contactsPer, i, input.sharedNumbers ?? 0]);
+  }
+  return campaignIds;
+}
+
+/** Checks every invariant from the calls table itself. */
+async function assertInvariants(client: pg.Client, limit: number, someNotCalled = false) {
+  const stuck = await client.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'in progress'`);
+  expect(stuck.rows[0].n).toBe(0);
+  const queued = await client.query(`SELECT count(*)::int AS n FROM contacts WHERE status IN ('in progress', 'added_to_queue', 'call_scheduled')`);
+  expect(queued.rows[0].n).toBe(0);
+  // One call per attempt: no contact has more calls than attempts (max_call_attempts 1).
+  const dialledTwice = await client.query(`
+    SELECT c.id, c.calls_attempts, count(k.id)::int AS calls FROM contacts c LEFT JOIN calls k ON k.contact_id = c.id
+    GROUP BY c.id HAVING count(k.id) <> c.calls_attempts OR count(k.id) > 1 ${someNotCalled ? '' : 'OR count(k.id) = 0'}`);
+  expect(dialledTwice.rows).toEqual([]);
+  // Concurrency, from the recorded intervals: at every call start, how many calls of its campaign were live.
+  const overlap = await client.query(`
+    SELECT a.campaign_id, max(n)::int AS peak FROM (
+      SELECT a.campaign_id, a.id, (SELECT count(*) FROM calls b WHERE b.campaign_id = a.campaign_id AND b.start_time <= a.start_time AND b.end_time > a.start_time) AS n
+      FROM calls a) a GROUP BY a.campaign_id`);
+  for (const row of overlap.rows) expect(row.peak).toBeLessThanOrEqual(limit);
+  // Never two calls to one number at the same time within the account.
+  const sameNumber = await client.query(`
+    SELECT count(*)::int AS n FROM calls a JOIN calls b ON a.owner_id = b.owner_id AND a.to_number = b.to_number AND a.id < b.id
+    WHERE a.start_time < b.end_time AND b.start_time < a.end_time`);
+  expect(sameNumber.rows[0].n).toBe(0);
+}
+
+describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>[] = [];
+  beforeAll(() => { db = []; });
+  afterAll(async () => {
+    await Promise.all(children.map((c) => stop(c, 'SIGKILL')));
+    for (const d of db) {
+      await d.client.end().catch(() => {});
+      await adminQuery(`DROP DATABASE IF EXISTS ${d.name} WITH (FORCE)`).catch(() => {});
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loses no call, leaves none stuck and dials none twice when the process is killed mid-call', async () => {
+    const d = await freshDatabase();
+    db.push(d);
+    const first = start('serve', d.url);
+    await migrated(d.client);
+    await seed(d.client, { campaigns: 2, contactsPer: 60, limit: 10 });
+    await waitFor('calls in flight', async () => {
+      const { rows } = await d.client.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'in progress'`);
+      return rows[0].n >= 10 ? true : false;
+    });
+    await stop(first, 'SIGKILL');
+    const inFlight = (await d.client.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'in progress'`)).rows[0].n;
+    expect(inFlight).toBeGreaterThan(0);
+
+    const second = start('serve', d.url);
+    await waitFor('every contact settled', async () => {
+      const { rows } = await d.client.query(`
+        SELECT (SELECT count(*) FROM calls WHERE status = 'in progress')::int + (SELECT count(*) FROM contacts WHERE status IN ('in progress', 'added_to_queue', 'call_scheduled'))::int AS n`);
+      return rows[0].n === 0 ? true : false;
+    }, 90_000);
+    await stop(second, 'SIGTERM');
+    await assertInvariants(d.client, 10);
+    const reconciled = await d.client.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'failed' AND call_data->>'ended_reason' LIKE 'no end event%'`);
+    expect(reconciled.rows[0].n).toBeGreaterThan(0);
+    expect(reconciled.rows[0].n).toBeLessThanOrEqual(inFlight);
+  }, 150_000);
+
+  it('keeps every limit when two worker processes dial the same campaigns', async () => {
+    const d = await freshDatabase();
+    db.push(d);
+    const a = start('worker', d.url);
+    await migrated(d.client);
+    // The first five numbers of each campaign are the same people, called from three campaigns.
+    await seed(d.client, { campaigns: 3, contactsPer: 40, limit: 4, sharedNumbers: 5 });
+    const b = start('worker', d.url);
+    // Contacts whose number was busy in another campaign wait a minute: settled means
+    // nothing in progress and nothing due besides them.
+    await waitFor('every contact settled', async () => {
+      const { rows } = await d.client.query(`
+        SELECT (SELECT count(*) FROM calls WHERE status = 'in progress')::int
+             + (SELECT count(*) FROM contacts WHERE status IN ('in progress', 'added_to_queue')
+                  OR (status = 'call_scheduled' AND next_action_reason NOT LIKE 'another call to this number%'))::int AS n`);
+      return rows[0].n === 0 ? true : false;
+    }, 120_000);
+    await Promise.all([stop(a, 'SIGTERM'), stop(b, 'SIGTERM')]);
+    await d.client.query(`UPDATE contacts SET status = 'busy' WHERE status = 'call_scheduled'`);
+    await assertInvariants(d.client, 4, true);
+    const total = await d.client.query(`SELECT count(*)::int AS n FROM calls`);
+    expect(total.rows[0].n).toBeGreaterThanOrEqual(110); // 120 contacts, up to 10 shared numbers waiting
+    const waited = await d.client.query(`SELECT count(*)::int AS n FROM contacts WHERE calls_attempts = 0`);
+    expect(waited.rows[0].n).toBeLessThanOrEqual(10);
+  }, 150_000);
+});

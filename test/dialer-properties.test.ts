@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { isOpen } from '../src/modules/dialer/calling-window.ts';
+import { windowRuleFor } from '../src/modules/dialer/contact-window.ts';
+
+let h: DialerHarness;
+beforeAll(async () => {
+  h = await dialerHarness('2030-03-09T12:00:00Z'); // the US DST change falls inside the runs
+});
+afterAll(async () => h?.close());
+
+const STATUSES = ['finished', 'busy_or_rejected', 'unavailable', 'voicemail', 'silence', 'failed', 'rejected', 'terminated'] as const;
+const hour = fc.integer({ min: 0, max: 23 }).map((n) => `${String(n).padStart(2, '0')}:00`);
+const scenario = fc.record({
+  campaigns: fc.array(fc.record({
+    limit: fc.integer({ min: 0, max: 3 }),
+    maxAttempts: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+    interval: fc.constantFrom<number[] | null>([1], [2, 7], null),
+    window: fc.option(fc.tuple(hour, hour), { nil: null }),
+    zone: fc.constantFrom(null, 'Asia/Tokyo', 'Europe/Berlin'),
+  }), { minLength: 1, maxLength: 2 }),
+  contacts: fc.array(fc.record({
+    status: fc.constantFrom(...STATUSES),
+    duration: fc.integer({ min: 20, max: 900 }),
+    shared: fc.boolean(),
+  }), { minLength: 2, maxLength: 6 }),
+  steps: fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 4, maxLength: 10 }),
+});
+
+describe('dialer invariants under random schedules, limits and outcomes', () => {
+  it('never calls outside the window, over a limit, past max attempts, or one contact twice at once', async () => {
+    await fc.assert(fc.asyncProperty(scenario, async (s) => {
+      const shared = usNumber();
+      const ids: { campaign: number; limit: number; maxAttempts: number | null; contacts: number[] }[] = [];
+      for (const c of s.campaigns) {
+        const campaign = await h.campaign({
+          concurrent_call_limit: c.limit, max_call_attempts: c.maxAttempts, call_interval: c.interval,
+          call_allowed_from_time: c.window?.[0] ?? null, call_allowed_to_time: c.window?.[1] ?? null,
+        });
+        const contacts: number[] = [];
+        for (const k of s.contacts) {
+          const [id] = await h.contacts(campaign, [k.shared ? shared : usNumber()], {
+            timezone: c.zone, contact_data: { _sim: { status: k.status, duration: k.duration } },
+          }).catch(async () => h.contacts(campaign, [usNumber()], { timezone: c.zone, contact_data: { _sim: { status: k.status, duration: k.duration } } }));
+          contacts.push(id!);
+        }
+        await h.enqueue(campaign);
+        ids.push({ campaign, limit: c.limit, maxAttempts: c.maxAttempts, contacts });
+      }
+      for (const minutes of s.steps) {
+        await h.round();
+        for (const c of ids) {
+          const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM calls WHERE campaign_id = ${c.campaign} AND status = 'in progress'`.execute(h.t.deps.db);
+          if (c.limit > 0) expect(rows[0]!.n).toBeLessThanOrEqual(c.limit);
+        }
+        const twice = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT contact_id FROM calls WHERE status = 'in progress' GROUP BY contact_id HAVING count(*) > 1) x`.execute(h.t.deps.db);
+        expect(twice.rows[0]!.n).toBe(0);
+        const sameNumber = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT to_number FROM calls WHERE status = 'in progress' AND owner_id = ${h.account.id} GROUP BY to_number HAVING count(*) > 1) x`.execute(h.t.deps.db);
+        expect(sameNumber.rows[0]!.n).toBe(0);
+        await h.advance(minutes * 60_000);
+      }
+      for (const c of ids) {
+        const campaign = await h.t.deps.db.selectFrom('campaigns').select(['call_allowed_from_time', 'call_allowed_to_time', 'work_schedule'])
+          .select([sql<string | null>`call_allowed_from_time::text`.as('call_allowed_from_time'), sql<string | null>`call_allowed_to_time::text`.as('call_allowed_to_time')])
+          .where('id', '=', c.campaign).executeTakeFirstOrThrow();
+        for (const contactId of c.contacts) {
+          const contact = await h.contact(contactId);
+          const calls = await h.callsOf(contactId);
+          expect(calls.length).toBe(contact.calls_attempts);
+          expect(contact.calls_attempts).toBeLessThanOrEqual(c.maxAttempts ?? 1);
+          const rule = await windowRuleFor(campaign, contact);
+          for (const call of calls) expect(isOpen(rule, call.start_time)).toBe(true);
+        }
+      }
+    }), { numRuns: 12 });
+  });
+});
