@@ -1,2 +1,70 @@
 // Tables added by the intake migration. Column types follow ./foundation.ts (Json columns take JSON text on write).
-export interface IntakeTables {}
+import type { ColumnType, Generated } from 'kysely';
+import type { Json, NullableTimestamp, Timestamp } from './foundation.ts';
+
+export interface ImportTasksTable {
+  id: Generated<number>;
+  owner_id: number;
+  created_by_sub_user_id: number | null;
+  kind: 'bulk' | 'csv';
+  status: Generated<'pending' | 'running' | 'completed' | 'failed'>;
+  sealed: Generated<boolean>;
+  total: Generated<number>;
+  chunk_count: Generated<number>;
+  next_chunk: Generated<number>;
+  processed: Generated<number>;
+  created: Generated<number>;
+  skipped: Generated<number>;
+  failed: Generated<number>;
+  error_count: Generated<number>;
+  errors: ColumnType<unknown, string | undefined, string>;
+  failure_reason: string | null;
+  file_name: string | null;
+  locked_by: string | null;
+  locked_at: NullableTimestamp;
+  progress_at: NullableTimestamp;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ImportTaskChunksTable {
+  task_id: number;
+  seq: number;
+  first_index: number;
+  row_count: number;
+  rows: Json;
+}
+
+export interface ContactIntegrationsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  token_prefix: string;
+  token_hash: string;
+  auto_start_calls: Generated<boolean>;
+  determine_timezone: Generated<boolean>;
+  rate_limit_per_minute: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContactIntegrationCampaignsTable {
+  integration_id: number;
+  campaign_id: number;
+  position: number;
+}
+
+export interface ContactIntegrationRateWindowsTable {
+  integration_id: number;
+  window_start: Timestamp;
+  hits: number;
+}
+
+export interface IntakeTables {
+  import_tasks: ImportTasksTable;
+  import_task_chunks: ImportTaskChunksTable;
+  contact_integrations: ContactIntegrationsTable;
+  contact_integration_campaigns: ContactIntegrationCampaignsTable;
+  contact_integration_rate_windows: ContactIntegrationRateWindowsTable;
+}

@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import { queueContactsNow } from '../dialer/queue.ts';
+import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
+import type { PreparedChunk } from './import-rows.ts';
+
+/**
+ * The concurrency-critical SQL of the importer. Invariants:
+ * - a task is processed by the worker holding its lease (locked_by); a lease not renewed
+ *   for leaseMs may be taken over (the holder crashed), and every chunk commit re-checks
+ *   the lease under the task's row lock, so two workers never apply the same chunk;
+ * - a chunk's contacts, the task's counters and the cursor (next_chunk) change in one
+ *   transaction, so after any crash each chunk is either wholly applied or not at all.
+ */
+export interface ClaimedTask {
+  id: number;
+  owner_id: number;
+  next_chunk: number;
+  chunk_count: number;
+}
+
+export async function claimTask(db: Db, workerId: string, leaseMs: number): Promise<ClaimedTask | undefined> {
+  const result = await sql<ClaimedTask>`
+    UPDATE import_tasks
+       SET status = 'running', locked_by = ${workerId}, locked_at = now(),
+           started_at = COALESCE(started_at, now()), progress_at = COALESCE(progress_at, now())
+     WHERE id = (
+       SELECT id FROM import_tasks
+        WHERE sealed
+          AND (status = 'pending' OR (status = 'running' AND (locked_at IS NULL OR locked_at < now() - make_interval(secs => ${leaseMs / 1000}))))
+        ORDER BY id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id, owner_id, next_chunk, chunk_count`.execute(db);
+  return result.rows[0];
+}
+
+export async function releaseTask(db: Db, taskId: number, workerId: string) {
+  await db.updateTable('import_tasks').set({ locked_by: null, locked_at: null }).where('id', '=', taskId).where('locked_by', '=', workerId).execute();
+}
+
+export async function loadChunk(db: Db, taskId: number, seq: number) {
+  return db.selectFrom('import_task_chunks').select(['seq', 'first_index', 'rows']).where('task_id', '=', taskId).where('seq', '=', seq).executeTakeFirst();
+}
+
+/**
+ * Applies one prepared chunk. Returns false (and changes nothing) when the lease was lost
+ * or the cursor moved: another worker owns the task now, or the sweeper ended it.
+ */
+export async function applyChunk(db: Db, input: { taskId: number; workerId: string; chunk: PreparedChunk }): Promise<{ applied: boolean; done: boolean }> {
+  const { taskId, workerId, chunk } = input;
+  return db.transaction().execute(async (trx) => {
+    const task = await trx
+      .selectFrom('import_tasks')
+      .select(['owner_id', 'status', 'locked_by', 'next_chunk', 'chunk_count', 'error_count'])
+      .where('id', '=', taskId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!task || task.status !== 'running' || task.locked_by !== workerId || task.next_chunk !== chunk.seq) return { applied: false, done: false };
+
+    const campaignIds = [...new Set(chunk.rows.map((r) => r.campaignId))];
+    const campaigns = campaignIds.length
+      ? await trx.selectFrom('campaigns').select(['id', 'auto_calls']).where('id', 'in', campaignIds).where('owner_id', '=', task.owner_id).execute()
+      : [];
+    const known = new Map(campaigns.map((c) => [c.id, c.auto_calls]));
+    const failed: ImportError[] = [...chunk.failed];
+    const rows = chunk.rows.filter((r) => {
+      if (known.has(r.campaignId)) return true;
+      failed.push({ index: r.index, phone_number: r.input, reason: `campaign ${r.campaignId} no longer exists` });
+      return false;
+    });
+
+    let inserted: { id: number; campaign_id: number; phone_number: string }[] = [];
+    if (rows.length > 0) {
+      // unnest keeps the statement at five parameters whatever the batch size.
+      const result = await sql<{ id: number; campaign_id: number; phone_number: string }>`
+        INSERT INTO contacts (owner_id, campaign_id, phone_number, status, contact_data, timezone, creation_method)
+        SELECT ${task.owner_id}, u.campaign_id, u.phone_number, u.status, u.contact_data, u.timezone, 'import'
+          FROM unnest(${rows.map((r) => r.campaignId)}::bigint[], ${rows.map((r) => r.phone)}::text[],
+                      ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.contactData)}::jsonb[],
+                      ${rows.map((r) => r.timezone)}::text[])
+            AS u(campaign_id, phone_number, status, contact_data, timezone)
+        ON CONFLICT (campaign_id, phone_number) DO NOTHING
+        RETURNING id, campaign_id, phone_number`.execute(trx);
+      inserted = result.rows;
+    }
+    const created = new Set(inserted.map((r) => `${r.campaign_id}|${r.phone_number}`));
+    const skipped: ImportError[] = [...chunk.skipped];
+    for (const r of rows) {
+      if (!created.has(`${r.campaignId}|${r.phone}`)) skipped.push({ index: r.index, phone_number: r.input, reason: 'duplicate: the campaign already has this phone number' });
+    }
+
+    const toQueue = inserted.filter((r) => known.get(r.campaign_id)).map((r) => r.id);
+    if (toQueue.length > 0) await queueContactsNow(trx, { contactIds: toQueue, reason: 'import' });
+
+    const errors = [...failed, ...skipped].sort((a, b) => a.index - b.index);
+    const room = Math.max(0, MAX_STORED_ERRORS - task.error_count);
+    const done = chunk.seq + 1 >= task.chunk_count;
+    await trx
+      .updateTable('import_tasks')
+      .set((eb) => ({
+        processed: eb('processed', '+', chunk.rowCount),
+        created: eb('created', '+', inserted.length),
+        skipped: eb('skipped', '+', skipped.length),
+        failed: eb('failed', '+', failed.length),
+        error_count: eb('error_count', '+', errors.length),
+        ...(room > 0 && errors.length > 0 ? { errors: sql`errors || ${JSON.stringify(errors.slice(0, room))}::jsonb` } : {}),
+        next_chunk: chunk.seq + 1,
+        locked_at: sql<Date>`now()`,
+        progress_at: sql<Date>`now()`,
+        ...(done ? { status: 'completed' as const, finished_at: sql<Date>`now()`, locked_by: null, locked_at: null } : {}),
+      }))
+      .where('id', '=', taskId)
+      .execute();
+    await trx.deleteFrom('import_task_chunks').where('task_id', '=', taskId).where('seq', '=', chunk.seq).execute();
+    return { applied: true, done };
+  });
+}
+
+/**
+ * Ends tasks that stopped moving: a claimed task without a committed chunk for stuckMs
+ * (it keeps crashing its workers, or no worker can finish it), and an upload that never
+ * completed. Their stored rows are dropped.
+ */
+export async function sweepStuckTasks(db: Db, stuckMs: number): Promise<number[]> {
+  const minutes = Math.round((stuckMs / 60000) * 100) / 100;
+  const ended = await sql<{ id: number }>`
+    UPDATE import_tasks
+       SET status = 'failed', finished_at = now(), locked_by = NULL, locked_at = NULL,
+           failure_reason = CASE WHEN sealed
+             THEN ${`no progress for ${minutes} minutes: the import was stopped`}
+             ELSE 'the upload did not complete' END
+     WHERE (status = 'running' AND progress_at < now() - make_interval(secs => ${stuckMs / 1000}))
+        OR (status = 'pending' AND NOT sealed AND created_at < now() - make_interval(secs => ${stuckMs / 1000}))
+    RETURNING id`.execute(db);
+  const ids = ended.rows.map((r) => r.id);
+  if (ids.length > 0) await db.deleteFrom('import_task_chunks').where('task_id', 'in', ids).execute();
+  return ids;
+}

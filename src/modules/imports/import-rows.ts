@@ -1,0 +1,56 @@
+import { normalisePhone } from '../../shared/phone.ts';
+import { isValidTimeZone } from '../../shared/timezone.ts';
+import type { ImportError, StoredRow } from './imports.repository.ts';
+
+export interface PreparedRow {
+  index: number;
+  input: string;
+  campaignId: number;
+  phone: string;
+  status: string;
+  contactData: string | null;
+  timezone: string | null;
+}
+
+export interface PreparedChunk {
+  seq: number;
+  rowCount: number;
+  rows: PreparedRow[];
+  failed: ImportError[];
+  skipped: ImportError[];
+}
+
+/**
+ * The CPU part of importing a chunk, done outside any transaction: normalise phones to
+ * E.164, check time zones, and drop repeats inside the chunk (the first row wins).
+ * Repeats across chunks and of existing contacts are caught by the unique key.
+ */
+export function prepareChunk(chunk: { seq: number; first_index: number; rows: unknown }, defaultCountry: string): PreparedChunk {
+  const stored = chunk.rows as StoredRow[];
+  const rows: PreparedRow[] = [];
+  const failed: ImportError[] = [];
+  const skipped: ImportError[] = [];
+  const seen = new Map<string, number>();
+  for (let i = 0; i < stored.length; i++) {
+    const [input, campaignId, status, data, timezone] = stored[i]!;
+    const index = chunk.first_index + i;
+    const phone = normalisePhone(String(input ?? ''), defaultCountry);
+    if (!phone) {
+      failed.push({ index, phone_number: String(input ?? ''), reason: 'not a valid phone number' });
+      continue;
+    }
+    if (timezone !== null && !isValidTimeZone(timezone)) {
+      failed.push({ index, phone_number: input, reason: `'${timezone.slice(0, 64)}' is not an IANA time zone` });
+      continue;
+    }
+    const key = `${campaignId}|${phone.e164}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      skipped.push({ index, phone_number: input, reason: `duplicate of row ${earlier}` });
+      continue;
+    }
+    seen.set(key, index);
+    rows.push({ index, input, campaignId, phone: phone.e164, status, contactData: data === null ? null : JSON.stringify(data), timezone });
+  }
+  return { seq: chunk.seq, rowCount: stored.length, rows, failed, skipped };
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Db } from '../../db/connection.ts';
+import type { BackgroundWorker } from '../../workers.ts';
+import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
+import { prepareChunk, type PreparedChunk } from './import-rows.ts';
+
+export interface ImportWorkerOptions {
+  /** Identifies this worker in task leases; unique per process by default. */
+  workerId?: string;
+  /** Idle wait between looks for new tasks. */
+  pollMs?: number;
+  /** A lease not renewed for this long is taken over by another worker (its holder crashed). */
+  leaseMs?: number;
+  /** A claimed task without a committed chunk for this long is ended as failed by the sweeper. */
+  stuckAfterMs?: number;
+  sweepEveryMs?: number;
+  /** Errors are reported here instead of crashing the loop. */
+  onError?: (error: unknown) => void;
+}
+
+export interface ImportWorkerDeps {
+  db: Db;
+  config: { DEFAULT_COUNTRY: string };
+}
+
+/**
+ * The import loop: claims one open task at a time (SKIP LOCKED + lease), applies its
+ * chunks in order, and sweeps stuck tasks. While one chunk commits, the next one is
+ * loaded and its phones normalised, so the CPU work overlaps the database's.
+ */
+export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorkerOptions = {}): BackgroundWorker {
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const pollMs = options.pollMs ?? 250;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const stuckAfterMs = options.stuckAfterMs ?? 15 * 60_000;
+  const sweepEveryMs = options.sweepEveryMs ?? Math.min(60_000, stuckAfterMs);
+  const onError = options.onError ?? ((error) => console.error('import worker:', error));
+  const { db } = deps;
+  const country = deps.config.DEFAULT_COUNTRY;
+
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let lastSweep = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function prepare(task: ClaimedTask, seq: number): Promise<PreparedChunk | null> {
+    if (seq >= task.chunk_count) return null;
+    const chunk = await loadChunk(db, task.id, seq);
+    if (!chunk) throw new Error(`import task ${task.id}: chunk ${seq} is missing`);
+    return prepareChunk(chunk, country);
+  }
+
+  async function runTask(task: ClaimedTask) {
+    let next = await prepare(task, task.next_chunk);
+    while (next && !stopping) {
+      const commit = applyChunk(db, { taskId: task.id, workerId, chunk: next });
+      // Load and prepare the following chunk while this one commits; a failed load
+      // is retried after the commit settles.
+      const following = prepare(task, next.seq + 1).catch(() => undefined);
+      let result: Awaited<typeof commit>;
+      try {
+        result = await commit;
+      } catch (error) {
+        await following;
+        throw error;
+      }
+      if (!result.applied || result.done) {
+        await following;
+        return;
+      }
+      const prepared = await following;
+      next = prepared === undefined ? await prepare(task, next.seq + 1) : prepared;
+    }
+    // Stopped mid-task: hand the rest to whoever claims it next.
+    if (next) await releaseTask(db, task.id, workerId);
+  }
+
+  async function tick(): Promise<boolean> {
+    if (Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now();
+      await sweepStuckTasks(db, stuckAfterMs);
+    }
+    const task = await claimTask(db, workerId, leaseMs);
+    if (!task) return false;
+    await runTask(task);
+    return true;
+  }
+
+  async function run() {
+    while (!stopping) {
+      let worked = false;
+      try {
+        worked = await tick();
+      } catch (error) {
+        onError(error);
+      }
+      if (!worked && !stopping) await sleep(pollMs);
+    }
+  }
+
+  return {
+    name: 'imports',
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = run();
+    },
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      loop = undefined;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import type { Db } from '../../db/connection.ts';
+import { forbidden, HttpError, notFound, unprocessable } from '../../shared/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { requireCampaign } from '../campaigns/campaign-access.ts';
+import { openCsv } from './csv-reader.ts';
+import type { ImportError, ImportsRepository, StoredRow } from './imports.repository.ts';
+import { CHUNK_ROWS, MAX_BULK_ITEMS, type BulkItem } from './imports.schemas.ts';
+
+const subUserOf = (p: Principal) => (p.kind === 'sub_user' ? p.subUserId : null);
+
+/**
+ * Stores a bulk import as a task and its rows, in one transaction, after checking every
+ * campaign: nothing is written when any campaign is unknown (404) or not the caller's (403).
+ */
+export async function createBulkImport(input: { db: Db; repo: ImportsRepository; principal: Principal; items: BulkItem[] }) {
+  const { db, repo, principal, items } = input;
+  if (items.length > MAX_BULK_ITEMS) {
+    throw new HttpError(413, `A bulk import takes at most ${MAX_BULK_ITEMS} items per request; this one has ${items.length}. Split it into several requests (each becomes its own task).`);
+  }
+  for (const campaignId of new Set(items.map((i) => i.campaign_id))) await requireCampaign(db, principal, campaignId);
+  return db.transaction().execute(async (trx) => {
+    const task = await repo.insertTask(trx, { ownerId: principal.ownerId, subUserId: subUserOf(principal), kind: 'bulk', sealed: false });
+    let seq = 0;
+    for (let start = 0; start < items.length; start += CHUNK_ROWS, seq++) {
+      const rows = items.slice(start, start + CHUNK_ROWS).map((i): StoredRow => [i.phone_number, i.campaign_id, i.status ?? 'new', (i.contact_data as Record<string, unknown> | undefined) ?? null, null]);
+      await repo.insertChunk(trx, { taskId: task.id, seq, firstIndex: start, rows });
+    }
+    const sealed = await repo.sealTask(trx, { taskId: task.id, total: items.length, chunkCount: seq });
+    return { task_id: sealed.id, status: sealed.status, total: sealed.total };
+  });
+}
+
+export interface CsvOptions {
+  campaignId: number;
+  phoneColumn: string;
+  timezoneColumn: string | null;
+  fileName: string | null;
+}
+
+const findColumn = (header: string[], name: string) => {
+  const exact = header.indexOf(name);
+  return exact !== -1 ? exact : header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
+};
+
+/**
+ * Imports a CSV upload as a task while it streams: rows are written in chunks as they are
+ * parsed, and the task becomes claimable (sealed) when the file has ended. A failed or
+ * oversized upload deletes the task, so nothing half-written is ever imported.
+ */
+export async function importCsv(input: { db: Db; repo: ImportsRepository; principal: Principal; options: CsvOptions; file: AsyncIterable<Buffer> }) {
+  const { db, repo, principal, options } = input;
+  await requireCampaign(db, principal, options.campaignId);
+  const { records } = await openCsv(input.file);
+  const iterator = records[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  let taskId: number | null = null;
+  try {
+    const first = await iterator.next();
+    if (first.done) throw unprocessable(['body', 'file'], 'The CSV file is empty: a header line is required');
+    const header = first.value.map((h) => h.trim());
+    const phoneAt = findColumn(header, options.phoneColumn);
+    if (phoneAt === -1) throw unprocessable(['body', 'phone_column'], `Column '${options.phoneColumn}' is not in the header (${header.slice(0, 20).join(', ')})`);
+    const tzAt = options.timezoneColumn === null ? -1 : findColumn(header, options.timezoneColumn);
+    if (options.timezoneColumn !== null && tzAt === -1) throw unprocessable(['body', 'timezone_column'], `Column '${options.timezoneColumn}' is not in the header`);
+    const dataColumns = header.map((name, i) => [name, i] as const).filter(([, i]) => i !== phoneAt && i !== tzAt);
+
+    const task = await repo.insertTask(db, { ownerId: principal.ownerId, subUserId: subUserOf(principal), kind: 'csv', sealed: false, fileName: options.fileName });
+    taskId = task.id;
+    let total = 0;
+    let seq = 0;
+    let batch: StoredRow[] = [];
+    const flush = async () => {
+      await repo.insertChunk(db, { taskId: task.id, seq, firstIndex: total - batch.length, rows: batch });
+      seq++;
+      batch = [];
+    };
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const cells = next.value;
+      const data: Record<string, string> = {};
+      for (const [name, i] of dataColumns) if (cells[i] !== undefined) data[name] = cells[i];
+      const tz = tzAt === -1 ? '' : (cells[tzAt] ?? '').trim();
+      batch.push([cells[phoneAt] ?? '', options.campaignId, 'new', data, tz === '' ? null : tz]);
+      total++;
+      if (batch.length >= CHUNK_ROWS) await flush();
+    }
+    if (batch.length > 0) await flush();
+    const sealed = await repo.sealTask(db, { taskId: task.id, total, chunkCount: seq });
+    return { task_id: sealed.id, status: sealed.status, total: sealed.total };
+  } catch (error) {
+    records.destroy();
+    if (taskId !== null) await repo.deleteTask(taskId);
+    if (error instanceof HttpError) throw error;
+    const e = error as { code?: string; statusCode?: number; message?: string };
+    if (e.statusCode === 413) throw new HttpError(413, e.message ?? 'File too large');
+    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw unprocessable(['body', 'file'], `Not a readable CSV file: ${e.message}`, 'csv_invalid');
+    throw error;
+  }
+}
+
+/** The task if the principal may see it: 404 unknown, 403 another account's (or another sub-user's). */
+export async function requireTask(repo: ImportsRepository, principal: Principal, taskId: number) {
+  const task = await repo.findTask(taskId);
+  if (!task) throw notFound('Import task');
+  if (task.owner_id !== principal.ownerId) throw forbidden();
+  if (principal.kind === 'sub_user' && task.created_by_sub_user_id !== principal.subUserId) throw forbidden();
+  return task;
+}
+
+export function toProgress<T extends { id: number }>(task: T) {
+  const { id, ...rest } = task;
+  return { task_id: id, ...rest };
+}
+
+export function toProgressWithErrors<T extends { id: number; errors: unknown }>(task: T) {
+  return { ...toProgress(task), errors: task.errors as ImportError[] };
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createAccount, type Account } from './helpers/factories.ts';
+import { createCampaign, multipartBody, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
+import { createImportWorker } from '../src/modules/imports/import.worker.ts';
+import { detectDelimiter } from '../src/modules/imports/csv-reader.ts';
+import type { BackgroundWorker } from '../src/workers.ts';
+
+let t: TestApp;
+let alice: Account;
+let bob: Account;
+let worker: BackgroundWorker;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await createAccount(t);
+  bob = await createAccount(t);
+  worker = createImportWorker(t.deps, { pollMs: 20 });
+  worker.start();
+});
+afterAll(async () => {
+  await worker?.stop();
+  await t?.close();
+});
+
+async function upload(owner: Account, fields: Record<string, string>, content: string | Buffer, query = '') {
+  const { payload, headers } = multipartBody(fields, { name: 'contacts.csv', content });
+  return t.request({ method: 'POST', url: `/api/v1/contacts/import/csv${query}`, headers: { ...owner.headers, ...headers }, payload });
+}
+const contactsOf = (campaignId: number) =>
+  t.deps.db.selectFrom('contacts').select(['phone_number', 'contact_data', 'timezone', 'creation_method']).where('campaign_id', '=', campaignId).orderBy('id').execute();
+
+describe('CSV import', () => {
+  it('reads UTF-8 with a BOM and quoted fields holding delimiters, quotes and newlines', async () => {
+    const campaign = await createCampaign(t, alice);
+    const csv = '\uFEFFphone,name,note\r\n' + `${usPhone(1)},"Smith, Ann","said ""hi""\nthen left"\r\n` + `not-a-phone,Bob,x\r\n` + `${usPhone(1)},Dup,y\r\n`;
+    const res = await upload(alice, { campaign_id: String(campaign.id) }, csv);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ total: 3 });
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ kind: 'csv', file_name: 'contacts.csv', status: 'completed', total: 3, created: 1, failed: 1, skipped: 1 });
+    expect(done.errors.map((e: { index: number }) => e.index)).toEqual([1, 2]);
+    expect(await contactsOf(campaign.id)).toEqual([
+      { phone_number: usPhone(1), contact_data: { name: 'Smith, Ann', note: 'said "hi"\nthen left' }, timezone: null, creation_method: 'import' },
+    ]);
+  });
+
+  it('detects a semicolon delimiter, uses the named phone and time-zone columns, and fails a row with an unknown zone', async () => {
+    const campaign = await createCampaign(t, alice);
+    const csv = `Name;Tel;TZ;City\nAnn;${usPhone(10)};Europe/Berlin;"Berlin; Mitte"\nBob;${usPhone(11)};;Paris\nCid;${usPhone(12)};Mars/Base;X\n`;
+    const res = await upload(alice, { campaign_id: String(campaign.id), phone_column: 'tel', timezone_column: 'TZ' }, csv);
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ total: 3, created: 2, failed: 1 });
+    expect(done.errors[0]).toMatchObject({ index: 2, phone_number: usPhone(12) });
+    expect(await contactsOf(campaign.id)).toEqual([
+      { phone_number: usPhone(10), contact_data: { Name: 'Ann', City: 'Berlin; Mitte' }, timezone: 'Europe/Berlin', creation_method: 'import' },
+      { phone_number: usPhone(11), contact_data: { Name: 'Bob', City: 'Paris' }, timezone: null, creation_method: 'import' },
+    ]);
+  });
+
+  it('detects tab and pipe delimiters from the header line', () => {
+    expect(detectDelimiter('phone\tname\tcity')).toBe('\t');
+    expect(detectDelimiter('phone|name')).toBe('|');
+    expect(detectDelimiter('"a;b",c,d')).toBe(',');
+    expect(detectDelimiter('phone')).toBe(',');
+  });
+
+  it('takes the fields from the query when the file comes first, and imports a multi-chunk file exactly', async () => {
+    const campaign = await createCampaign(t, alice);
+    const lines = ['phone\tn'];
+    for (let i = 0; i < 4500; i++) lines.push(`${usPhone(1000 + i)}\t${i}`);
+    const res = await upload(alice, {}, lines.join('\n'), `?campaign_id=${campaign.id}`);
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ total: 4500, processed: 4500, created: 4500, skipped: 0, failed: 0 });
+    const count = await t.deps.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', '=', campaign.id).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(4500);
+  });
+
+  it('refuses another account\'s campaign with 403 and a missing column or campaign with 422, writing nothing', async () => {
+    const theirs = await createCampaign(t, bob);
+    const mine = await createCampaign(t, alice);
+    const before = await t.deps.db.selectFrom('import_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect((await upload(alice, { campaign_id: String(theirs.id) }, `phone\n${usPhone(1)}\n`)).statusCode).toBe(403);
+    const noColumn = await upload(alice, { campaign_id: String(mine.id) }, `mobile\n${usPhone(1)}\n`);
+    expect(noColumn.statusCode).toBe(422);
+    expect(noColumn.json().detail[0].loc).toEqual(['body', 'phone_column']);
+    expect((await upload(alice, {}, `phone\n${usPhone(1)}\n`)).statusCode).toBe(422);
+    expect((await upload(alice, { campaign_id: String(mine.id) }, '')).statusCode).toBe(422);
+    const after = await t.deps.db.selectFrom('import_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    expect(await contactsOf(mine.id)).toEqual([]);
+  });
+
+  it('answers 422 to a request that is not multipart', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/v1/contacts/import/csv', headers: alice.headers, payload: { campaign_id: 1 } });
+    expect(res.statusCode).toBe(422);
+  });
+});
