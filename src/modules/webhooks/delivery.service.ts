@@ -1,0 +1,160 @@
+import type { Dispatcher } from 'undici';
+import type { Db } from '../../db/connection.ts';
+import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
+import { ExtractionError, type CallContext, type Extractor, type PayloadSchema, type TranscriptTurn } from '../../extraction/extractor.ts';
+import { hostAllowed } from '../../shared/ssrf-guard.ts';
+import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveries.repository.ts';
+import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholders.ts';
+import { sendWebhook } from './webhook-sender.ts';
+
+/** What building and sending needs from the outside world; the worker and the API each hold one. */
+export interface WebhookRuntime {
+  db: Db;
+  dispatcher: Dispatcher;
+  extractor: Extractor;
+  now(): Date;
+  /** Spec: wait up to 20 s for the recording when an instruction uses {{call.record_url}}. */
+  recordingWaitMs: number;
+  recordingPollMs: number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const RECORDING_FIELDS = ['record_url', 'call_link', 'recording_url'];
+
+export interface DeliveryJob {
+  deliveryId: number;
+  webhookId: string;
+  integration: WebhookIntegrationRow;
+  call: CallSnapshot;
+  /** Redelivery resends the payload that was built the first time. */
+  payload?: Record<string, unknown> | null;
+  /** The test endpoint does not wait for a recording. */
+  waitForRecording: boolean;
+}
+
+export function transcriptOf(callData: Record<string, unknown> | null): TranscriptTurn[] {
+  const raw = callData?.transcript;
+  if (typeof raw === 'string') return raw.trim() ? [{ role: 'transcript', text: raw }] : [];
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter((t): t is Record<string, unknown> => !!t && typeof t === 'object')
+    .map((t) => ({ role: String(t.role ?? 'user'), text: String(t.text ?? t.content ?? '') }));
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** The spec's "Context given to the AI": these call fields and nothing else. */
+export function callContextOf(call: CallSnapshot): CallContext {
+  const context: CallContext = {
+    from_number: call.from_number,
+    to_number: call.to_number,
+    call_duration: call.call_duration,
+    start_time: iso(call.start_time),
+    end_time: iso(call.end_time),
+    call_type: call.call_type,
+    action_status: call.action_status,
+    status: call.status,
+  };
+  if (call.record_url) context.record_url = call.record_url;
+  const { transcript: _t, ...rest } = call.call_data ?? {};
+  if (Object.keys(rest).length > 0) context.call_data = rest;
+  return context;
+}
+
+export function placeholderContextOf(call: CallSnapshot): PlaceholderContext {
+  return {
+    contact: { id: call.contact_id, phone_number: call.contact_phone, contact_data: call.contact_data ?? {} },
+    call,
+  };
+}
+
+async function waitForRecording(rt: WebhookRuntime, call: CallSnapshot): Promise<void> {
+  if (call.record_url || call.id === null) return;
+  const deadline = Date.now() + rt.recordingWaitMs;
+  while (Date.now() < deadline) {
+    await rt.sleep(Math.min(rt.recordingPollMs, Math.max(0, deadline - Date.now())));
+    const url = await recordUrlOf(rt.db, call.id);
+    if (url) {
+      call.record_url = url;
+      return;
+    }
+  }
+}
+
+/** Builds the payload and sends the one request. Never throws: every failure becomes the outcome's reason. */
+export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Promise<DeliveryOutcome> {
+  const { integration, call } = job;
+  const outcome: DeliveryOutcome = {
+    id: job.deliveryId, status: 'failed', reason: null, request_method: integration.http_method, request_url: null, payload: null,
+    extraction_method: null, null_fields: null, http_status: null, duration_ms: null, response_body: null,
+  };
+  try {
+    const instructions = (integration.instructions ?? {}) as Record<string, string>;
+    if (job.waitForRecording && !job.payload && usesRecordUrl(Object.values(instructions))) await waitForRecording(rt, call);
+    const ctx = placeholderContextOf(call);
+    const url = substitute(integration.url, ctx, encodeURIComponent);
+    outcome.request_url = url;
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return { ...outcome, reason: 'the URL with its placeholders filled in is not a valid URL' };
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { ...outcome, reason: 'only http and https URLs are sent' };
+    if (!hostAllowed(target.hostname, integration.allowed_hosts)) {
+      return { ...outcome, reason: `blocked: the URL host ${target.hostname} is not in the allowed hosts` };
+    }
+    let payload = job.payload ?? null;
+    if (!payload) {
+      const schema = integration.request_schema as PayloadSchema;
+      try {
+        const result = await rt.extractor.extract({
+          schema,
+          instructions: Object.fromEntries(Object.entries(instructions).map(([k, v]) => [k, substitute(v, ctx)])),
+          transcript: transcriptOf(call.call_data),
+          contact: call.contact_data ?? {},
+          call: callContextOf(call),
+        });
+        payload = result.payload;
+        outcome.extraction_method = result.method;
+        // Spec sequence: the link is set after the AI, without the AI.
+        for (const field of RECORDING_FIELDS) if (field in schema.properties) payload[field] = call.record_url ?? null;
+        outcome.null_fields = Object.keys(payload).filter((k) => payload![k] === null);
+      } catch (error) {
+        const why = error instanceof ExtractionError ? error.message : `extraction failed: ${(error as Error).message}`;
+        return { ...outcome, reason: why };
+      }
+    }
+    outcome.payload = payload;
+    const result = await sendWebhook({
+      method: integration.http_method as 'POST' | 'PUT',
+      url,
+      payload,
+      urlParams: integration.save_data_use_url_params,
+      auth: {
+        type: integration.auth_type, login: integration.basic_login, password: integration.basic_password,
+        token: integration.bearer_token, apiKey: integration.api_key_value, apiKeyHeader: integration.api_key_header,
+      },
+      timeoutMs: integration.timeout * 1000,
+      signingSecret: integration.signing_secret,
+      webhookId: job.webhookId,
+      timestamp: Math.floor(rt.now().getTime() / 1000),
+      dispatcher: rt.dispatcher,
+    });
+    return {
+      ...outcome,
+      status: result.ok ? 'sent' : 'failed',
+      reason: result.reason,
+      request_url: result.requestUrl,
+      http_status: result.httpStatus,
+      duration_ms: result.durationMs,
+      response_body: result.responseBody,
+    };
+  } catch (error) {
+    return { ...outcome, reason: `internal error: ${(error as Error).message}` };
+  }
+}
+
+/** The Standard Webhooks message id: stable per call and integration, so a redelivery carries the same id. */
+export const webhookIdFor = (kind: string, integrationId: number, callId: number | null, deliveryId: number) =>
+  kind === 'test' || callId === null ? `msg_test_${deliveryId}` : `msg_${integrationId}_${callId}`;

@@ -1,0 +1,120 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+
+/**
+ * Outgoing requests to user-chosen URLs (webhooks) must not reach the service's own
+ * network. The check runs where the socket is opened, on the address actually
+ * connected to, so a DNS answer that changes between a check and the connect
+ * (rebinding) cannot pass. IP literals in any spelling (decimal 2130706433, octal
+ * 0177.0.0.1, hex, IPv4-mapped IPv6) are normalised by the WHATWG URL parser and
+ * by ipaddr.js before the check.
+ */
+export class SsrfBlockedError extends Error {
+  readonly code = 'ERR_SSRF_BLOCKED';
+}
+
+/** Resolves a host name to every address it has (injectable for tests). */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
+
+/** Why an address may not be connected to, or null when it is a public unicast address. */
+export function blockedAddressReason(address: string): string | null {
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.parse(address.replace(/^\[|\]$/g, ''));
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
+    const inner = blockedAddressReason((ip as ipaddr.IPv6).toIPv4Address().toString());
+    return inner && `${address} is an IPv4-mapped form (${inner})`;
+  }
+  const range = ip.range();
+  // Only ordinary public unicast is allowed: everything ipaddr.js classifies otherwise
+  // (loopback, private, linkLocal, carrierGradeNat, uniqueLocal, multicast, unspecified,
+  // broadcast, reserved, 6to4/teredo/NAT64 forms that embed IPv4...) is refused.
+  return range === 'unicast' ? null : `${ip.toString()} is a ${range} address`;
+}
+
+/** Parses a URL host (as new URL gives it) into an IP literal, or null for a name. */
+export function ipLiteralOf(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) return bare;
+  // Shorthand IPv4 forms the URL parser did not already normalise (e.g. from raw input).
+  if (/^[0-9a-fx.]+$/i.test(bare) && ipaddr.IPv4.isValid(bare)) return ipaddr.IPv4.parse(bare).toString();
+  return null;
+}
+
+/**
+ * Whether a URL host is covered by the integration's allowed hosts. An entry matches the
+ * host itself and any subdomain of it: "example.com" allows example.com and
+ * api.example.com, not badexample.com. Comparison is case-insensitive.
+ */
+export function hostAllowed(hostname: string, allowedHosts: string[]): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return allowedHosts.some((entry) => {
+    const e = entry.toLowerCase().replace(/^\*?\./, '').replace(/\.$/, '');
+    return e !== '' && (host === e || host.endsWith(`.${e}`));
+  });
+}
+
+export interface GuardOptions {
+  /** Local development only: lets requests reach loopback and private networks. */
+  allowPrivateNetworks: boolean;
+  resolver?: Resolver;
+  connectTimeoutMs?: number;
+}
+
+type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A dns.lookup-compatible function that refuses blocked addresses. */
+export function guardedLookup(options: GuardOptions) {
+  const resolver = options.resolver ?? systemResolver;
+  return (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
+    resolver(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) return callback(new Error(`${hostname} did not resolve`), '');
+        if (!options.allowPrivateNetworks) {
+          // One bad answer refuses the host: a mixed answer is how rebinding is usually tried.
+          for (const a of addresses) {
+            const reason = blockedAddressReason(a.address);
+            if (reason) return callback(new SsrfBlockedError(`blocked by SSRF protection: ${hostname} resolves to ${reason}`), '');
+          }
+        }
+        if (lookupOptions.all) return callback(null, addresses);
+        const first = addresses[0]!;
+        return callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error, ''),
+    );
+  };
+}
+
+/** An undici dispatcher that checks every connection's address before it is opened. */
+export function createGuardedDispatcher(options: GuardOptions & { connections?: number }): Dispatcher {
+  const base = buildConnector({ lookup: guardedLookup(options) as never, timeout: options.connectTimeoutMs ?? 10_000 });
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    // net.connect skips lookup for IP literals, so those are checked here.
+    const literal = ipLiteralOf(connectOptions.hostname);
+    if (literal && !options.allowPrivateNetworks) {
+      const reason = blockedAddressReason(literal);
+      if (reason) return callback(new SsrfBlockedError(`blocked by SSRF protection: ${reason}`), null);
+    }
+    return base(connectOptions, callback);
+  };
+  return new Agent({ connect, connections: options.connections ?? 64, keepAliveTimeout: 4_000 });
+}
+
+/** The SSRF refusal inside an undici error chain, if that is what failed. */
+export function ssrfReasonOf(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof SsrfBlockedError || (e as { code?: string }).code === 'ERR_SSRF_BLOCKED') return (e as Error).message;
+  }
+  return null;
+}
