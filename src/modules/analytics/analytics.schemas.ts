@@ -1,0 +1,126 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable } from '../../shared/schemas.ts';
+
+export const CALL_TYPE_FILTERS = ['outbound', 'inbound', 'none'] as const;
+export const METRICS = ['calls', 'cost', 'duration', 'successful'] as const;
+export const GRANULARITIES = ['hour', 'day', 'week', 'month'] as const;
+/** The spec's CallStatus and ActionStatus values, listed in this order (zeros included) in the breakdowns. */
+export const CALL_STATUSES = ['new', 'in progress', 'finished', 'failed', 'busy_or_rejected', 'invalid number', 'insufficient funds', 'rejected', 'terminated', 'unavailable', 'voicemail', 'silence'] as const;
+export const ACTION_STATUSES = ['interested', 'scheduled', 'transferred'] as const;
+export const SUCCESS_ACTION_STATUSES = ACTION_STATUSES;
+
+export type Metric = (typeof METRICS)[number];
+export type Granularity = (typeof GRANULARITIES)[number];
+export type CallTypeFilter = (typeof CALL_TYPE_FILTERS)[number];
+
+const PERIOD_RULE =
+  'A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted.';
+
+const commonQuery = {
+  start_date: Type.Optional(DateTime),
+  end_date: Type.Optional(DateTime),
+  campaign_id: Type.Optional(Type.Integer({ description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
+  call_types: Type.Optional(
+    Type.Array(Type.Enum([...CALL_TYPE_FILTERS]), {
+      description: 'Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls.',
+    }),
+  ),
+  timezone: Type.Optional(Type.String({ description: 'IANA zone for calendar buckets and hour of day (beyond the spec). Default UTC.', default: 'UTC' })),
+};
+
+export const DetailedQuery = Type.Object({
+  ...commonQuery,
+  compare_with_previous: Type.Boolean({ default: false, description: 'Add the same totals for the preceding period of equal length, [start - (end - start), start), and the change.' }),
+});
+
+export const TrendsQuery = Type.Object({
+  ...commonQuery,
+  metric: Type.Enum([...METRICS], {
+    default: 'calls',
+    description: 'calls = number of calls; cost = sum of cost; duration = sum of call_duration in seconds; successful = number of successful calls.',
+  }),
+  granularity: Type.Optional(
+    Type.Enum([...GRANULARITIES], {
+      description: 'Bucket size (beyond the spec). Default from the range: up to 2 days hour, up to 92 days day, longer month. Weeks start on Monday. At most 10,000 buckets.',
+    }),
+  ),
+});
+
+const Period = Type.Object({
+  start: DateTime,
+  end: DateTime,
+  timezone: Type.String(),
+});
+
+export const Totals = Type.Object(
+  {
+    calls: Type.Integer({ description: 'Calls whose start_time falls in the period.' }),
+    answered: Type.Integer({ description: 'Calls that connected: call_duration > 0.' }),
+    finished: Type.Integer({ description: 'Calls with status finished (a completed conversation).' }),
+    successful: Type.Integer({ description: 'Calls with status finished and action_status interested, scheduled or transferred.' }),
+    success_rate: Nullable(Type.Number({ description: 'successful / calls, a fraction from 0 to 1; null when there are no calls.' })),
+    total_duration: Type.Integer({ description: 'Sum of call_duration in seconds (null durations count 0).' }),
+    average_duration: Nullable(Type.Number({ description: 'total_duration / answered in seconds; null when no call was answered.' })),
+    total_cost: Type.Number({ description: 'Sum of cost as stored on calls (null costs count 0).' }),
+    average_cost: Nullable(Type.Number({ description: 'total_cost / calls; null when there are no calls.' })),
+    unique_contacts: Type.Integer({ description: 'Distinct contacts among the calls.' }),
+  },
+  { description: 'Figures over the period.' },
+);
+export type TotalsT = Static<typeof Totals>;
+export const TOTAL_KEYS = Object.keys(Totals.properties) as (keyof TotalsT)[];
+
+const Change = Type.Object({
+  absolute: Nullable(Type.Number({ description: 'current - previous; null when either is null.' })),
+  percent: Nullable(Type.Number({ description: '(current - previous) / previous * 100; null when previous is 0 or null.' })),
+});
+
+export const DetailedResponse = Type.Object({
+  period: Period,
+  totals: Totals,
+  by_status: Type.Array(Type.Object({ status: Type.String(), count: Type.Integer() }), {
+    description: 'Every CallStatus value in the spec\'s order, zeros included, then any other stored status.',
+  }),
+  by_action_status: Type.Array(Type.Object({ action_status: Nullable(Type.String()), count: Type.Integer() }), {
+    description: 'interested, scheduled, transferred, then null (no action status); zeros included.',
+  }),
+  by_call_type: Type.Array(Type.Object({ call_type: Nullable(Type.String()), count: Type.Integer() }), {
+    description: 'outbound, inbound, then null (test calls without a type); zeros included.',
+  }),
+  by_campaign: Type.Array(
+    Type.Object({
+      campaign_id: Type.Integer(),
+      campaign_title: Nullable(Type.String()),
+      calls: Type.Integer(),
+      successful: Type.Integer(),
+      total_cost: Type.Number(),
+      total_duration: Type.Integer(),
+    }),
+    { description: 'Campaigns with at least one call in the period, most calls first (then by id).' },
+  ),
+  by_hour: Type.Array(Type.Object({ hour: Type.Integer({ minimum: 0, maximum: 23 }), count: Type.Integer(), successful: Type.Integer() }), {
+    description: 'Hour of day of start_time in the requested timezone, 0 to 23, all 24 present.',
+  }),
+  previous: Type.Optional(Type.Object({ period: Period, totals: Totals }, { description: 'Only when compare_with_previous is true.' })),
+  change: Type.Optional(
+    Type.Object(Object.fromEntries(Object.keys(Totals.properties).map((key) => [key, Change])) as Record<keyof TotalsT, typeof Change>, {
+      description: 'Only when compare_with_previous is true: the change of every totals field against previous.totals.',
+    }),
+  ),
+});
+export type DetailedResponseT = Static<typeof DetailedResponse>;
+
+export const TrendsResponse = Type.Object({
+  metric: Type.Enum([...METRICS]),
+  granularity: Type.Enum([...GRANULARITIES]),
+  timezone: Type.String(),
+  period: Period,
+  buckets: Type.Array(
+    Type.Object({ start: DateTime, end: DateTime, value: Type.Number() }),
+    { description: 'Every bucket from the one holding start_date to the one holding the last instant before end_date, zeros included. Buckets follow calendar boundaries in the timezone (so a day can be 23 or 25 hours long across a DST change); the first and last count only the part inside the period.' },
+  ),
+  total: Type.Number({ description: 'The metric over the whole period (the sum of the buckets).' }),
+});
+export type TrendsResponseT = Static<typeof TrendsResponse>;
+
+export const PERIOD_DESCRIPTION = PERIOD_RULE;
