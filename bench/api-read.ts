@@ -34,7 +34,7 @@ async function seed(target: Target, contacts: number, calls: number) {
     const user = await createUser(handle.db, { email: `bench-${Date.now()}@example.com`, password: 'benchmark pass' });
     const key = await createApiKey(handle.db, user.id, 'bench');
     const db = handle.db;
-    await sql`INSERT INTO campaigns (owner_id, title, campaign_type) SELECT ${user.id}, 'Campaign ' || i, 'Outbound' FROM generate_series(1, ${CAMPAIGNS}) i`.execute(db);
+    await sql`INSERT INTO campaigns (owner_id, title, campaign_type) SELECT ${user.id}, 'Campaign ' || i, 'Outbound' FROM generate_series(1, ${CAMPAIGNS}::int) i`.execute(db);
     const statuses = ['new', 'finished', 'busy', 'no_answer', 'call_scheduled'];
     for (let start = 0; start < contacts; start += 100_000) {
       const end = Math.min(contacts, start + 100_000);
@@ -42,7 +42,7 @@ async function seed(target: Target, contacts: number, calls: number) {
         INSERT INTO contacts (owner_id, campaign_id, phone_number, status, contact_data, creation_method)
         SELECT ${user.id}, c.id, '+1202' || lpad(i::text, 7, '0'), (${sql.val(statuses)}::text[])[1 + i % 5],
                jsonb_build_object('name', 'Person ' || i), 'import'
-        FROM generate_series(${start + 1}, ${end}) i
+        FROM generate_series(${start + 1}::int, ${end}::int) i
         JOIN campaigns c ON c.owner_id = ${user.id} AND c.title = 'Campaign ' || (1 + i % ${CAMPAIGNS})`.execute(db);
     }
     if (calls > 0) {

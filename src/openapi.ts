@@ -12,7 +12,9 @@ export const TAGS = [
   { name: 'contacts', description: 'List, read, create, update, delete contacts; bulk import; queue contacts for calling' },
   { name: 'calls', description: 'List calls, read one call' },
   { name: 'analytics', description: 'Detailed analytics and trends' },
-  { name: 'contact-creation-integration', description: 'Create or update a contact using an integration token (its own authentication)' },
+  { name: 'contact-creation-integration', description: 'Create or update a contact using an integration token (its own authentication), and manage those integrations' },
+  { name: 'webhooks', description: 'Post-call webhook integrations (the integrations area), their delivery log, test sends and redelivery' },
+  { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }];

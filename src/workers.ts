@@ -1,4 +1,7 @@
 import type { Deps } from './deps.ts';
+import { createDialerWorker } from './modules/dialer/dialer.worker.ts';
+import { createImportWorker } from './modules/imports/import.worker.ts';
+import { createWebhookWorker } from './modules/webhooks/webhook.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -13,8 +16,8 @@ export interface BackgroundWorker {
  * `worker` runs them alone (scale-out on PostgreSQL). Each loop claims its rows with
  * SKIP LOCKED, so any number of processes may run them at once.
  */
-export function createWorkers(_deps: Deps): BackgroundWorker[] {
-  return [];
+export function createWorkers(deps: Deps): BackgroundWorker[] {
+  return [createDialerWorker(deps), createImportWorker(deps), createWebhookWorker(deps)];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {
