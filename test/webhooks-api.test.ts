@@ -93,9 +93,9 @@ describe('creating a webhook integration', () => {
     expect(other.json()).toEqual({ detail: 'Not enough permissions' });
   });
 
-  it('lets only the account holder change integrations; sub-users get 403', async () => {
+  it('lets only the account holder change integrations; a sub-user reads those of its granted campaigns', async () => {
     const username = `sub-${Date.now()}`;
-    await t.deps.db.insertInto('sub_users').values({ owner_id: alice.id, username, hashed_password: await hashPassword('sub password 1') }).execute();
+    const sub = await t.deps.db.insertInto('sub_users').values({ owner_id: alice.id, username, hashed_password: await hashPassword('sub password 1') }).returning('id').executeTakeFirstOrThrow();
     const login = await t.request({ method: 'POST', url: '/api/v1/login/access-token', payload: new URLSearchParams({ username, password: 'sub password 1' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(login.statusCode).toBe(200);
     const headers = { authorization: `Bearer ${login.json().access_token}` };
@@ -104,6 +104,8 @@ describe('creating a webhook integration', () => {
     expect((await t.request({ method: 'PUT', url: `/api/v1/integrations/webhooks/${mine.id}`, headers, payload: { timeout: 5 } })).statusCode).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/api/v1/integrations/webhooks/${mine.id}`, headers })).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${mine.id}/test`, headers })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${mine.id}`, headers })).statusCode).toBe(403);
+    await t.deps.db.insertInto('campaign_sub_users').values({ campaign_id: campaignId, sub_user_id: sub.id }).execute();
     const read = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${mine.id}`, headers });
     expect(read.statusCode).toBe(200);
   });
