@@ -10,7 +10,9 @@ import {
   ContactsQuery,
   ContactUpdate,
 } from './contacts.schemas.ts';
-import { createContact, deleteContact, listContactsPage, requireContact, updateContact } from './contacts.service.ts';
+import { readConcurrentlyWithAuth } from '../auth/concurrent-read.ts';
+import { findContact } from './contacts.repository.ts';
+import { authorizeContact, createContact, deleteContact, listContactsPage, updateContact } from './contacts.service.ts';
 
 const tags = ['contacts'];
 
@@ -80,8 +82,11 @@ export async function contactsRoutes(app: App) {
 
   app.get(
     '/:id',
-    { schema: { tags, summary: 'Read a contact', description: ACCESS, params: IdParams, response: { 200: Contact, ...ErrorResponses } } },
-    async (request) => requireContact(db, request.principal, request.params.id),
+    { config: { concurrentAuth: true }, schema: { tags, summary: 'Read a contact', description: ACCESS, params: IdParams, response: { 200: Contact, ...ErrorResponses } } },
+    async (request) => {
+      const [principal, contact] = await readConcurrentlyWithAuth(request, () => findContact(db, request.params.id));
+      return authorizeContact(db, principal, contact);
+    },
   );
 
   app.put(
