@@ -39,12 +39,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook on every route under /api/v1 that needs it. */
     principal: Principal;
-    /** The credential check started when the request arrived (see concurrent-read.ts). */
-    principalPromise: Promise<Principal>;
-  }
-  interface FastifyContextConfig {
-    /** The handler awaits the credential check itself, concurrently with its read. */
-    concurrentAuth?: boolean;
   }
 }
 
@@ -62,7 +56,6 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
 
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as never);
-  app.decorateRequest('principalPromise', null as never);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
   app.addHook('onRoute', (route) => {
@@ -92,20 +85,13 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   // Everything below needs an API key or a bearer token.
   await app.register(
     async (api) => {
-      // The check starts as soon as the request arrives and is awaited before validation,
-      // so an unauthenticated request is a 401 whatever else is wrong with it; routes that
-      // read by id await it themselves, concurrently with their read.
       api.addHook('onRequest', async (request) => {
-        request.principalPromise = authenticate({
+        request.principal = await authenticate({
           apiKey: request.headers['x-api-key'] as string | undefined,
           authorization: request.headers.authorization,
           repo: deps.authRepo,
           tokens: deps.tokens,
         });
-        request.principalPromise.catch(() => {}); // observed by preValidation or the handler
-      });
-      api.addHook('preValidation', async (request) => {
-        if (!request.routeOptions.config.concurrentAuth) request.principal = await request.principalPromise;
       });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });

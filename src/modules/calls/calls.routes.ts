@@ -1,9 +1,7 @@
 import type { App } from '../../app.ts';
 import { ErrorResponses, IdParams } from '../../shared/schemas.ts';
 import { Call, CallsList, CallsQuery } from './calls.schemas.ts';
-import { readConcurrentlyWithAuth } from '../auth/concurrent-read.ts';
-import { findCall } from './calls.repository.ts';
-import { authorizeCall, listCallsPage } from './calls.service.ts';
+import { listCallsPage, requireCall } from './calls.service.ts';
 
 const tags = ['calls'];
 const ACCESS =
@@ -34,10 +32,7 @@ export async function callsRoutes(app: App) {
 
   app.get(
     '/:id',
-    { config: { concurrentAuth: true }, schema: { tags, summary: 'Read a call', description: ACCESS, params: IdParams, response: { 200: Call, ...ErrorResponses } } },
-    async (request) => {
-      const [principal, call] = await readConcurrentlyWithAuth(request, () => findCall(db, request.params.id));
-      return authorizeCall(db, principal, call);
-    },
+    { schema: { tags, summary: 'Read a call', description: ACCESS, params: IdParams, response: { 200: Call, ...ErrorResponses } } },
+    async (request) => requireCall(db, request.principal, request.params.id),
   );
 }

@@ -44,8 +44,8 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
 }
 
 /** A call the principal may see: 404 when unknown, 403 when its campaign is not theirs. */
-/** Access to a call already read: 404 when there is none, 403 when its campaign is not the principal's. */
-export async function authorizeCall(db: Db, principal: Principal, call: CallRecord | undefined): Promise<CallRecord> {
+export async function requireCall(db: Db, principal: Principal, id: number): Promise<CallRecord> {
+  const call = await findCall(db, id);
   if (!call) throw notFound('Call');
   if (!(await canAccessCampaign(db, principal, { id: call.campaign_id, owner_id: call.owner_id }))) throw forbidden();
   return call;

@@ -10,9 +10,7 @@ import {
   ContactsQuery,
   ContactUpdate,
 } from './contacts.schemas.ts';
-import { readConcurrentlyWithAuth } from '../auth/concurrent-read.ts';
-import { findContact } from './contacts.repository.ts';
-import { authorizeContact, createContact, deleteContact, listContactsPage, updateContact } from './contacts.service.ts';
+import { createContact, deleteContact, listContactsPage, requireContact, updateContact } from './contacts.service.ts';
 
 const tags = ['contacts'];
 
@@ -82,11 +80,8 @@ export async function contactsRoutes(app: App) {
 
   app.get(
     '/:id',
-    { config: { concurrentAuth: true }, schema: { tags, summary: 'Read a contact', description: ACCESS, params: IdParams, response: { 200: Contact, ...ErrorResponses } } },
-    async (request) => {
-      const [principal, contact] = await readConcurrentlyWithAuth(request, () => findContact(db, request.params.id));
-      return authorizeContact(db, principal, contact);
-    },
+    { schema: { tags, summary: 'Read a contact', description: ACCESS, params: IdParams, response: { 200: Contact, ...ErrorResponses } } },
+    async (request) => requireContact(db, request.principal, request.params.id),
   );
 
   app.put(

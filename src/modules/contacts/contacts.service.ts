@@ -96,11 +96,7 @@ export async function createContact(args: {
 
 /** A contact the principal may see: 404 when unknown, 403 when its campaign is not theirs. */
 export async function requireContact(db: Db, principal: Principal, id: number): Promise<ContactView> {
-  return authorizeContact(db, principal, await findContact(db, id));
-}
-
-/** Access to a contact already read: 404 when there is none, 403 when its campaign is not the principal's. */
-export async function authorizeContact(db: Db, principal: Principal, contact: ContactView | undefined): Promise<ContactView> {
+  const contact = await findContact(db, id);
   if (!contact) throw notFound('Contact');
   if (!(await canAccessCampaign(db, principal, { id: contact.campaign_id, owner_id: contact.owner_id }))) throw forbidden();
   return contact;
