@@ -31,7 +31,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     database,
     db: database.db,
     tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
-    authRepo: createAuthRepository(database.db),
+    authRepo: createAuthRepository(database.db, database.pool, { prepared: database.kind === 'postgres' }),
     clock: systemClock,
     voice: createVoiceProvider(config, systemClock),
     extractor: createExtractor(config),

@@ -1,31 +1,29 @@
 import { sql } from 'kysely';
+import type pg from 'pg';
 import type { Db } from '../../db/connection.ts';
 
+// Every authenticated request runs one of these lookups before its own work. On
+// PostgreSQL they are named prepared statements, planned once per connection: that cut
+// the credential check's share of a read by id (bench:api). Not on the embedded database,
+// where all connections share one PGlite session and so would collide on the names.
+const FIND_API_KEY = `SELECT k.id, k.owner_id, k.last_used_at, u.is_superuser
+  FROM api_keys k JOIN users u ON u.id = k.owner_id
+  WHERE k.key_hash = $1 AND u.is_active`;
+const FIND_USER = 'SELECT id, is_superuser FROM users WHERE id = $1 AND is_active';
+const FIND_SUB_USER = `SELECT s.id, s.owner_id FROM sub_users s JOIN users u ON u.id = s.owner_id
+  WHERE s.id = $1 AND s.is_active AND u.is_active`;
+
 /** Lookups that turn a credential into an active principal. */
-export function createAuthRepository(db: Db) {
+export function createAuthRepository(db: Db, pool: pg.Pool, options: { prepared: boolean }) {
+  async function first<T extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T | undefined> {
+    const result = await pool.query<T>(options.prepared ? { name, text, values } : { text, values });
+    return result.rows[0];
+  }
   return {
-    findActiveUser: (id: number) =>
-      db.selectFrom('users').select(['id', 'is_superuser']).where('id', '=', id).where('is_active', '=', true).executeTakeFirst(),
-
-    findActiveSubUser: (id: number) =>
-      db
-        .selectFrom('sub_users')
-        .innerJoin('users', 'users.id', 'sub_users.owner_id')
-        .select(['sub_users.id', 'sub_users.owner_id'])
-        .where('sub_users.id', '=', id)
-        .where('sub_users.is_active', '=', true)
-        .where('users.is_active', '=', true)
-        .executeTakeFirst(),
-
+    findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean }>('vc_auth_user', FIND_USER, [id]),
+    findActiveSubUser: (id: number) => first<{ id: number; owner_id: number }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
     findApiKey: (hash: string) =>
-      db
-        .selectFrom('api_keys')
-        .innerJoin('users', 'users.id', 'api_keys.owner_id')
-        .select(['api_keys.id', 'api_keys.owner_id', 'api_keys.last_used_at', 'users.is_superuser'])
-        .where('api_keys.key_hash', '=', hash)
-        .where('users.is_active', '=', true)
-        .executeTakeFirst(),
-
+      first<{ id: number; owner_id: number; last_used_at: Date | null; is_superuser: boolean }>('vc_auth_api_key', FIND_API_KEY, [hash]),
     touchApiKey: (id: number) =>
       db.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', id).execute(),
   };
