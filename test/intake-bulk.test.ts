@@ -1,3 +1,4 @@
+import { CHUNK_ROWS } from '../src/modules/imports/imports.schemas.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
@@ -126,12 +127,16 @@ describe('bulk import', () => {
 
   it('imports several chunks of one large request in order with exact counts', async () => {
     const campaign = await createCampaign(t, alice);
-    const items = Array.from({ length: 5000 }, (_, i) => ({ phone_number: usPhone(100_000 + (i % 4500)), campaign_id: campaign.id }));
+    // A full chunk and part of a second of distinct numbers; the second chunk ends with rows repeating the first's.
+    const unique = CHUNK_ROWS + 1000;
+    const total = unique + 500;
+    expect(total).toBeGreaterThan(CHUNK_ROWS);
+    const items = Array.from({ length: total }, (_, i) => ({ phone_number: usPhone(100_000 + (i % unique)), campaign_id: campaign.id }));
     const res = await bulk(alice.headers, items);
     const done = await waitForTask(t, alice.headers, res.json().task_id);
-    expect(done).toMatchObject({ status: 'completed', total: 5000, processed: 5000, created: 4500, skipped: 500, failed: 0 });
-    expect(done.errors[0]).toEqual({ index: 4500, phone_number: usPhone(100_000), reason: 'duplicate: the campaign already has this phone number' });
-    expect((await contactsOf(campaign.id)).length).toBe(4500);
+    expect(done).toMatchObject({ status: 'completed', total, processed: total, created: unique, skipped: 500, failed: 0 });
+    expect(done.errors[0]).toEqual({ index: unique, phone_number: usPhone(100_000), reason: 'duplicate: the campaign already has this phone number' });
+    expect((await contactsOf(campaign.id)).length).toBe(unique);
   });
 });
 

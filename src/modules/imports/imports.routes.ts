@@ -7,7 +7,7 @@ import { createImportsRepository } from './imports.repository.ts';
 import { BULK_BODY_LIMIT, BulkBody, MAX_BULK_ITEMS, MAX_CSV_BYTES, TaskCreated, TaskList, TaskListQuery, TaskParams, TaskProgress } from './imports.schemas.ts';
 import { createBulkImport, importCsv, requireTask, toProgress, toProgressWithErrors, type CsvOptions } from './imports.service.ts';
 
-const TASK_NOTE = `The rows are stored with the task before the answer, then a background worker imports them in batches of 2000.
+const TASK_NOTE = `The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
 Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
 number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. Contacts get
 creation_method import and are queued for calling at once when their campaign has auto_calls. Follow the task with

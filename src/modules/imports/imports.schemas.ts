@@ -8,7 +8,7 @@ export const MAX_BULK_ITEMS = 10_000;
 export const BULK_BODY_LIMIT = 32 * 1024 * 1024;
 export const MAX_CSV_BYTES = 512 * 1024 * 1024;
 /** Rows per stored chunk = rows per worker transaction. */
-export const CHUNK_ROWS = 2000;
+export const CHUNK_ROWS = 5000;
 
 export const BulkItem = Type.Object({
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only' }),
