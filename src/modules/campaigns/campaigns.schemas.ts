@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { DateTime, Limit, Skip } from '../../shared/schemas.ts';
+import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
-import { OrNull, RowId } from './schema-helpers.ts';
+import { RowId } from './schema-helpers.ts';
 import { WorkSchedule } from './work-schedule.ts';
 
 const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
@@ -17,12 +17,12 @@ export const PromptHistoryStatus = StringEnum(PROMPT_STATUSES);
 export const SubUserBrief = Type.Object({
   id: Type.Integer(),
   username: Type.String(),
-  full_name: Type.Optional(OrNull(Type.String())),
-  email: Type.Optional(OrNull(Type.String())),
+  full_name: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String())),
 });
 
-const OptString = Type.Optional(OrNull(Type.String()));
-const OptInt = Type.Optional(OrNull(Type.Integer()));
+const OptString = Type.Optional(Nullable(Type.String()));
+const OptInt = Type.Optional(Nullable(Type.Integer()));
 export const PromptHistory = Type.Object(
   {
     id: Type.Integer(),
@@ -38,7 +38,7 @@ export const PromptHistory = Type.Object(
     created_by_sub_user_full_name: OptString,
     approved_by_user_id: OptInt,
     approved_by_sub_user_id: OptInt,
-    approved_at: Type.Optional(OrNull(DateTime)),
+    approved_at: Type.Optional(Nullable(DateTime)),
     approval_comment: OptString,
     approved_by_user_email: OptString,
     approved_by_user_full_name: OptString,
@@ -82,37 +82,37 @@ const CampaignData = Type.Object(
 
 const fields = {
   title: Type.String({ minLength: 1, maxLength: 255 }),
-  description: OrNull(Type.String()),
+  description: Nullable(Type.String()),
   campaign_type: CampaignType,
-  campaign_data: OrNull(CampaignData),
-  campaign_phone: OrNull(Type.String({ maxLength: 255 })),
-  campaign_sip: OrNull(Type.String({ maxLength: 1000 })),
-  assistant_id: OrNull({ ...RowId, description: 'the voice provider\'s assistant to use' }),
-  max_call_attempts: OrNull(Type.Integer({ minimum: 1, maximum: 100 }), {
+  campaign_data: Nullable(CampaignData),
+  campaign_phone: Nullable(Type.String({ maxLength: 255 })),
+  campaign_sip: Nullable(Type.String({ maxLength: 1000 })),
+  assistant_id: Nullable({ ...RowId, description: 'the voice provider\'s assistant to use' }),
+  max_call_attempts: Nullable(Type.Integer({ minimum: 1, maximum: 100 }), {
     description: 'Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries).',
   }),
-  concurrent_call_limit: OrNull(Type.Integer({ minimum: 0, maximum: 10000 }), { description: CONCURRENCY }),
-  call_interval: OrNull(Type.Array(Type.Integer({ minimum: 1, maximum: 10080 }), { maxItems: 50 }), {
+  concurrent_call_limit: Nullable(Type.Integer({ minimum: 0, maximum: 10000 }), { description: CONCURRENCY }),
+  call_interval: Nullable(Type.Array(Type.Integer({ minimum: 1, maximum: 10080 }), { maxItems: 50 }), {
     description:
       'Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; ' +
       'the last value repeats for later retries; null or [] = 60 minutes.',
   }),
-  call_allowed_from_time: OrNull(TimeOfDay(FROM_TIME)),
-  call_allowed_to_time: OrNull(TimeOfDay(TO_TIME)),
-  work_schedule: OrNull(WorkSchedule),
+  call_allowed_from_time: Nullable(TimeOfDay(FROM_TIME)),
+  call_allowed_to_time: Nullable(TimeOfDay(TO_TIME)),
+  work_schedule: Nullable(WorkSchedule),
   auto_calls: Type.Boolean({ description: AUTO_CALLS }),
   is_auto_ai_message: Type.Boolean(),
   is_archive: Type.Boolean({ description: ARCHIVE }),
   is_paused: Type.Boolean({ description: PAUSED }),
-  limit_start: OrNull(DateTime, { description: 'Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.' }),
-  limit_end: OrNull(DateTime, { description: 'End of the usage period; null = open-ended.' }),
-  limit_value: OrNull(Type.Number({ minimum: 0 }), { description: 'Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value.' }),
-  limit_unit: OrNull(LimitUnit),
+  limit_start: Nullable(DateTime, { description: 'Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.' }),
+  limit_end: Nullable(DateTime, { description: 'End of the usage period; null = open-ended.' }),
+  limit_value: Nullable(Type.Number({ minimum: 0 }), { description: 'Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value.' }),
+  limit_unit: Nullable(LimitUnit),
 };
 
 const READ_ONLY_USAGE = {
   limit_usage: Type.Optional(
-    OrNull(Type.Number(), { description: 'Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost).' }),
+    Nullable(Type.Number(), { description: 'Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost).' }),
   ),
   limit_reached: Type.Optional(Type.Boolean({ description: 'Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes.' })),
 };
@@ -125,16 +125,16 @@ export const Campaign = Type.Object({
   title: Type.String(),
   description: opt(fields.description),
   campaign_type: CampaignType,
-  campaign_data: opt(OrNull(Type.Object({}, { additionalProperties: true, description: CAMPAIGN_DATA }))),
-  campaign_phone: opt(OrNull(Type.String())),
-  campaign_sip: opt(OrNull(Type.String())),
-  assistant_id: opt(OrNull(Type.Integer())),
+  campaign_data: opt(Nullable(Type.Object({}, { additionalProperties: true, description: CAMPAIGN_DATA }))),
+  campaign_phone: opt(Nullable(Type.String())),
+  campaign_sip: opt(Nullable(Type.String())),
+  assistant_id: opt(Nullable(Type.Integer())),
   max_call_attempts: opt(fields.max_call_attempts),
   concurrent_call_limit: opt(fields.concurrent_call_limit),
   call_interval: opt(fields.call_interval),
   phone_numbers: opt(Type.Array(PhoneNumber)),
-  call_allowed_from_time: opt(OrNull(Type.String({ format: 'time', description: FROM_TIME }))),
-  call_allowed_to_time: opt(OrNull(Type.String({ format: 'time', description: TO_TIME }))),
+  call_allowed_from_time: opt(Nullable(Type.String({ format: 'time', description: FROM_TIME }))),
+  call_allowed_to_time: opt(Nullable(Type.String({ format: 'time', description: TO_TIME }))),
   work_schedule: opt(fields.work_schedule),
   auto_calls: opt(fields.auto_calls),
   is_auto_ai_message: opt(fields.is_auto_ai_message),
@@ -162,7 +162,7 @@ export const CampaignCreate = Type.Object(
     campaign_sip: opt(fields.campaign_sip),
     assistant_id: opt(fields.assistant_id),
     max_call_attempts: opt(fields.max_call_attempts),
-    concurrent_call_limit: opt(OrNull(Type.Integer({ minimum: 0, maximum: 10000 }), { description: CONCURRENCY, default: 0 })),
+    concurrent_call_limit: opt(Nullable(Type.Integer({ minimum: 0, maximum: 10000 }), { description: CONCURRENCY, default: 0 })),
     call_interval: opt(fields.call_interval),
     call_allowed_from_time: opt(fields.call_allowed_from_time),
     call_allowed_to_time: opt(fields.call_allowed_to_time),
@@ -183,8 +183,8 @@ export type CampaignCreate = Static<typeof CampaignCreate>;
 const KEEP = ' null = leave unchanged.';
 export const CampaignUpdate = Type.Object(
   {
-    title: opt(OrNull(fields.title, { description: `Campaign title.${KEEP}` })),
-    campaign_type: opt(OrNull(CampaignType, { description: `Outbound or Inbound.${KEEP}` })),
+    title: opt(Nullable(fields.title, { description: `Campaign title.${KEEP}` })),
+    campaign_type: opt(Nullable(CampaignType, { description: `Outbound or Inbound.${KEEP}` })),
     description: opt(fields.description),
     campaign_data: opt(fields.campaign_data),
     campaign_phone: opt(fields.campaign_phone),
@@ -198,8 +198,8 @@ export const CampaignUpdate = Type.Object(
     work_schedule: opt(fields.work_schedule),
     auto_calls: opt(fields.auto_calls),
     is_auto_ai_message: opt(fields.is_auto_ai_message),
-    is_archive: opt(OrNull(Type.Boolean(), { description: `${ARCHIVE}${KEEP}` })),
-    is_paused: opt(OrNull(Type.Boolean(), { description: `${PAUSED}${KEEP}` })),
+    is_archive: opt(Nullable(Type.Boolean(), { description: `${ARCHIVE}${KEEP}` })),
+    is_paused: opt(Nullable(Type.Boolean(), { description: `${PAUSED}${KEEP}` })),
     limit_start: opt(fields.limit_start),
     limit_end: opt(fields.limit_end),
     limit_value: opt(fields.limit_value),
@@ -234,6 +234,6 @@ export const CampaignList = Type.Object({
 export const CampaignIdParams = Type.Object({ id: RowId });
 export const PromptDecisionParams = Type.Object({ id: RowId, history_id: RowId });
 export const PromptDecisionBody = Type.Object(
-  { comment: Type.Optional(OrNull(Type.String({ maxLength: 5000, description: 'stored as approval_comment' }))) },
+  { comment: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'stored as approval_comment' }))) },
   { additionalProperties: false },
 );

@@ -4,5 +4,3 @@ import { Type } from 'typebox';
 export const RowId = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 export const RowIdParams = Type.Object({ id: RowId });
 
-/** The shared Nullable (type list, not anyOf); kept under this name for the campaign schemas. */
-export { Nullable as OrNull } from '../../shared/schemas.ts';

@@ -5,9 +5,6 @@ import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
-/** The shared Nullable emits `type: [T, "null"]`, which Ajv's coercion leaves alone. */
-export const NullOr = Nullable;
-
 export const CONTACT_STATUSES = [
   'new',
   'in progress',
@@ -60,25 +57,25 @@ export const ContactCreate = Type.Object({
   status: ContactStatus,
   campaign_id: Type.Integer(),
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY)' }),
-  contact_data: Type.Optional(NullOr(ContactData)),
-  timezone: Type.Optional(NullOr(TimeZone)),
-  source: Type.Optional(NullOr(Type.String({ maxLength: 255 }))),
-  creation_method: Type.Optional(NullOr(ContactCreationMethod)),
-  next_action_time: Type.Optional(NullOr(DateTime)),
-  next_action_reason: Type.Optional(NullOr(Type.String({ maxLength: 1000 }))),
-  created_at: Type.Optional(NullOr(DateTime)),
-  updated_at: Type.Optional(NullOr(DateTime)),
+  contact_data: Type.Optional(Nullable(ContactData)),
+  timezone: Type.Optional(Nullable(TimeZone)),
+  source: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  creation_method: Type.Optional(Nullable(ContactCreationMethod)),
+  next_action_time: Type.Optional(Nullable(DateTime)),
+  next_action_reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  created_at: Type.Optional(Nullable(DateTime)),
+  updated_at: Type.Optional(Nullable(DateTime)),
 });
 export type ContactCreate = Static<typeof ContactCreate>;
 
 export const ContactUpdate = Type.Object({
   status: Type.Optional(ContactStatus),
   phone_number: Type.Optional(Type.String({ maxLength: 64 })),
-  contact_data: Type.Optional(NullOr(ContactData)),
-  timezone: Type.Optional(NullOr(TimeZone)),
-  source: Type.Optional(NullOr(Type.String({ maxLength: 255 }))),
-  next_action_time: Type.Optional(NullOr(DateTime)),
-  next_action_reason: Type.Optional(NullOr(Type.String({ maxLength: 1000 }))),
+  contact_data: Type.Optional(Nullable(ContactData)),
+  timezone: Type.Optional(Nullable(TimeZone)),
+  source: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  next_action_time: Type.Optional(Nullable(DateTime)),
+  next_action_reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 });
 export type ContactUpdate = Static<typeof ContactUpdate>;
 

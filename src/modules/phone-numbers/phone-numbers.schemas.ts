@@ -1,24 +1,24 @@
 import { Type, type Static } from 'typebox';
-import { Limit, Skip } from '../../shared/schemas.ts';
-import { OrNull, RowId } from '../campaigns/schema-helpers.ts';
+import { Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { RowId } from '../campaigns/schema-helpers.ts';
 
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country, e.g. DE (stored upper-case)' });
 
 export const PhoneNumber = Type.Object({
   id: Type.Integer(),
   phone_number: Type.String({ description: 'E.164, e.g. +4930123456' }),
-  campaign_id: Type.Optional(OrNull(Type.Integer())),
-  campaign_title: Type.Optional(OrNull(Type.String())),
-  country_code: Type.Optional(OrNull(Type.String())),
-  owner_id: Type.Optional(OrNull(Type.Integer())),
+  campaign_id: Type.Optional(Nullable(Type.Integer())),
+  campaign_title: Type.Optional(Nullable(Type.String())),
+  country_code: Type.Optional(Nullable(Type.String())),
+  owner_id: Type.Optional(Nullable(Type.Integer())),
 });
 export type PhoneNumber = Static<typeof PhoneNumber>;
 
 export const PhoneNumberCreate = Type.Object(
   {
     phone_number: Type.String({ minLength: 1, maxLength: 40, description: 'Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422.' }),
-    country_code: Type.Optional(OrNull({ ...CountryCode, description: 'ISO alpha-2; omitted or null = the country of the number' })),
-    campaign_id: Type.Optional(OrNull({ ...RowId, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
+    country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; omitted or null = the country of the number' })),
+    campaign_id: Type.Optional(Nullable({ ...RowId, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
   },
   { additionalProperties: false },
 );
@@ -27,8 +27,8 @@ export type PhoneNumberCreate = Static<typeof PhoneNumberCreate>;
 export const PhoneNumberUpdate = Type.Object(
   {
     phone_number: Type.Optional(PhoneNumberCreate.properties.phone_number),
-    country_code: Type.Optional(OrNull({ ...CountryCode, description: 'ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again).' })),
-    campaign_id: Type.Optional(OrNull({ ...RowId, description: 'null unassigns the number; omitted = unchanged' })),
+    country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again).' })),
+    campaign_id: Type.Optional(Nullable({ ...RowId, description: 'null unassigns the number; omitted = unchanged' })),
   },
   { additionalProperties: false, description: 'Every field optional; omitted = unchanged.' },
 );
