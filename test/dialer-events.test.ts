@@ -54,6 +54,37 @@ describe('the provider events route', () => {
   });
 });
 
+describe('events in batches', () => {
+  it('finds a call by the provider\'s id alone, which the API shows while the call is in progress', async () => {
+    const { id, call } = await startOne({ status: 'finished', duration: 600 });
+    const listed = await h.t.request({ method: 'GET', url: `/api/v1/calls/?call_id=${call.id}`, headers: h.account.headers });
+    expect(listed.json().data[0]).toMatchObject({ status: 'in progress', external_session_id: `sim-${call.id}` });
+    // A vendor that does not echo our call id: only its own id names the call.
+    const ended = { id: 'evt-by-provider-id', type: 'ended', call_id: `sim-${call.id}`, metadata: { call_id: null }, timestamp: h.clock.now().toISOString(), status: 'busy_or_rejected', duration: 0, cost: 0 };
+    const body = JSON.stringify({ events: [ended] });
+    expect((await post(body, sign(body))).json()).toMatchObject({ applied: 1, unknown_calls: 0 });
+    const [row] = await h.callsOf(id);
+    expect(row).toMatchObject({ status: 'busy_or_rejected', external_session_id: `sim-${call.id}` });
+  });
+
+  it('applies an end and a recording that arrive together as the two would apply one after the other', async () => {
+    const { id, call } = await startOne({ status: 'finished', duration: 600 });
+    const base = { call_id: `sim-${call.id}`, metadata: { call_id: call.id }, timestamp: h.clock.now().toISOString() };
+    const transcript = [{ role: 'assistant', text: 'Hello' }, { role: 'user', text: 'Hi' }];
+    const events = [
+      { ...base, id: 'evt-rec-1', type: 'recording', record_url: 'https://rec.example/1.wav' },
+      { ...base, id: 'evt-end-1', type: 'ended', status: 'finished', duration: 42, cost: 0.05, transcript, action_status: 'interested' },
+      { ...base, id: 'evt-unknown', type: 'ended', call_id: 'sim-none', metadata: { call_id: null }, status: 'finished' },
+    ];
+    const body = JSON.stringify({ events });
+    expect((await post(body, sign(body))).json()).toMatchObject({ received: 3, applied: 2, duplicates: 0, unknown_calls: 1 });
+    const [row] = await h.callsOf(id);
+    expect(row).toMatchObject({ status: 'finished', call_duration: 42, record_url: 'https://rec.example/1.wav', action_status: 'interested' });
+    expect(row.call_data.transcript).toEqual(transcript);
+    expect((await h.contact(id)).status).toBe('finished');
+  });
+});
+
 describe('calls whose outcome is unknown', () => {
   it('ends a call with no end event as failed after its maximum duration, and retries the contact', async () => {
     const { id, call } = await startOne({ lost: true }, { max_call_attempts: 2, call_interval: [5] });

@@ -9,6 +9,12 @@ export interface VoiceEventsTable {
   received_at: Timestamp;
 }
 
+export interface CallProviderRefsTable {
+  call_id: number;
+  provider_call_id: string;
+}
+
 export interface DialerTables {
   voice_events: VoiceEventsTable;
+  call_provider_refs: CallProviderRefsTable;
 }

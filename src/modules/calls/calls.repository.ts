@@ -43,7 +43,6 @@ const callColumns = [
   'calls.end_time',
   'calls.cost',
   'calls.call_duration',
-  'calls.external_session_id',
   'calls.record_url',
   'calls.call_data',
   'calls.contact_data',
@@ -51,6 +50,12 @@ const callColumns = [
   'calls.call_ended_by',
   'calls.call_ended_by_reason',
 ] as const;
+
+/**
+ * The provider's call id: on the call row once the call has ended, and in
+ * call_provider_refs while it is in progress (migration 0007 says why).
+ */
+const externalSessionId = sql<string | null>`coalesce(calls.external_session_id, (SELECT r.provider_call_id FROM call_provider_refs r WHERE r.call_id = calls.id))`.as('external_session_id');
 
 /** LIKE treats %, _ and the escape character \ specially; a search is for the literal text. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,7 +95,7 @@ export const callDataContains = (text: string) => sql<boolean>`calls.call_data::
  */
 export async function listCalls(db: Db, args: { principal: Principal; filters: CallFilters; skip: number; limit: number }) {
   const base = matchingCalls(db, args.principal, args.filters);
-  const page = base.select(callColumns).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
+  const page = base.select(callColumns).select(externalSessionId).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
   const [data, total] = await Promise.all([
     db
       .selectFrom(page.as('c'))
@@ -111,6 +116,7 @@ export function findCall(db: Db, id: number) {
     .selectFrom('calls')
     .innerJoin('campaigns as camp', 'camp.id', 'calls.campaign_id')
     .select(callColumns)
+    .select(externalSessionId)
     .select('camp.title as campaign_title')
     .where('calls.id', '=', id)
     .$castTo<CallRecord>()

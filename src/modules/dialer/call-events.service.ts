@@ -1,56 +1,27 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { isTerminalCallStatus, type CallEvent, type TerminalCallStatus, type TranscriptTurn } from '../../voice/provider.ts';
-import { enqueueWebhookDeliveries } from '../webhooks/enqueue-deliveries.ts';
-import { nextOpening } from './calling-window.ts';
-import { windowRuleFor } from './contact-window.ts';
-import { contactAfterCall } from './status-machine.ts';
-import { refreshUsage } from './usage.ts';
-import { NO_WINDOW_REASON, wakeDialer } from './wake.ts';
+import { isTerminalCallStatus, type CallEvent } from '../../voice/provider.ts';
+import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
+import { GroupCommitBatcher } from './event-batcher.ts';
+import { wakeDialer } from './wake.ts';
+
+export { FUNDS_REASON, type CallOutcome } from './call-finish.ts';
 
 type Trx = Transaction<Database>;
+type Outcome = 'applied' | 'ended' | 'duplicate' | 'unknown';
+// Enough to amortise a commit over many calls, small enough to keep row locks short.
+const EVENTS_PER_TRANSACTION = 1000;
 
-export interface CallOutcome {
-  status: TerminalCallStatus;
-  at?: Date;
-  durationSec?: number;
-  cost?: number;
-  transcript?: TranscriptTurn[];
-  actionStatus?: string | null;
-  actionStatusReason?: string | null;
-  endedBy?: string | null;
-  endedReason?: string;
-  recordUrl?: string;
-  providerCallId?: string;
-  /** The provider never placed the call: the attempt is not counted. */
-  refundAttempt?: boolean;
-}
-
-export const FUNDS_REASON = 'campaign paused: insufficient funds with the voice provider';
+const batchers = new WeakMap<Deps, Map<string, GroupCommitBatcher<CallEvent, Outcome>>>();
 
 /**
  * Records provider events. Each event id is stored once (a repeat is ignored); a
  * terminal status is sticky: later events only fill fields that are still empty.
+ * Concurrent deliveries are applied together (see event-batcher.ts).
  */
 export async function applyCallEvents({ deps, provider, events }: { deps: Deps; provider: string; events: CallEvent[] }) {
-  // One transaction per delivery (a vendor batches events): commits, not queries, bound
-  // the event rate. Calls are locked in id order so two batches cannot deadlock on them.
-  const order = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
-  const sorted = [...events].sort((a, b) => (a.callId ?? 0) - (b.callId ?? 0) || a.at.getTime() - b.at.getTime() || order[a.type] - order[b.type]);
-  let outcomes: Outcome[];
-  try {
-    outcomes = await deps.db.transaction().execute(async (trx) => {
-      const out: Outcome[] = [];
-      for (const event of sorted) out.push(await applyOne(trx, deps, provider, event));
-      return out;
-    });
-  } catch (error) {
-    if (sorted.length === 1) throw error;
-    // A deadlock or one bad event must not lose the others: apply them one by one.
-    outcomes = [];
-    for (const event of sorted) outcomes.push(await deps.db.transaction().execute((trx) => applyOne(trx, deps, provider, event)));
-  }
+  const outcomes = await batcherFor(deps, provider).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
   if (outcomes.includes('ended')) wakeDialer();
   return {
@@ -60,24 +31,92 @@ export async function applyCallEvents({ deps, provider, events }: { deps: Deps; 
   };
 }
 
-type Outcome = 'applied' | 'ended' | 'duplicate' | 'unknown';
-
-async function applyOne(trx: Trx, deps: Deps, provider: string, event: CallEvent): Promise<Outcome> {
-  // Progress events change nothing the API shows; only end and recording events are stored.
-  if (event.type === 'ringing' || event.type === 'answered') return 'applied';
-  const call = await lockCall(trx, event.callId, event.providerCallId);
-  if (!call) return 'unknown';
-  const fresh = await trx.insertInto('voice_events')
-    .values({ provider, event_id: event.eventId, call_id: call.id, event_type: event.type })
-    .onConflict((oc) => oc.doNothing()).returning('event_id').executeTakeFirst();
-  if (!fresh) return 'duplicate';
-  if (event.type === 'ended' && event.status && call.status === 'in progress') {
-    await finishInTrx(trx, deps, call, eventOutcome(event));
-    call.status = event.status;
-    return 'ended';
+function batcherFor(deps: Deps, provider: string) {
+  let byProvider = batchers.get(deps);
+  if (!byProvider) batchers.set(deps, (byProvider = new Map()));
+  let batcher = byProvider.get(provider);
+  if (!batcher) {
+    batcher = new GroupCommitBatcher<CallEvent, Outcome>({
+      applyTogether: (events) => applyInOneTransaction(deps, provider, events),
+      applyAlone: async (events) => {
+        try {
+          return await applyInOneTransaction(deps, provider, events);
+        } catch (error) {
+          if (events.length === 1) throw error;
+          // A deadlock or one bad event must not lose the others: apply them one by one.
+          const out: Outcome[] = [];
+          for (const event of events) out.push(...await applyInOneTransaction(deps, provider, [event]));
+          return out;
+        }
+      },
+      maxItems: EVENTS_PER_TRANSACTION,
+      maxConcurrent: 2,
+    });
+    byProvider.set(provider, batcher);
   }
-  await fillEmpty(trx, call.id, eventOutcome(event), event);
-  return 'applied';
+  return batcher;
+}
+
+/** Applies events in one transaction; the outcomes are in the events' order. */
+async function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
+  // By call, then time and kind, so one call's events apply in the order they happened.
+  const order = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
+  const sorted = events.map((e, i) => ({ e, i }))
+    .sort(({ e: a }, { e: b }) => (a.callId ?? 0) - (b.callId ?? 0) || a.at.getTime() - b.at.getTime() || order[a.type] - order[b.type]);
+  const applied = await deps.db.transaction().execute((trx) => applyBatch(trx, deps, provider, sorted.map(({ e }) => e)));
+  const outcomes: Outcome[] = new Array(events.length);
+  sorted.forEach(({ i }, k) => (outcomes[i] = applied[k]!));
+  return outcomes;
+}
+
+/**
+ * Within one transaction: lock the calls, store the event ids (a repeat is a duplicate),
+ * end the calls still in progress, then fill what later events add (recording links,
+ * a second end event's fields) where still empty.
+ */
+async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = events.map(() => 'applied');
+  // Progress events change nothing the API shows; only end and recording events are stored.
+  const stored = events.map((e, i) => ({ e, i })).filter(({ e }) => e.type === 'ended' || e.type === 'recording');
+  if (stored.length === 0) return outcomes;
+  const calls = await lockCalls(trx,
+    stored.flatMap(({ e }) => (e.callId !== null ? [e.callId] : [])),
+    stored.flatMap(({ e }) => (e.callId === null && e.providerCallId ? [e.providerCallId] : [])));
+  const matched: { e: CallEvent; i: number; call: LockedCall }[] = [];
+  for (const { e, i } of stored) {
+    const call = (e.callId !== null ? calls.byId.get(e.callId) : calls.byProviderId.get(e.providerCallId)) ?? undefined;
+    if (call) matched.push({ e, i, call });
+    else outcomes[i] = 'unknown';
+  }
+  const fresh = await storeEventIds(trx, provider, matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
+
+  const finishes: { call: LockedCall; outcome: CallOutcome }[] = [];
+  const fills = new Map<number, CallOutcome & { ended: boolean }>();
+  for (const { e, i, call } of matched) {
+    if (!fresh.delete(e.eventId)) {
+      outcomes[i] = 'duplicate';
+      continue;
+    }
+    if (e.type === 'ended' && e.status && call.status === 'in progress') {
+      finishes.push({ call, outcome: eventOutcome(e) });
+      call.status = e.status;
+      outcomes[i] = 'ended';
+    } else {
+      // Several fills of one call merge, the earliest value of each field winning (as "fill if empty" would).
+      const prior = fills.get(call.id);
+      const next = { ...eventOutcome(e), ended: e.type === 'ended' };
+      fills.set(call.id, prior ? mergeFill(prior, next) : next);
+    }
+  }
+  // A fill of a call that ends in this same batch rides on the end's row update (one
+  // write of the row instead of two; vendors under load send the end and the recording together).
+  for (const { call, outcome } of finishes) {
+    const fill = fills.get(call.id);
+    if (fill && foldFill(outcome, fill)) fills.delete(call.id);
+  }
+  await finishCalls(trx, deps, finishes);
+  await fillEmpty(trx, fills);
+  return outcomes;
 }
 
 function eventOutcome(e: CallEvent): CallOutcome {
@@ -90,104 +129,93 @@ function eventOutcome(e: CallEvent): CallOutcome {
   };
 }
 
-interface LockedCall {
-  id: number;
-  status: string;
-  contact_id: number;
-  campaign_id: number;
-  call_type: string | null;
-  start_time: Date | null;
+function mergeFill<T extends CallOutcome & { ended: boolean }>(a: T, b: T): T {
+  const out = { ...a } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(b)) if (out[k] === undefined || out[k] === null) out[k] = v;
+  out.ended = a.ended || b.ended;
+  if (!a.transcript?.length && b.transcript?.length) out.transcript = b.transcript;
+  return out as T;
 }
 
-async function lockCall(trx: Trx, callId: number | null, providerCallId: string | null): Promise<LockedCall | undefined> {
-  let q = trx.selectFrom('calls').select(['id', 'status', 'contact_id', 'campaign_id', 'call_type', 'start_time']).forUpdate();
-  if (callId !== null) q = q.where('id', '=', callId);
-  else if (providerCallId) q = q.where('external_session_id', '=', providerCallId);
-  else return undefined;
-  return q.executeTakeFirst();
+/**
+ * Folds a fill into the end that precedes it, with the result the two writes in a row
+ * would give (the end writes its fields, the fill sets only those still empty). Returns
+ * false when that cannot be expressed as one write (a transcript that only the fill has
+ * depends on what the row held before).
+ */
+function foldFill(end: CallOutcome, fill: CallOutcome & { ended: boolean }): boolean {
+  if (!end.transcript?.length && fill.transcript?.length) return false;
+  end.recordUrl ??= fill.recordUrl;
+  end.providerCallId ??= fill.providerCallId;
+  if (fill.ended) {
+    // The end always writes duration and cost; action status and ended-by may be empty.
+    end.actionStatus ??= fill.actionStatus;
+    end.endedBy ??= fill.endedBy;
+  }
+  return true;
+}
+
+/** Locks every call the events name, in id order (so two batches, or a batch and the dialer, never deadlock). */
+async function lockCalls(trx: Trx, ids: number[], providerIds: string[]) {
+  const { rows } = await sql<LockedCall & { external_session_id: string | null }>`
+    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time,
+           coalesce(k.external_session_id, (SELECT r.provider_call_id FROM call_provider_refs r WHERE r.call_id = k.id)) AS external_session_id
+    FROM calls k
+    WHERE k.id = ANY(${ids}::bigint[]) OR k.external_session_id = ANY(${providerIds}::text[])
+       OR k.id IN (SELECT r.call_id FROM call_provider_refs r WHERE r.provider_call_id = ANY(${providerIds}::text[]))
+    ORDER BY k.id FOR UPDATE OF k`.execute(trx);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byProviderId = new Map(rows.flatMap((r) => (r.external_session_id ? [[r.external_session_id, r] as const] : [])));
+  return { byId, byProviderId };
+}
+
+/** Stores the event ids; returns those not seen before. */
+async function storeEventIds(trx: Trx, provider: string, rows: { eventId: string; callId: number; type: string }[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const { rows: inserted } = await sql<{ event_id: string }>`
+    INSERT INTO voice_events (provider, event_id, call_id, event_type)
+    SELECT ${provider}, e, c, t FROM unnest(${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.type)}::text[]) AS u(e, c, t)
+    ON CONFLICT DO NOTHING RETURNING event_id`.execute(trx);
+  return new Set(inserted.map((r) => r.event_id));
 }
 
 /** Ends a call the dialer itself decided about (refused by the provider, reconciled). */
 export async function finishCall({ deps, callId, outcome, eventId }: { deps: Deps; callId: number; outcome: CallOutcome; eventId?: string }): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    const call = await lockCall(trx, callId, null);
+  const done = await deps.db.transaction().execute(async (trx) => {
+    const call = (await lockCalls(trx, [callId], [])).byId.get(callId);
     if (!call || call.status !== 'in progress') return false;
-    if (eventId) {
-      await trx.insertInto('voice_events').values({ provider: 'dialer', event_id: eventId, call_id: call.id, event_type: 'ended' })
-        .onConflict((oc) => oc.doNothing()).execute();
-    }
-    await finishInTrx(trx, deps, call, outcome);
+    if (eventId) await storeEventIds(trx, 'dialer', [{ eventId, callId, type: 'ended' }]);
+    await finishCalls(trx, deps, [{ call, outcome }]);
     return true;
-  }).then((done) => {
-    if (done) wakeDialer();
-    return done;
   });
+  if (done) wakeDialer();
+  return done;
 }
 
-async function fillEmpty(trx: Trx, callId: number, o: CallOutcome, event: CallEvent) {
-  const patch: Record<string, unknown> = {};
-  if (o.providerCallId) patch.provider_call_id = o.providerCallId;
+/** Fills fields later events add, where the call row has none yet; terminal fields only from end events. */
+async function fillEmpty(trx: Trx, fills: Map<number, CallOutcome & { ended: boolean }>) {
+  if (fills.size === 0) return;
+  const list = [...fills].sort(([a], [b]) => a - b);
+  const col = <T>(f: (o: CallOutcome & { ended: boolean }) => T) => list.map(([, o]) => f(o));
   await sql`
-    UPDATE calls SET
-      record_url = coalesce(record_url, ${o.recordUrl ?? null}),
-      external_session_id = coalesce(external_session_id, ${o.providerCallId ?? null}),
-      ${event.type === 'ended' ? sql`
-      call_duration = coalesce(call_duration, ${o.durationSec ?? null}::int),
-      cost = coalesce(cost, ${o.cost ?? null}::float8),
-      action_status = coalesce(action_status, ${o.actionStatus ?? null}),
-      call_ended_by = coalesce(call_ended_by, ${o.endedBy ?? null}),` : sql``}
-      call_data = ${JSON.stringify(patch)}::jsonb || coalesce(call_data, '{}'::jsonb)
-        ${o.transcript?.length ? sql`|| CASE WHEN coalesce(jsonb_array_length(call_data->'transcript'), 0) = 0 THEN jsonb_build_object('transcript', ${JSON.stringify(o.transcript)}::jsonb) ELSE '{}'::jsonb END` : sql``},
+    UPDATE calls k SET
+      record_url = coalesce(k.record_url, u.record_url),
+      external_session_id = coalesce(k.external_session_id, u.provider_id),
+      call_duration = CASE WHEN u.ended THEN coalesce(k.call_duration, u.duration) ELSE k.call_duration END,
+      cost = CASE WHEN u.ended THEN coalesce(k.cost, u.cost) ELSE k.cost END,
+      action_status = CASE WHEN u.ended THEN coalesce(k.action_status, u.action_status) ELSE k.action_status END,
+      call_ended_by = CASE WHEN u.ended THEN coalesce(k.call_ended_by, u.ended_by) ELSE k.call_ended_by END,
+      call_data = CASE WHEN u.provider_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('provider_call_id', u.provider_id) END
+        || coalesce(k.call_data, '{}'::jsonb)
+        || CASE WHEN u.transcript IS NOT NULL AND coalesce(jsonb_array_length(k.call_data->'transcript'), 0) = 0
+             THEN jsonb_build_object('transcript', u.transcript::jsonb) ELSE '{}'::jsonb END,
       updated_at = now()
-    WHERE id = ${callId}`.execute(trx);
-}
-
-async function finishInTrx(trx: Trx, deps: Deps, call: LockedCall, o: CallOutcome) {
-  const now = deps.clock.now();
-  // The provider's end time, kept within [start, now] (a clock skew cannot move it outside).
-  const end = o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now;
-  const data: Record<string, unknown> = { ended_reason: o.endedReason ?? o.status };
-  if (o.transcript) data.transcript = o.transcript;
-  if (o.providerCallId) data.provider_call_id = o.providerCallId;
-  await sql`
-    UPDATE calls SET status = ${o.status}, end_time = ${end}, call_duration = ${o.durationSec ?? 0}::int, cost = ${o.cost ?? 0}::float8,
-      action_status = ${o.actionStatus ?? null}, action_status_reason = ${o.actionStatusReason ?? null},
-      call_ended_by = ${o.endedBy ?? null}, call_ended_by_reason = ${o.endedReason ?? null},
-      record_url = coalesce(record_url, ${o.recordUrl ?? null}),
-      external_session_id = coalesce(external_session_id, ${o.providerCallId ?? null}),
-      call_data = coalesce(call_data, '{}'::jsonb) || ${JSON.stringify(data)}::jsonb, updated_at = now()
-    WHERE id = ${call.id}`.execute(trx);
-
-  const contact = await trx.selectFrom('contacts').select(['id', 'status', 'calls_attempts', 'timezone', 'phone_number']).where('id', '=', call.contact_id).forUpdate().executeTakeFirst();
-  const campaign = await trx.selectFrom('campaigns')
-    .select(['id', 'max_call_attempts', 'call_interval', 'work_schedule', 'limit_start', 'limit_end', 'limit_value', 'limit_unit'])
-    .select([sql<string | null>`call_allowed_from_time::text`.as('call_allowed_from_time'), sql<string | null>`call_allowed_to_time::text`.as('call_allowed_to_time')])
-    .where('id', '=', call.campaign_id).executeTakeFirstOrThrow();
-  // A contact someone changed during the call (do_not_disturb, paused...) keeps its new status.
-  if (contact && contact.status === 'in progress') {
-    // The provider never placed it (refusal, no funds): the attempt does not count.
-    const refund = o.refundAttempt === true || o.status === 'insufficient funds';
-    const attempts = refund ? Math.max(0, contact.calls_attempts - 1) : contact.calls_attempts;
-    const next = contactAfterCall({ callStatus: o.status, callType: call.call_type, attempts, maxAttempts: campaign.max_call_attempts, callInterval: campaign.call_interval, now: end });
-    let set: { status: string; next_action_time: Date | null; next_action_reason: string };
-    if (o.refundAttempt && o.status === 'failed') {
-      set = { status: 'call_scheduled', next_action_time: new Date(now.getTime() + 60_000), next_action_reason: `provider refused the call (retryable); retrying in 1 min, attempt not counted` };
-    } else if (next.kind === 'funds') {
-      await trx.updateTable('campaigns').set({ is_paused: true }).where('id', '=', campaign.id).execute();
-      set = { status: 'awaiting_queue', next_action_time: null, next_action_reason: FUNDS_REASON };
-    } else if (next.kind === 'retry') {
-      const rule = await windowRuleFor(campaign, contact);
-      const at = nextOpening(rule, next.at);
-      set = at ? { status: 'call_scheduled', next_action_time: at, next_action_reason: at > next.at ? `${next.reason}; moved to the next calling window` : next.reason } : { status: 'awaiting_queue', next_action_time: null, next_action_reason: NO_WINDOW_REASON };
-    } else {
-      set = { status: next.status, next_action_time: null, next_action_reason: next.reason };
-    }
-    await trx.updateTable('contacts')
-      .set({ ...set, calls_attempts: attempts, updated_at: sql<Date>`now()` })
-      .where('id', '=', contact.id).execute();
-  }
-  if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
-  await enqueueWebhookDeliveries(trx, call.id);
+    FROM unnest(${list.map(([id]) => id)}::bigint[], ${col((o) => o.ended)}::boolean[], ${col((o) => o.recordUrl ?? null)}::text[],
+                ${col((o) => o.providerCallId ?? null)}::text[], ${col((o) => o.durationSec ?? null)}::int[], ${col((o) => o.cost ?? null)}::float8[],
+                ${col((o) => o.actionStatus ?? null)}::text[], ${col((o) => o.endedBy ?? null)}::text[],
+                ${col((o) => (o.transcript?.length ? JSON.stringify(o.transcript) : null))}::text[])
+      AS u(id, ended, record_url, provider_id, duration, cost, action_status, ended_by, transcript)
+    WHERE k.id = u.id`.execute(trx);
 }
 
 export { isTerminalCallStatus };

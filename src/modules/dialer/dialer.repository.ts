@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { Db } from '../../db/connection.ts';
 
 type Trx = Transaction<Database>;
 
@@ -27,7 +28,9 @@ export interface ClaimedContact {
  */
 export async function claimDueContacts(trx: Trx, input: { now: Date; limit: number }): Promise<ClaimedContact[]> {
   const { rows } = await sql<ClaimedContact>`
-    WITH live AS (
+    WITH live AS MATERIALIZED (
+      -- Counted once (MATERIALIZED): inlined, a stale row estimate can make the planner
+      -- recount the live calls for every campaign.
       SELECT campaign_id, count(*)::int AS n FROM calls WHERE status = 'in progress' GROUP BY campaign_id
     ), room AS MATERIALIZED (
       SELECT cp.id,
@@ -151,17 +154,19 @@ export async function rescheduleContacts(trx: Trx, rows: { id: number; at: Date 
     WHERE c.id = u.id`.execute(trx);
 }
 
-/** Remembers the provider's id of each started call. */
-export async function saveProviderIds(trx: Trx, rows: { callId: number; providerCallId: string }[]): Promise<void> {
+/**
+ * Remembers the provider's id of each started call (see migration 0007 for why it is
+ * not written onto the call row). Inserted in call id order: the foreign key check
+ * share-locks the calls, and event batches lock calls in id order too, so the two never deadlock.
+ */
+export async function saveProviderIds(db: Trx | Db, rows: { callId: number; providerCallId: string }[]): Promise<void> {
   if (rows.length === 0) return;
-  // Rows are locked in id order, as the event batches do, so the two never deadlock.
-  const ids = rows.map((r) => r.callId).sort((a, b) => a - b);
-  await sql`SELECT id FROM calls WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
+  const sorted = [...rows].sort((a, b) => a.callId - b.callId);
   await sql`
-    UPDATE calls k SET external_session_id = coalesce(k.external_session_id, u.p),
-      call_data = coalesce(k.call_data, '{}'::jsonb) || jsonb_build_object('provider_call_id', u.p)
-    FROM unnest(${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.providerCallId)}::text[]) AS u(id, p)
-    WHERE k.id = u.id`.execute(trx);
+    INSERT INTO call_provider_refs (call_id, provider_call_id)
+    SELECT id, p FROM unnest(${sorted.map((r) => r.callId)}::bigint[], ${sorted.map((r) => r.providerCallId)}::text[]) WITH ORDINALITY AS u(id, p, n)
+    ORDER BY n
+    ON CONFLICT (call_id) DO NOTHING`.execute(db);
 }
 
 /**
@@ -170,7 +175,7 @@ export async function saveProviderIds(trx: Trx, rows: { callId: number; provider
  * history at all (rows written before prompt history existed): once a campaign has
  * history, a sub-user's pending proposal must never reach a call. A null prompt is no prompt.
  */
-export async function promptsFor(trx: Trx | import('../../db/connection.ts').Db, campaignIds: number[]): Promise<Map<number, string | null>> {
+export async function promptsFor(trx: Trx | Db, campaignIds: number[]): Promise<Map<number, string | null>> {
   if (campaignIds.length === 0) return new Map();
   const { rows } = await sql<{ id: number; prompt: string | null }>`
     SELECT cp.id,

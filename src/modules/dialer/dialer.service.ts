@@ -137,7 +137,7 @@ async function startCalls(deps: Deps, calls: { id: number; contact: ClaimedConta
       if (error instanceof VoiceProviderError) await endRefusedCall(deps, id, error);
     }
   }));
-  if (started.length > 0) await deps.db.transaction().execute((trx) => saveProviderIds(trx, started));
+  await saveProviderIds(deps.db, started);
 }
 
 async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderError) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import { conflict, HttpError } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
-import { promptsFor } from './dialer.repository.ts';
+import { promptsFor, saveProviderIds } from './dialer.repository.ts';
 
 /**
  * An inbound call to one of an Inbound campaign's numbers: finds the caller among the
@@ -48,6 +48,6 @@ export async function simulateInbound({ deps, from, to }: { deps: Deps; from: st
     callId: result.call.id, from: caller, to: number, campaignId: campaign.id, prompt: prompts.get(campaign.id) ?? null,
     contactData: (result.contact.contact_data ?? {}) as Record<string, unknown>, direction: 'inbound',
   });
-  await deps.db.updateTable('calls').set({ external_session_id: started.providerCallId }).where('id', '=', result.call.id).where('external_session_id', 'is', null).execute();
+  await saveProviderIds(deps.db, [{ callId: result.call.id, providerCallId: started.providerCallId }]);
   return { call_id: result.call.id, contact_id: result.contact.id, campaign_id: campaign.id, contact_created: result.created, status: 'in progress', start_time: result.call.start_time };
 }

@@ -12,7 +12,8 @@ import { applyCallEvents, finishCall } from './call-events.service.ts';
 export async function reconcileStaleCalls({ deps, limit = 100 }: { deps: Deps; limit?: number }): Promise<number> {
   const now = deps.clock.now();
   const after = deps.voice.capabilities.reconcileAfterMs;
-  const stale = await deps.db.selectFrom('calls').select(['id', 'external_session_id', 'start_time'])
+  const stale = await deps.db.selectFrom('calls').select(['id', 'start_time'])
+    .select((eb) => eb.fn.coalesce('external_session_id', eb.selectFrom('call_provider_refs as r').select('r.provider_call_id').whereRef('r.call_id', '=', 'calls.id')).as('external_session_id'))
     .where('status', '=', 'in progress')
     .where('start_time', '<', new Date(now.getTime() - after))
     .orderBy('start_time').limit(limit).execute();

@@ -16,9 +16,12 @@ export const HAS_TRANSCRIPT = sql<boolean>`(
  * call's campaign, only-interested needs action_status interested, a non-empty status
  * list must contain the call's status. A call without a transcript gets a 'skipped'
  * row with the reason, so the log explains why nothing was sent. The partial unique
- * index makes a second call for the same call a no-op.
+ * index makes a second call for the same call a no-op. Takes a whole batch of ended
+ * calls at once (the dialer ends calls in batches).
  */
-export async function enqueueWebhookDeliveries(trx: Transaction<Database>, callId: number): Promise<void> {
+export async function enqueueWebhookDeliveries(trx: Transaction<Database>, callIds: number | number[]): Promise<void> {
+  const ids = Array.isArray(callIds) ? callIds : [callIds];
+  if (ids.length === 0) return;
   await sql`
     INSERT INTO webhook_deliveries (integration_id, owner_id, call_id, kind, status, reason, finished_at)
     SELECT i.id, i.owner_id, c.id, 'call',
@@ -28,7 +31,7 @@ export async function enqueueWebhookDeliveries(trx: Transaction<Database>, callI
     FROM calls c
     JOIN webhook_integration_campaigns ic ON ic.campaign_id = c.campaign_id
     JOIN webhook_integrations i ON i.id = ic.integration_id AND i.owner_id = c.owner_id
-    WHERE c.id = ${callId}
+    WHERE c.id = ANY(${ids}::bigint[])
       AND c.status NOT IN ('new', 'in progress')
       AND i.is_active
       AND (NOT i.only_interested OR c.action_status = 'interested')

@@ -50,6 +50,9 @@ export class SimProvider implements VoiceProvider {
   readonly name = 'sim';
   readonly capabilities;
   private readonly calls = new Map<string, SimCall>();
+  // Calls with events still to deliver: the timer and the pump only look at these, not
+  // at every finished call kept for fetchCall (which would make each round O(all calls)).
+  private readonly active = new Set<SimCall>();
   private delivery: EventDelivery | null = null;
   private timer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> | null = null;
@@ -87,6 +90,7 @@ export class SimProvider implements VoiceProvider {
     sim.pending.push({ dueAt: at(endSec), event: ended, tries: 0 });
     // The recording is ready a little after the hang-up, as with real vendors.
     if (plan.talkSec > 0) sim.pending.push({ dueAt: at(endSec + RECORDING_DELAY_SEC), event: { ...base('recording', endSec + RECORDING_DELAY_SEC, 3), record_url: `https://sim.voice.invalid/recordings/${providerCallId}.wav` }, tries: 0 });
+    this.active.add(sim);
     this.arm();
     return { providerCallId };
   }
@@ -99,6 +103,7 @@ export class SimProvider implements VoiceProvider {
     const ended: WireEvent = { id: `${providerCallId}-hangup`, type: 'ended', call_id: providerCallId, metadata: { call_id: sim.callId }, timestamp: now.toISOString(), status: 'terminated', ended_by: 'AI', ended_reason: 'hung up by the service' };
     sim.ended = ended;
     sim.pending.push({ dueAt: now.getTime(), event: ended, tries: 0 });
+    this.active.add(sim);
     this.arm();
   }
 
@@ -136,7 +141,7 @@ export class SimProvider implements VoiceProvider {
   /** Events not yet delivered, for tests and shutdown. */
   pendingCount(): number {
     let n = 0;
-    for (const sim of this.calls.values()) n += sim.pending.length;
+    for (const sim of this.active) n += sim.pending.length;
     return n;
   }
 
@@ -149,13 +154,14 @@ export class SimProvider implements VoiceProvider {
   private async deliverDue() {
     const now = this.options.clock.now().getTime();
     const due: { sim: SimCall; item: SimCall['pending'][number] }[] = [];
-    for (const sim of this.calls.values()) {
+    for (const sim of this.active) {
       for (const item of sim.pending) if (item.dueAt <= now) due.push({ sim, item });
     }
     // By call, so one call's events share a batch (and a transaction) instead of waiting on each other.
     due.sort((a, b) => a.sim.callId - b.sim.callId || a.item.dueAt - b.item.dueAt);
     for (const { sim, item } of due) {
       sim.pending.splice(sim.pending.indexOf(item), 1);
+      if (sim.pending.length === 0) this.active.delete(sim);
       if (item.event.type === 'ended') sim.ended = item.event;
     }
     if (!this.delivery) return;
@@ -169,7 +175,10 @@ export class SimProvider implements VoiceProvider {
       } catch {
         // A vendor retries failed deliveries a few times; after that the reconciler asks fetchCall.
         for (const { sim, item } of chunk) {
-          if (item.tries < 5) sim.pending.push({ ...item, dueAt: now + 200 * 2 ** item.tries, tries: item.tries + 1 });
+          if (item.tries < 5) {
+            sim.pending.push({ ...item, dueAt: now + 200 * 2 ** item.tries, tries: item.tries + 1 });
+            this.active.add(sim);
+          }
         }
       }
     };
@@ -189,7 +198,7 @@ export class SimProvider implements VoiceProvider {
   private arm() {
     if (this.closed || this.pumping) return;
     let next = Infinity;
-    for (const sim of this.calls.values()) for (const p of sim.pending) next = Math.min(next, p.dueAt);
+    for (const sim of this.active) for (const p of sim.pending) next = Math.min(next, p.dueAt);
     if (next === Infinity) return;
     if (this.timer) clearTimeout(this.timer);
     const delay = Math.max(0, Math.min(next - this.options.clock.now().getTime(), 60_000));

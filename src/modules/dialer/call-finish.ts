@@ -1,0 +1,163 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { TerminalCallStatus, TranscriptTurn } from '../../voice/provider.ts';
+import { enqueueWebhookDeliveries } from '../webhooks/enqueue-deliveries.ts';
+import { nextOpening } from './calling-window.ts';
+import { windowRuleFor } from './contact-window.ts';
+import { contactAfterCall } from './status-machine.ts';
+import { refreshUsage } from './usage.ts';
+import { NO_WINDOW_REASON } from './wake.ts';
+
+type Trx = Transaction<Database>;
+
+export interface CallOutcome {
+  status: TerminalCallStatus;
+  at?: Date;
+  durationSec?: number;
+  cost?: number;
+  transcript?: TranscriptTurn[];
+  actionStatus?: string | null;
+  actionStatusReason?: string | null;
+  endedBy?: string | null;
+  endedReason?: string;
+  recordUrl?: string;
+  providerCallId?: string;
+  /** The provider never placed the call: the attempt is not counted. */
+  refundAttempt?: boolean;
+}
+
+/** A call row locked FOR UPDATE by the caller, still `in progress`. */
+export interface LockedCall {
+  id: number;
+  status: string;
+  contact_id: number;
+  campaign_id: number;
+  call_type: string | null;
+  start_time: Date | null;
+}
+
+export const FUNDS_REASON = 'campaign paused: insufficient funds with the voice provider';
+
+interface ContactPatch {
+  id: number;
+  status: string;
+  next_action_time: Date | null;
+  next_action_reason: string;
+  calls_attempts: number;
+}
+
+/**
+ * Ends calls in the caller's transaction, a whole batch in a handful of statements (the
+ * event rate is bound by round trips, not by rows): the call rows, their contacts' next
+ * step (the status machine in docs/dialer.md), paused campaigns, usage, and the webhook
+ * delivery rows. Every call must be locked and `in progress`.
+ */
+export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCall; outcome: CallOutcome }[]): Promise<void> {
+  if (items.length === 0) return;
+  const now = deps.clock.now();
+  const ended = items.map(({ call, outcome: o }) => ({
+    call,
+    o,
+    // The provider's end time, kept within [start, now] (a clock skew cannot move it outside).
+    end: o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now,
+  }));
+  await updateCallRows(trx, ended);
+
+  const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));
+  const campaigns = await readCampaigns(trx, ended.map((e) => e.call.campaign_id));
+  const patches: ContactPatch[] = [];
+  const pause = new Set<number>();
+  for (const { call, o, end } of ended) {
+    const contact = contacts.get(call.contact_id);
+    const campaign = campaigns.get(call.campaign_id)!;
+    // A contact someone changed during the call (do_not_disturb, paused...) keeps its new status.
+    if (!contact || contact.status !== 'in progress') continue;
+    // The provider never placed it (refusal, no funds): the attempt does not count.
+    const refund = o.refundAttempt === true || o.status === 'insufficient funds';
+    const attempts = refund ? Math.max(0, contact.calls_attempts - 1) : contact.calls_attempts;
+    const next = contactAfterCall({ callStatus: o.status, callType: call.call_type, attempts, maxAttempts: campaign.max_call_attempts, callInterval: campaign.call_interval, now: end });
+    let set: Omit<ContactPatch, 'id' | 'calls_attempts'>;
+    if (o.refundAttempt && o.status === 'failed') {
+      set = { status: 'call_scheduled', next_action_time: new Date(now.getTime() + 60_000), next_action_reason: 'provider refused the call (retryable); retrying in 1 min, attempt not counted' };
+    } else if (next.kind === 'funds') {
+      pause.add(campaign.id);
+      set = { status: 'awaiting_queue', next_action_time: null, next_action_reason: FUNDS_REASON };
+    } else if (next.kind === 'retry') {
+      const at = nextOpening(await windowRuleFor(campaign, contact), next.at);
+      set = at
+        ? { status: 'call_scheduled', next_action_time: at, next_action_reason: at > next.at ? `${next.reason}; moved to the next calling window` : next.reason }
+        : { status: 'awaiting_queue', next_action_time: null, next_action_reason: NO_WINDOW_REASON };
+    } else {
+      set = { status: next.status, next_action_time: null, next_action_reason: next.reason };
+    }
+    patches.push({ id: contact.id, calls_attempts: attempts, ...set });
+    contact.status = set.status; // one contact ends once even if two of its calls end in this batch
+  }
+  if (pause.size > 0) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', 'in', [...pause]).execute();
+  await updateContacts(trx, patches);
+  // In id order, as every batch does, so two batches cannot deadlock on campaign rows.
+  for (const campaign of [...campaigns.values()].sort((a, b) => a.id - b.id)) {
+    if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
+  }
+  await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
+}
+
+async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcome; end: Date }[]) {
+  const col = <T>(f: (e: (typeof ended)[number]) => T) => ended.map(f);
+  const data = col(({ o }) => JSON.stringify({
+    ended_reason: o.endedReason ?? o.status,
+    ...(o.transcript && { transcript: o.transcript }),
+    ...(o.providerCallId && { provider_call_id: o.providerCallId }),
+  }));
+  await sql`
+    UPDATE calls k SET status = u.status, end_time = u.end_time, call_duration = u.duration, cost = u.cost,
+      action_status = u.action_status, action_status_reason = u.action_reason,
+      call_ended_by = u.ended_by, call_ended_by_reason = u.ended_reason,
+      record_url = coalesce(k.record_url, u.record_url),
+      external_session_id = coalesce(k.external_session_id, u.provider_id),
+      call_data = coalesce(k.call_data, '{}'::jsonb) || u.data::jsonb, updated_at = now()
+    FROM unnest(
+      ${col((e) => e.call.id)}::bigint[], ${col((e) => e.o.status)}::text[], ${col((e) => e.end)}::timestamptz[],
+      ${col((e) => e.o.durationSec ?? 0)}::int[], ${col((e) => e.o.cost ?? 0)}::float8[],
+      ${col((e) => e.o.actionStatus ?? null)}::text[], ${col((e) => e.o.actionStatusReason ?? null)}::text[],
+      ${col((e) => e.o.endedBy ?? null)}::text[], ${col((e) => e.o.endedReason ?? null)}::text[],
+      ${col((e) => e.o.recordUrl ?? null)}::text[], ${col((e) => e.o.providerCallId ?? null)}::text[], ${data}::text[]
+    ) AS u(id, status, end_time, duration, cost, action_status, action_reason, ended_by, ended_reason, record_url, provider_id, data)
+    WHERE k.id = u.id`.execute(trx);
+}
+
+interface FinishContact {
+  id: number;
+  status: string;
+  calls_attempts: number;
+  timezone: string | null;
+  phone_number: string;
+}
+
+/** Locks the contacts in id order (the dialer's claim and other batches lock the same way). */
+async function lockContacts(trx: Trx, ids: number[]): Promise<Map<number, FinishContact>> {
+  const { rows } = await sql<FinishContact>`
+    SELECT id, status, calls_attempts, timezone, phone_number FROM contacts
+    WHERE id = ANY(${[...new Set(ids)].sort((a, b) => a - b)}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function readCampaigns(trx: Trx, ids: number[]) {
+  const rows = await trx.selectFrom('campaigns')
+    .select(['id', 'max_call_attempts', 'call_interval', 'work_schedule', 'limit_start', 'limit_end', 'limit_value', 'limit_unit'])
+    .select([sql<string | null>`call_allowed_from_time::text`.as('call_allowed_from_time'), sql<string | null>`call_allowed_to_time::text`.as('call_allowed_to_time')])
+    .where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function updateContacts(trx: Trx, patches: ContactPatch[]) {
+  if (patches.length === 0) return;
+  await sql`
+    UPDATE contacts c SET status = u.status, next_action_time = u.next_at, next_action_reason = u.reason,
+      calls_attempts = u.attempts, updated_at = now()
+    FROM unnest(${patches.map((p) => p.id)}::bigint[], ${patches.map((p) => p.status)}::text[],
+                ${patches.map((p) => p.next_action_time)}::timestamptz[], ${patches.map((p) => p.next_action_reason)}::text[],
+                ${patches.map((p) => p.calls_attempts)}::int[]) AS u(id, status, next_at, reason, attempts)
+    WHERE c.id = u.id`.execute(trx);
+}
