@@ -155,17 +155,26 @@ function foldFill(end: CallOutcome, fill: CallOutcome & { ended: boolean }): boo
   return true;
 }
 
-/** Locks every call the events name, in id order (so two batches, or a batch and the dialer, never deadlock). */
+/**
+ * Locks every call the events name, in id order (so two batches, or a batch and the
+ * dialer, never deadlock). Events that carry only the provider's id are first resolved
+ * to our ids, so the lock itself is a primary-key lookup.
+ */
 async function lockCalls(trx: Trx, ids: number[], providerIds: string[]) {
-  const { rows } = await sql<LockedCall & { external_session_id: string | null }>`
-    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time,
-           coalesce(k.external_session_id, (SELECT r.provider_call_id FROM call_provider_refs r WHERE r.call_id = k.id)) AS external_session_id
-    FROM calls k
-    WHERE k.id = ANY(${ids}::bigint[]) OR k.external_session_id = ANY(${providerIds}::text[])
-       OR k.id IN (SELECT r.call_id FROM call_provider_refs r WHERE r.provider_call_id = ANY(${providerIds}::text[]))
-    ORDER BY k.id FOR UPDATE OF k`.execute(trx);
+  const byProviderId = new Map<string, LockedCall>();
+  const resolved = new Map<number, string>();
+  if (providerIds.length > 0) {
+    const { rows } = await sql<{ id: number; p: string }>`
+      SELECT call_id AS id, provider_call_id AS p FROM call_provider_refs WHERE provider_call_id = ANY(${providerIds}::text[])
+      UNION SELECT id, external_session_id FROM calls WHERE external_session_id = ANY(${providerIds}::text[])`.execute(trx);
+    for (const r of rows) resolved.set(r.id, r.p);
+  }
+  const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
+  const { rows } = await sql<LockedCall>`
+    SELECT id, status, contact_id, campaign_id, call_type, start_time FROM calls
+    WHERE id = ANY(${all}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const byProviderId = new Map(rows.flatMap((r) => (r.external_session_id ? [[r.external_session_id, r] as const] : [])));
+  for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);
   return { byId, byProviderId };
 }
 

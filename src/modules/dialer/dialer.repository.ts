@@ -76,11 +76,17 @@ export interface DialCampaign {
   live: number;
 }
 
-/** Takes the campaigns' dialer locks in id order (so two workers cannot deadlock) and reads them. */
+/**
+ * Takes the dialer locks of those campaigns no other worker holds (try-lock: a worker
+ * that finds a campaign busy leaves its contacts for the next round instead of waiting
+ * idle) and reads them. Campaigns missing from the answer were not locked.
+ */
 export async function lockCampaigns(trx: Trx, ids: number[]): Promise<Map<number, DialCampaign>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   if (sorted.length === 0) return new Map();
-  await sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, id::int) FROM unnest(${sorted}::bigint[]) AS id`.execute(trx);
+  const { rows: locked } = await sql<{ id: number }>`
+    SELECT id FROM unnest(${sorted}::bigint[]) AS id WHERE pg_try_advisory_xact_lock(${LOCK_CLASS}, id::int)`.execute(trx);
+  if (locked.length === 0) return new Map();
   const { rows } = await sql<DialCampaign>`
     SELECT cp.id, cp.owner_id, cp.title, cp.campaign_type, cp.campaign_phone, cp.concurrent_call_limit,
            cp.call_allowed_from_time::text AS call_allowed_from_time, cp.call_allowed_to_time::text AS call_allowed_to_time,
@@ -88,7 +94,7 @@ export async function lockCampaigns(trx: Trx, ids: number[]): Promise<Map<number
            cp.limit_unit, cp.max_call_attempts, cp.call_interval,
            (SELECT array_agg(p.phone_number ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phones,
            (SELECT count(*)::int FROM calls k WHERE k.campaign_id = cp.id AND k.status = 'in progress') AS live
-    FROM campaigns cp WHERE cp.id = ANY(${sorted}::bigint[])`.execute(trx);
+    FROM campaigns cp WHERE cp.id = ANY(${locked.map((r) => r.id)}::bigint[])`.execute(trx);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -41,7 +41,9 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     const later: { id: number; at: Date | null; reason: string; status: string }[] = [];
     const byCampaign = new Map<number, ClaimedContact[]>();
     for (const contact of claimed) {
-      const campaign = campaigns.get(contact.campaign_id)!;
+      const campaign = campaigns.get(contact.campaign_id);
+      // Another worker is dialling this campaign: its contacts stay due for the next round.
+      if (!campaign) continue;
       // Paused, archived or limited since the claim: leave the contact for the sweep.
       if (campaign.is_paused || campaign.is_archive || campaign.limit_reached) continue;
       const rule = await windowRuleFor(campaign, contact);
