@@ -8,8 +8,9 @@
  *   BENCH_DATABASE_URL=postgres://... BENCH_CALLS=10000 npm run bench:webhooks
  */
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -28,6 +29,54 @@ const N = Number(process.env.BENCH_CALLS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `vc_bench_webhooks_${process.pid}`;
+
+/** CPU time (user + system) this process used since `start`, in ms: the figure that matters on a small machine. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+}
+const perItem = (cpuMs: number) => ((cpuMs * 1000) / N).toFixed(0);
+
+/** BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of the worker phase only (setup and baseline left out). */
+async function startProfile() {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/**
+ * CPU time (ms) of this database's PostgreSQL backends on this machine (Linux /proc; 0
+ * elsewhere): the database's share of the two cores the benchmark competes for.
+ */
+function postgresCpuMs(database: string): number {
+  let ticks = 0;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
 
 async function admin(text: string) {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -96,6 +145,7 @@ async function main() {
     const body = JSON.stringify({ name: 'Lead 1', email: 'lead@example.org', interested: null });
     let next = 0;
     const b0 = performance.now();
+    const bCpu = process.cpuUsage();
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (next < N) {
         next++;
@@ -104,11 +154,16 @@ async function main() {
       }
     }));
     const baselineRate = N / ((performance.now() - b0) / 1000);
+    const baselineCpu = cpuMsSince(bCpu);
     await agent.close();
 
     received = 0;
     const worker = createWebhookWorker(deps, { concurrency: CONCURRENCY, pollMs: 5 });
+    const profiler = await startProfile();
+    // Read before the clock starts: scanning /proc takes a few ms.
+    const wPg = postgresCpuMs(dbName);
     const w0 = performance.now();
+    const wCpu = process.cpuUsage();
     worker.start();
     for (;;) {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`.execute(db);
@@ -116,12 +171,15 @@ async function main() {
       await new Promise((r) => setTimeout(r, 20));
     }
     const elapsed = (performance.now() - w0) / 1000;
+    const workerCpu = cpuMsSince(wCpu);
+    const workerPgCpu = postgresCpuMs(dbName) - wPg;
+    await profiler?.stop();
     await worker.stop();
     const { rows: stats } = await sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status ORDER BY status`.execute(db);
     const workerRate = N / elapsed;
     console.log(`deliveries by status: ${stats.map((s) => `${s.status}=${s.n}`).join(' ')}; receiver got ${received}`);
-    console.log(`bare undici POST loop (${CONCURRENCY} in flight): ${baselineRate.toFixed(0)} req/s`);
-    console.log(`webhook worker (offline extractor, ${CONCURRENCY} in flight): ${workerRate.toFixed(0)} deliveries/s`);
+    console.log(`bare undici POST loop (${CONCURRENCY} in flight): ${baselineRate.toFixed(0)} req/s, ${perItem(baselineCpu)} µs CPU per request in this process (receiver included)`);
+    console.log(`webhook worker (offline extractor, ${CONCURRENCY} in flight): ${workerRate.toFixed(0)} deliveries/s, ${perItem(workerCpu)} µs CPU per delivery in this process (receiver included) + ${perItem(workerPgCpu)} µs in PostgreSQL`);
     console.log(`ratio: ${(workerRate / baselineRate).toFixed(2)} (goal >= 0.5)`);
   } finally {
     await database.close();

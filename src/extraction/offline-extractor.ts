@@ -27,6 +27,7 @@ function findPhone(text: string): string | null {
 const YES = /^\s*(yes|yeah|yep|sure|of course|certainly|absolutely|correct|right|i do|i am|i would|definitely)\b/i;
 const NO = /^\s*(no|nope|not really|never|i don't|i do not|i'm not|i am not|not interested)\b/i;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_DATE = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i');
 const CALL_FIELDS = ['from_number', 'to_number', 'call_duration', 'start_time', 'end_time', 'call_type', 'action_status', 'status'];
 const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'this', 'that', 'what', 'call', 'client', 'customer', 'field', 'value']);
 
@@ -44,16 +45,30 @@ export function findDate(text: string): string | null {
   if (m) return isoDate(+m[3]!, +m[2]!, +m[1]!);
   m = text.match(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/);
   if (m) return isoDate(+m[3]!, +m[1]!, +m[2]!);
-  m = text.match(new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i'));
+  m = text.match(MONTH_DATE);
   if (m) return isoDate(+m[3]!, MONTHS.indexOf(m[1]!.toLowerCase()) + 1, +m[2]!);
   return null;
 }
 
 const isUser = (turn: TranscriptTurn) => turn.role !== 'assistant' && turn.role !== 'system';
 
+/**
+ * Keywords by their source text. An integration's fields and instructions are the same
+ * for most of its deliveries, and deriving the words showed in the webhook benchmark.
+ * Bounded: cleared when full rather than tracking use.
+ */
+const keywordCache = new Map<string, string[]>();
+
 function keywordsOf(name: string, field: FieldSchema, instruction: string | undefined): string[] {
-  const words = `${name.replace(/_/g, ' ')} ${field.description ?? ''} ${instruction ?? ''}`.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-  return [...new Set(words.filter((w) => !STOP.has(w)))];
+  const source = `${name.replace(/_/g, ' ')} ${field.description ?? ''} ${instruction ?? ''}`;
+  let keywords = keywordCache.get(source);
+  if (!keywords) {
+    const words = source.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    keywords = [...new Set(words.filter((w) => !STOP.has(w)))];
+    if (keywordCache.size >= 2000) keywordCache.clear();
+    keywordCache.set(source, keywords);
+  }
+  return keywords;
 }
 
 /** The caller's answers to the assistant's turns that mention one of the keywords. */
@@ -86,12 +101,14 @@ function fromContext(name: string, field: FieldSchema, input: ExtractionInput): 
   return undefined;
 }
 
-function extractField(name: string, field: FieldSchema, input: ExtractionInput): unknown {
+/** Everything the caller said, once per call rather than once per field. */
+const userTextOf = (transcript: TranscriptTurn[]) => transcript.filter(isUser).map((t) => t.text).join('\n');
+
+function extractField(name: string, field: FieldSchema, input: ExtractionInput, userText: string): unknown {
   const direct = fromContext(name, field, input);
   if (direct !== undefined && direct !== null) return direct;
   const lower = name.toLowerCase();
   const type = baseType(field);
-  const userText = input.transcript.filter(isUser).map((t) => t.text).join('\n');
   const answers = answersAbout(input.transcript, keywordsOf(name, field, input.instructions[name]));
 
   if (field.enum) {
@@ -126,7 +143,8 @@ export function createOfflineExtractor(): Extractor {
     name: 'offline',
     async extract(input) {
       const answer: Record<string, unknown> = {};
-      for (const [name, field] of Object.entries(input.schema.properties)) answer[name] = extractField(name, field, input);
+      const userText = userTextOf(input.transcript);
+      for (const [name, field] of Object.entries(input.schema.properties)) answer[name] = extractField(name, field, input, userText);
       return repairToSchema(input.schema, answer, 'offline');
     },
   };

@@ -56,8 +56,14 @@ export function callContextOf(call: CallSnapshot): CallContext {
     status: call.status,
   };
   if (call.record_url) context.record_url = call.record_url;
-  const { transcript: _t, ...rest } = call.call_data ?? {};
-  if (Object.keys(rest).length > 0) context.call_data = rest;
+  // The call's data without the transcript (given separately); a plain loop, as an
+  // object rest spread per delivery showed in the webhook benchmark's profile.
+  let rest: Record<string, unknown> | null = null;
+  for (const key in call.call_data) {
+    if (key === 'transcript' || !Object.hasOwn(call.call_data, key)) continue;
+    (rest ??= {})[key] = call.call_data[key];
+  }
+  if (rest) context.call_data = rest;
   return context;
 }
 

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ssrfReasonOf } from '../../shared/ssrf-guard.ts';
+import { exchange, type ExchangeAnswer } from './http-exchange.ts';
 
 /**
  * One HTTP request per send: no redirects followed (a 3xx is a failure), a timeout
@@ -31,10 +32,23 @@ export interface SendResult {
   responseBody: string | null;
 }
 
+/** Decoded signing keys by secret: the secret of an integration is the same for all its sends. */
+const signingKeys = new Map<string, Buffer>();
+
+function signingKey(secret: string): Buffer {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    // Bounded: secrets change only when integrations are created or rotated.
+    if (signingKeys.size >= 1000) signingKeys.clear();
+    key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
 /** Standard Webhooks signature: "v1," + base64 HMAC-SHA256 over `${id}.${timestamp}.${body}` with the decoded secret. */
 export function signature(secret: string, webhookId: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', signingKey(secret)).update(`${webhookId}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 export function withQueryParams(url: string, payload: Record<string, unknown>): string {
@@ -74,9 +88,7 @@ function errorField(text: string, contentType: string): string | null {
   return null;
 }
 
-export async function sendWebhook(req: SendRequest): Promise<SendResult> {
-  const requestUrl = req.urlParams ? withQueryParams(req.url, req.payload) : req.url;
-  const body = req.urlParams ? '' : JSON.stringify(req.payload);
+function headersFor(req: SendRequest, body: string): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': 'voice-campaigns-webhooks/0.1',
     'webhook-id': req.webhookId,
@@ -85,54 +97,50 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     ...authHeaders(req.auth),
   };
   if (!req.urlParams) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** The spec's success rules on a complete answer: 2xx, no redirect, no JSON error field. */
+function judge(status: number, headers: ExchangeAnswer['headers'], text: string): { ok: boolean; reason: string | null } {
+  if (status >= 300 && status < 400) {
+    const location = headers.location;
+    return { ok: false, reason: `redirect (HTTP ${status}${location ? ` to ${String(location)}` : ''}) not followed` };
+  }
+  if (status < 200 || status >= 300) return { ok: false, reason: `receiver answered HTTP ${status}` };
+  const field = errorField(text, String(headers['content-type'] ?? ''));
+  if (field) return { ok: false, reason: `receiver answered with a JSON field named ${field}` };
+  return { ok: true, reason: null };
+}
+
+function failureReason(error: unknown, timeoutMs: number): string {
+  const ssrf = ssrfReasonOf(error);
+  if (ssrf) return ssrf;
+  const code = (error as { code?: string }).code ?? '';
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  return timedOut ? `no answer within ${timeoutMs / 1000} s (timeout)` : `request failed: ${(error as Error).message}`;
+}
+
+export async function sendWebhook(req: SendRequest): Promise<SendResult> {
+  const requestUrl = req.urlParams ? withQueryParams(req.url, req.payload) : req.url;
+  const body = req.urlParams ? '' : JSON.stringify(req.payload);
+  const headers = headersFor(req, body);
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  // undici's own timers bound the wait for the answer's headers and for each body chunk;
-  // an AbortSignal per request measured at about half the send rate.
   try {
-    const res = await request(requestUrl, {
+    const res = await exchange({
+      url: new URL(requestUrl),
       method: req.method,
       headers,
       body: req.urlParams ? null : body,
+      timeoutMs: req.timeoutMs,
+      maxRead: MAX_READ,
       dispatcher: req.dispatcher,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
     });
-    let raw: string;
-    const length = Number(res.headers['content-length'] ?? NaN);
-    if (Number.isFinite(length) && length <= MAX_READ) {
-      raw = await res.body.text();
-    } else {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        chunks.push(chunk as Buffer);
-        size += (chunk as Buffer).length;
-        if (size >= MAX_READ) {
-          res.body.destroy();
-          break;
-        }
-      }
-      raw = Buffer.concat(chunks).toString('utf8');
-    }
     // NUL cannot be stored in PostgreSQL text.
-    const text = raw.replace(/\u0000/g, '');
+    const text = res.text.includes('\u0000') ? res.text.replace(/\u0000/g, '') : res.text;
     const responseBody = text.length > RESPONSE_KEEP ? text.slice(0, RESPONSE_KEEP) : text;
-    const status = res.statusCode;
-    const base = { requestUrl, httpStatus: status, durationMs: elapsed(), responseBody };
-    if (status >= 300 && status < 400) {
-      const location = res.headers.location;
-      return { ...base, ok: false, reason: `redirect (HTTP ${status}${location ? ` to ${String(location)}` : ''}) not followed` };
-    }
-    if (status < 200 || status >= 300) return { ...base, ok: false, reason: `receiver answered HTTP ${status}` };
-    const field = errorField(text, String(res.headers['content-type'] ?? ''));
-    if (field) return { ...base, ok: false, reason: `receiver answered with a JSON field named ${field}` };
-    return { ...base, ok: true, reason: null };
+    const { ok, reason } = judge(res.statusCode, res.headers, text);
+    return { ok, reason, requestUrl, httpStatus: res.statusCode, durationMs: Math.round(performance.now() - started), responseBody };
   } catch (error) {
-    const ssrf = ssrfReasonOf(error);
-    const code = (error as { code?: string }).code ?? '';
-    const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
-    const reason = ssrf ?? (timedOut ? `no answer within ${req.timeoutMs / 1000} s (timeout)` : `request failed: ${(error as Error).message}`);
-    return { ok: false, reason, requestUrl, httpStatus: null, durationMs: elapsed(), responseBody: null };
+    return { ok: false, reason: failureReason(error, req.timeoutMs), requestUrl, httpStatus: null, durationMs: Math.round(performance.now() - started), responseBody: null };
   }
 }

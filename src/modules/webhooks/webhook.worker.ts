@@ -7,11 +7,15 @@ import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.
 import type { BackgroundWorker } from '../../workers.ts';
 import { claimDeliveries, completeDeliveries, releaseClaims, sweepExpiredClaims, type ClaimedDelivery, type DeliveryOutcome } from './deliveries.repository.ts';
 import { processDelivery, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
+import { createClaimSizer, createWaker, withRetry } from './worker-pacing.ts';
 
 export interface WebhookWorkerOptions {
   /** Deliveries processed at once by this process. */
   concurrency?: number;
-  /** Rows claimed ahead (default 16 x concurrency); a claim tops the queue up when it is half empty. */
+  /**
+   * The most rows claimed ahead (default 64 x concurrency). Within it the queue holds
+   * about 100 ms of sending at the recent rate and is topped up when half empty.
+   */
   prefetch?: number;
   pollMs?: number;
   /** Longer than the worst case: 20 s recording wait + LLM + 120 s timeout. */
@@ -24,22 +28,6 @@ export interface WebhookWorkerOptions {
   recordingPollMs?: number;
   logger?: Logger;
   workerId?: string;
-}
-
-/**
- * Recording a result is idempotent (guarded by claimer and status), so a transient
- * database error is retried rather than leaving a sent delivery pending until the
- * sweeper fails it.
- */
-async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (i >= attempts) throw error;
-      await delay(50 * i);
-    }
-  }
 }
 
 /** Builds the runtime the worker and the API routes share. */
@@ -69,14 +57,13 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
   const log = options.logger ?? pino({ level: deps.config.LOG_LEVEL, name: 'webhooks' });
   const workerId = options.workerId ?? `webhooks-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 16;
-  const prefetch = options.prefetch ?? concurrency * 16;
+  const sizer = createClaimSizer({ concurrency, max: options.prefetch ?? concurrency * 64 });
   const pollMs = options.pollMs ?? deps.config.DIALER_TICK_MS;
   const leaseSeconds = options.leaseSeconds ?? 300;
   const sweepEveryMs = options.sweepEveryMs ?? 10_000;
   let runtime: ReturnType<typeof createWebhookRuntime> | null = null;
   let running = false;
   let loop: Promise<void> | null = null;
-  let wake = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
   // Completions are gathered for one event-loop turn and written together.
@@ -100,10 +87,9 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
     return scheduled;
   };
 
-  const sleep = (ms: number) => delay(ms, undefined, { signal: wake.signal }).catch(() => undefined);
-
   // Claimed rows wait here for a free slot: one claim statement serves many sends.
   const queue: ClaimedDelivery[] = [];
+  const waker = createWaker();
 
   function startOne(rt: WebhookRuntime, { id, call, integration }: ClaimedDelivery) {
     const task = (async () => {
@@ -117,17 +103,22 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
     inFlight.add(task);
     void task.finally(() => {
       inFlight.delete(task);
+      sizer.sent();
       // Refill the slot at once, without waiting for the loop's next turn (it may be mid-claim).
       if (running && queue.length > 0) startOne(rt, queue.shift()!);
-      wake.abort();
+      // A slot with nothing to take: the queue was sized too small for this receiver.
+      else if (running) sizer.starved();
+      // The loop only has work when the queue needs topping up (or on stop); waking it
+      // after every send cost a timer and an abort signal per delivery.
+      if (queue.length <= sizer.lowWater()) waker.wake();
     });
   }
 
   async function run(rt: WebhookRuntime) {
     let lastSweep = 0;
     while (running) {
-      // A fresh signal per turn: a slot freed while claiming still cuts the next sleep short.
-      wake = new AbortController();
+      // A wake-up that arrives while claiming still cuts the next sleep short.
+      waker.reset();
       try {
         if (Date.now() - lastSweep >= sweepEveryMs) {
           lastSweep = Date.now();
@@ -136,17 +127,17 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
         }
         let claimed = 0;
         // Top up well before the queue runs dry: a claim takes a round trip or two, sends go on meanwhile.
-        if (queue.length <= prefetch / 2) {
-          const rows = await claimDeliveries(deps.db, { workerId, limit: prefetch - queue.length, leaseSeconds });
+        if (queue.length <= sizer.lowWater()) {
+          const rows = await claimDeliveries(deps.db, { workerId, limit: Math.max(1, sizer.target() - queue.length), leaseSeconds });
           queue.push(...rows);
           claimed = rows.length;
         }
         while (inFlight.size < concurrency && queue.length > 0) startOne(rt, queue.shift()!);
         // Nothing more to claim, or every slot busy: wait for a finished send or the next poll.
-        if (claimed === 0 || inFlight.size >= concurrency) await sleep(pollMs);
+        if (claimed === 0 || inFlight.size >= concurrency) await waker.sleep(pollMs);
       } catch (error) {
         log.error({ err: error }, 'webhook worker iteration failed');
-        await sleep(pollMs);
+        await waker.sleep(pollMs);
       }
     }
     await Promise.all(inFlight);
@@ -168,7 +159,7 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
     },
     async stop() {
       running = false;
-      wake.abort();
+      waker.wake();
       await loop;
       await runtime?.close();
       runtime = null;

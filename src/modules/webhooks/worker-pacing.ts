@@ -1,0 +1,107 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * Small helpers that pace the webhook worker's loop: retrying result writes, a cheap
+ * wake-up for the loop's sleep, and how many deliveries to claim ahead of the sends.
+ */
+
+/**
+ * Recording a result is idempotent (guarded by claimer and status), so a transient
+ * database error is retried rather than leaving a sent delivery pending until the
+ * sweeper fails it.
+ */
+export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (i >= attempts) throw error;
+      await delay(50 * i);
+    }
+  }
+}
+
+/**
+ * A sleep that a wake-up cuts short, including one that came before the sleep began
+ * (since the last reset): a plain timer and a callback. An AbortController per loop
+ * turn and an abort per finished send cost a DOMException with a stack trace each.
+ */
+export function createWaker() {
+  let woken = false;
+  let cut: (() => void) | null = null;
+  return {
+    reset() {
+      woken = false;
+    },
+    wake() {
+      woken = true;
+      cut?.();
+    },
+    sleep(ms: number): Promise<void> {
+      if (woken) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          cut = null;
+          resolve();
+        }
+        cut = done;
+      });
+    },
+  };
+}
+
+/**
+ * How many rows to hold claimed ahead: about `aheadMs` of sending at the recent rate,
+ * between 2 x concurrency and `max`. Fast receivers need a deep queue, or the sends
+ * outrun the next claim (a claim commits, so it waits for a WAL flush, and takes 10-30
+ * ms on a busy database, in which a fast worker sends a hundred deliveries or more).
+ * Slow receivers need a shallow one: rows claimed but not started when a process dies
+ * are failed by the sweeper, never sent, so what is at stake stays ~aheadMs of sending.
+ */
+export function createClaimSizer(options: { concurrency: number; max: number; aheadMs?: number; now?: () => number }) {
+  const aheadMs = options.aheadMs ?? 100;
+  const now = options.now ?? (() => performance.now());
+  const min = Math.min(options.max, options.concurrency * 2);
+  let sent = 0;
+  let since = now();
+  let perMs = 0;
+  let target = min;
+  let starved = false;
+
+  /** Re-measures the send rate over spans of at least 50 ms: rises at once, falls smoothed. */
+  function refresh() {
+    const at = now();
+    const span = at - since;
+    if (span < 50) return;
+    const measured = sent / span;
+    perMs = measured >= perMs ? measured : (perMs + measured) / 2;
+    sent = 0;
+    since = at;
+    target = Math.max(min, Math.min(options.max, Math.ceil(perMs * aheadMs)));
+  }
+
+  return {
+    /** Counts one finished send. */
+    sent() {
+      sent++;
+    },
+    /** A slot found the queue empty: the rate measured so far understates what the receiver takes. */
+    starved() {
+      starved = true;
+    },
+    /** The queue length at or below which the queue is topped up. */
+    lowWater(): number {
+      refresh();
+      return target / 2;
+    },
+    /** The queue length a top-up claims up to; doubled (once per claim) after the queue ran dry. */
+    target(): number {
+      refresh();
+      if (starved) target = Math.min(options.max, target * 2);
+      starved = false;
+      return target;
+    },
+  };
+}
