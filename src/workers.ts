@@ -1,4 +1,5 @@
 import type { Deps } from './deps.ts';
+import { createAnalyticsWorker } from './modules/analytics/analytics.compaction.ts';
 import { createDialerWorker } from './modules/dialer/dialer.worker.ts';
 import { createImportWorker } from './modules/imports/import.worker.ts';
 import { createWebhookWorker } from './modules/webhooks/webhook.worker.ts';
@@ -17,7 +18,8 @@ export interface BackgroundWorker {
  * SKIP LOCKED, so any number of processes may run them at once.
  */
 export function createWorkers(deps: Deps): BackgroundWorker[] {
-  return [createDialerWorker(deps), createImportWorker(deps), createWebhookWorker(deps)];
+  // The analytics worker folds finished days into the rollup (reports stay exact without it, only slower).
+  return [createDialerWorker(deps), createImportWorker(deps), createWebhookWorker(deps), createAnalyticsWorker(deps)];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {

@@ -4,6 +4,7 @@ import * as dialer from './migrations/0002_dialer.ts';
 import * as intake from './migrations/0003_intake.ts';
 import * as webhooks from './migrations/0004_webhooks.ts';
 import * as analytics from './migrations/0005_analytics.ts';
+import * as analyticsSpeed from './migrations/0006_analytics_speed.ts';
 import * as providerRefs from './migrations/0007_call_provider_refs.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_intake': intake,
   '0004_webhooks': webhooks,
   '0005_analytics': analytics,
+  '0006_analytics_speed': analyticsSpeed,
   '0007_call_provider_refs': providerRefs,
 };
 

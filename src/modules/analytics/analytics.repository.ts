@@ -1,5 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/connection.ts';
+import { createHash } from 'node:crypto';
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import type { DatabaseHandle, Db } from '../../db/connection.ts';
 import type { Principal } from '../auth/principal.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { SUCCESS_ACTION_STATUSES, type CallTypeFilter, type Metric } from './analytics.schemas.ts';
@@ -15,66 +17,83 @@ export interface CallScope {
 
 const SUCCESSFUL = sql<boolean>`(status = 'finished' AND action_status IN (${sql.join(SUCCESS_ACTION_STATUSES.map((s) => sql.lit(s)))}))`;
 
-const METRIC_SQL: Record<Metric, RawBuilder<number>> = {
+export const METRIC_SQL: Record<Metric, RawBuilder<number>> = {
   calls: sql<number>`count(*)`,
   cost: sql<number>`coalesce(sum(cost), 0)`,
   duration: sql<number>`coalesce(sum(call_duration), 0)`,
   successful: sql<number>`count(*) FILTER (WHERE ${SUCCESSFUL})`,
 };
 
+/** The call types filter on a column (null: every call); `none` stands for a null call type. */
+export function typesCondition(types: CallTypeFilter[] | undefined): ((column: Expression<unknown>) => RawBuilder<boolean>) | null {
+  if (!types || types.length === 0) return null;
+  const named = types.filter((t) => t !== 'none');
+  const withNull = types.includes('none');
+  return (column) => {
+    const parts = [...(named.length > 0 ? [sql`${column} IN (${sql.join(named)})`] : []), ...(withNull ? [sql`${column} IS NULL`] : [])];
+    return sql<boolean>`(${sql.join(parts, sql` OR `)})`;
+  };
+}
+
 /**
  * The calls of the scope, through the one tenancy rule. Every analytics query starts here,
  * so no figure can include another account's or an ungranted campaign's calls.
  */
-function scopedCalls(db: Db, scope: CallScope, options: { range: boolean } = { range: true }) {
+export function scopedCalls(db: Db, scope: CallScope, options: { range: boolean } = { range: true }) {
   let query = db.selectFrom('calls').where(campaignVisibleTo(scope.principal, 'calls.campaign_id', 'calls.owner_id'));
   if (options.range) query = query.where('calls.start_time', '>=', scope.start).where('calls.start_time', '<', scope.end);
   if (scope.campaignId !== undefined) query = query.where('calls.campaign_id', '=', scope.campaignId);
-  const types = scope.callTypes;
-  if (types && types.length > 0) {
-    const named = types.filter((t) => t !== 'none');
-    const withNull = types.includes('none');
-    query = query.where((eb) =>
-      eb.or([
-        ...(named.length > 0 ? [eb('calls.call_type', 'in', named)] : []),
-        ...(withNull ? [eb('calls.call_type', 'is', null)] : []),
-      ]),
-    );
-  }
+  const types = typesCondition(scope.callTypes);
+  if (types) query = query.where(types(sql.ref('calls.call_type')));
   return query;
 }
 
-export interface TotalsRow {
-  calls: number;
-  answered: number;
-  finished: number;
-  successful: number;
-  total_duration: number;
-  total_cost: number;
-  unique_contacts: number;
+const statementNames = new Map<string, string>();
+const reportPools = new WeakMap<DatabaseHandle, pg.Pool>();
+
+/**
+ * On PostgreSQL the report statements run on a few connections of their own, set up for them:
+ * - jit off: the statement's estimated cost (CTEs over rollup tables, estimated loosely)
+ *   crosses jit_above_cost, and compiling its ~180 expressions took 137 ms of a 24 ms query;
+ * - plan_cache_mode force_generic_plan: each statement is planned once per connection (3.7 ms)
+ *   instead of on each of its first five runs; its joins are forced (LATERAL ... OFFSET 0);
+ * - enable_seqscan off: every read of these statements is an index lookup by design, and a
+ *   plan made while the rollup tables were empty (before the first compaction) chose
+ *   sequential scans that then ran once per month of the period: 1.8 s instead of 10 ms.
+ * Session settings on the shared pool would change every other module's queries.
+ */
+function reportPool(database: DatabaseHandle): pg.Pool {
+  let pool = reportPools.get(database);
+  if (!pool) {
+    const base = database.pool.options as pg.PoolConfig;
+    const options = [base.options, '-c jit=off -c plan_cache_mode=force_generic_plan -c enable_seqscan=off'].filter(Boolean).join(' ');
+    pool = new pg.Pool({ ...base, options, max: 4, allowExitOnIdle: true });
+    pool.on('error', () => {});
+    reportPools.set(database, pool);
+  }
+  return pool;
 }
 
-/** Totals over the scope in one pass (used for the previous period, which needs no breakdowns). */
-export async function totalsOf(db: Db, scope: CallScope): Promise<TotalsRow> {
-  const row = await scopedCalls(db, scope)
-    .select([
-      sql<number>`count(*)`.as('calls'),
-      sql<number>`count(*) FILTER (WHERE call_duration > 0)`.as('answered'),
-      sql<number>`count(*) FILTER (WHERE status = 'finished')`.as('finished'),
-      METRIC_SQL.successful.as('successful'),
-      METRIC_SQL.duration.as('total_duration'),
-      METRIC_SQL.cost.as('total_cost'),
-      sql<number>`count(DISTINCT contact_id)`.as('unique_contacts'),
-    ])
-    .executeTakeFirstOrThrow();
-  return row;
+export async function closeReportPool(database: DatabaseHandle): Promise<void> {
+  const pool = reportPools.get(database);
+  reportPools.delete(database);
+  await pool?.end();
 }
 
-/** Distinct contacts over the scope; a separate statement so it runs beside the breakdowns. */
-export async function uniqueContactsOf(db: Db, scope: CallScope): Promise<number> {
-  // Sort-based count(DISTINCT) measured faster than a hashed GROUP BY here (176 vs 332 ms for 170k calls).
-  const row = await scopedCalls(db, scope).select(sql<number>`count(DISTINCT contact_id)`.as('n')).executeTakeFirstOrThrow();
-  return row.n;
+/**
+ * Runs a report statement: on PostgreSQL as a named prepared statement on the report pool;
+ * on the embedded database (one shared session, no JIT) through Kysely.
+ */
+export async function queryPrepared<T>(database: DatabaseHandle, query: RawBuilder<T>): Promise<T[]> {
+  const compiled = query.compile(database.db);
+  if (database.kind !== 'postgres') return (await database.db.executeQuery(compiled)).rows;
+  let name = statementNames.get(compiled.sql);
+  if (!name) {
+    name = `vc_an_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 256) statementNames.set(compiled.sql, name);
+  }
+  const result = await reportPool(database).query({ name, text: compiled.sql, values: compiled.parameters as unknown[] });
+  return result.rows as T[];
 }
 
 export type Dimension = 'total' | 'campaign' | 'status' | 'action_status' | 'call_type';
@@ -91,20 +110,6 @@ export interface BreakdownRow {
   successful: number;
   total_duration: number;
   total_cost: number;
-}
-
-/**
- * How a call's local hour of day is found. `slots` lists the start of every local hour in
- * the period (DST-aware, from the service) and `hourOfSlot` that hour's number: a binary
- * search with width_bucket measured 226 ms for 170k calls against 504 ms for
- * `extract(hour FROM start_time AT TIME ZONE zone)`. Very long periods fall back to the latter.
- */
-export type HourOfDay = { slots: Date[]; hourOfSlot: number[] } | { timeZone: string };
-
-function hourExpression(hour: HourOfDay) {
-  if ('timeZone' in hour) return sql<number>`extract(hour from calls.start_time AT TIME ZONE ${hour.timeZone})::int`;
-  const slots = hour.slots.map((d) => d.toISOString());
-  return sql<number>`(${hour.hourOfSlot}::int[])[width_bucket(calls.start_time, ${slots}::timestamptz[])]`;
 }
 
 /**
@@ -153,36 +158,10 @@ export async function breakdownsOf(db: Db, scope: CallScope): Promise<BreakdownR
   return rows as BreakdownRow[];
 }
 
-/** Calls and successful calls per local hour of day (0-23); hours without calls are absent. */
-export async function byHourOf(db: Db, scope: CallScope, hour: HourOfDay): Promise<{ hour: number; calls: number; successful: number }[]> {
+/** Calls and successful calls per local hour of day (0-23, from `localHour`); hours without calls are absent. */
+export async function byHourOf(db: Db, scope: CallScope, localHour: RawBuilder<number>): Promise<{ hour: number; calls: number; successful: number }[]> {
   return scopedCalls(db, scope)
-    .select([hourExpression(hour).as('hour'), sql<number>`count(*)`.as('calls'), METRIC_SQL.successful.as('successful')])
+    .select([localHour.as('hour'), sql<number>`count(*)`.as('calls'), METRIC_SQL.successful.as('successful')])
     .groupBy(sql`1`)
     .execute();
-}
-
-/**
- * The metric of each bucket [starts[i], ends[i]), as one aggregate per bucket over a range of
- * the covering index: no hash table, and the planner knows each range. A GROUP BY over
- * width_bucket(start_time, bounds) measured 339 ms for a year of 500,000 calls, planned as
- * 500k groups and so never parallel, against 23 ms for a month by day this way (plain
- * count/sum 27 ms). The caller splits long lists so PostgreSQL runs the parts side by side.
- */
-export async function metricOfBuckets(db: Db, scope: CallScope, metric: Metric, starts: Date[], ends: Date[]): Promise<number[]> {
-  const perBucket = scopedCalls(db, scope, { range: false })
-    .where('calls.start_time', '>=', sql<Date>`b.s`)
-    .where('calls.start_time', '<', sql<Date>`b.e`)
-    .select(METRIC_SQL[metric].as('value'));
-  const iso = (ds: Date[]) => ds.map((d) => d.toISOString());
-  const { rows } = await sql<{ i: number; value: number }>`
-    SELECT b.i, (${perBucket}) AS value
-    FROM unnest(${iso(starts)}::timestamptz[], ${iso(ends)}::timestamptz[]) WITH ORDINALITY AS b(s, e, i)
-    ORDER BY b.i`.execute(db);
-  return rows.map((r) => Number(r.value));
-}
-
-export async function campaignTitles(db: Db, ids: number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('campaigns').select(['id', 'title']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.title]));
 }
