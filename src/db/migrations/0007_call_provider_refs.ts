@@ -5,8 +5,10 @@ import { sql, type Kysely } from 'kysely';
  * right after the provider accepts the call; writing it onto the call row rewrote that
  * wide row (a non-HOT update through a dozen indexes, the call-data trigram index among
  * them) once per call just for this. An insert here is a fraction of that. The call row
- * still gets external_session_id when the call ends, and the API reads this table for
- * calls in progress, so what clients see does not change.
+ * gets external_session_id and call_data.provider_call_id when the call ends (from the
+ * end event, else from this table), and the API reads this table for calls in progress,
+ * so external_session_id reads the same; only call_data of a call in progress no longer
+ * carries provider_call_id.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -43,9 +43,10 @@ function batcherFor(deps: Deps, provider: string) {
           return await applyInOneTransaction(deps, provider, events);
         } catch (error) {
           if (events.length === 1) throw error;
-          // A deadlock or one bad event must not lose the others: apply them one by one.
-          const out: Outcome[] = [];
-          for (const event of events) out.push(...await applyInOneTransaction(deps, provider, [event]));
+          // A deadlock or one bad event must not lose the others: apply them one by one,
+          // in the same order a whole batch uses.
+          const out: Outcome[] = new Array(events.length);
+          for (const { e, i } of inEventOrder(events)) out[i] = (await applyInOneTransaction(deps, provider, [e]))[0]!;
           return out;
         }
       },
@@ -57,12 +58,17 @@ function batcherFor(deps: Deps, provider: string) {
   return batcher;
 }
 
+const KIND_ORDER = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
+
+/** By call, then time and kind, so one call's events apply in the order they happened. */
+function inEventOrder(events: CallEvent[], callOf: (e: CallEvent) => number = (e) => e.callId ?? 0): { e: CallEvent; i: number }[] {
+  return events.map((e, i) => ({ e, i }))
+    .sort(({ e: a }, { e: b }) => callOf(a) - callOf(b) || a.at.getTime() - b.at.getTime() || KIND_ORDER[a.type] - KIND_ORDER[b.type]);
+}
+
 /** Applies events in one transaction; the outcomes are in the events' order. */
 async function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
-  // By call, then time and kind, so one call's events apply in the order they happened.
-  const order = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
-  const sorted = events.map((e, i) => ({ e, i }))
-    .sort(({ e: a }, { e: b }) => (a.callId ?? 0) - (b.callId ?? 0) || a.at.getTime() - b.at.getTime() || order[a.type] - order[b.type]);
+  const sorted = inEventOrder(events);
   const applied = await deps.db.transaction().execute((trx) => applyBatch(trx, deps, provider, sorted.map(({ e }) => e)));
   const outcomes: Outcome[] = new Array(events.length);
   sorted.forEach(({ i }, k) => (outcomes[i] = applied[k]!));
@@ -88,11 +94,17 @@ async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEv
     if (call) matched.push({ e, i, call });
     else outcomes[i] = 'unknown';
   }
+  // Events named only by the provider's id now know their call: order them among its other events.
+  const callIdOf = new Map(matched.map((m) => [m.e, m.call.id]));
+  const ordered = inEventOrder(matched.map((m) => m.e), (e) => callIdOf.get(e)!).map(({ i }) => matched[i]!);
   const fresh = await storeEventIds(trx, provider, matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
 
   const finishes: { call: LockedCall; outcome: CallOutcome }[] = [];
-  const fills = new Map<number, CallOutcome & { ended: boolean }>();
-  for (const { e, i, call } of matched) {
+  // Fills of a call still in progress apply before the ends (they happened first); the
+  // others after, as one event after another would.
+  const fillsBefore = new Map<number, Fill>();
+  const fillsAfter = new Map<number, Fill>();
+  for (const { e, i, call } of ordered) {
     if (!fresh.delete(e.eventId)) {
       outcomes[i] = 'duplicate';
       continue;
@@ -103,19 +115,21 @@ async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEv
       outcomes[i] = 'ended';
     } else {
       // Several fills of one call merge, the earliest value of each field winning (as "fill if empty" would).
+      const fills = call.status === 'in progress' ? fillsBefore : fillsAfter;
       const prior = fills.get(call.id);
-      const next = { ...eventOutcome(e), ended: e.type === 'ended' };
+      const next = fillOf(e);
       fills.set(call.id, prior ? mergeFill(prior, next) : next);
     }
   }
-  // A fill of a call that ends in this same batch rides on the end's row update (one
-  // write of the row instead of two; vendors under load send the end and the recording together).
+  // A fill that follows the end of a call ending in this same batch rides on the end's row
+  // update (one write of the row instead of two; vendors under load send the end and the recording together).
   for (const { call, outcome } of finishes) {
-    const fill = fills.get(call.id);
-    if (fill && foldFill(outcome, fill)) fills.delete(call.id);
+    const fill = fillsAfter.get(call.id);
+    if (fill && foldFill(outcome, fill)) fillsAfter.delete(call.id);
   }
+  await fillEmpty(trx, fillsBefore);
   await finishCalls(trx, deps, finishes);
-  await fillEmpty(trx, fills);
+  await fillEmpty(trx, fillsAfter);
   return outcomes;
 }
 
@@ -129,7 +143,18 @@ function eventOutcome(e: CallEvent): CallOutcome {
   };
 }
 
-function mergeFill<T extends CallOutcome & { ended: boolean }>(a: T, b: T): T {
+type Fill = CallOutcome & { ended: boolean };
+
+/** What an event that does not end a call may fill: terminal fields only from an end event. */
+function fillOf(e: CallEvent): Fill {
+  if (e.type === 'ended') return { ...eventOutcome(e), ended: true };
+  return {
+    status: e.status ?? 'failed', providerCallId: e.providerCallId, ended: false,
+    ...(e.transcript && { transcript: e.transcript }), ...(e.recordUrl && { recordUrl: e.recordUrl }),
+  };
+}
+
+function mergeFill<T extends Fill>(a: T, b: T): T {
   const out = { ...a } as Record<string, unknown>;
   for (const [k, v] of Object.entries(b)) if (out[k] === undefined || out[k] === null) out[k] = v;
   out.ended = a.ended || b.ended;
@@ -143,7 +168,7 @@ function mergeFill<T extends CallOutcome & { ended: boolean }>(a: T, b: T): T {
  * false when that cannot be expressed as one write (a transcript that only the fill has
  * depends on what the row held before).
  */
-function foldFill(end: CallOutcome, fill: CallOutcome & { ended: boolean }): boolean {
+function foldFill(end: CallOutcome, fill: Fill): boolean {
   if (!end.transcript?.length && fill.transcript?.length) return false;
   end.recordUrl ??= fill.recordUrl;
   end.providerCallId ??= fill.providerCallId;
@@ -202,10 +227,10 @@ export async function finishCall({ deps, callId, outcome, eventId }: { deps: Dep
 }
 
 /** Fills fields later events add, where the call row has none yet; terminal fields only from end events. */
-async function fillEmpty(trx: Trx, fills: Map<number, CallOutcome & { ended: boolean }>) {
+async function fillEmpty(trx: Trx, fills: Map<number, Fill>) {
   if (fills.size === 0) return;
   const list = [...fills].sort(([a], [b]) => a - b);
-  const col = <T>(f: (o: CallOutcome & { ended: boolean }) => T) => list.map(([, o]) => f(o));
+  const col = <T>(f: (o: Fill) => T) => list.map(([, o]) => f(o));
   await sql`
     UPDATE calls k SET
       record_url = coalesce(k.record_url, u.record_url),

@@ -94,10 +94,11 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     patches.push({ id: contact.id, calls_attempts: attempts, ...set });
     contact.status = set.status; // one contact ends once even if two of its calls end in this batch
   }
-  if (pause.size > 0) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', 'in', [...pause]).execute();
   await updateContacts(trx, patches);
-  // In id order, as every batch does, so two batches cannot deadlock on campaign rows.
+  // Campaign rows are written in id order, pauses and usage alike, as every batch does,
+  // so two batches cannot deadlock on them.
   for (const campaign of [...campaigns.values()].sort((a, b) => a.id - b.id)) {
+    if (pause.has(campaign.id)) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', '=', campaign.id).execute();
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
@@ -108,15 +109,18 @@ async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcom
   const data = col(({ o }) => JSON.stringify({
     ended_reason: o.endedReason ?? o.status,
     ...(o.transcript && { transcript: o.transcript }),
-    ...(o.providerCallId && { provider_call_id: o.providerCallId }),
   }));
   await sql`
     UPDATE calls k SET status = u.status, end_time = u.end_time, call_duration = u.duration, cost = u.cost,
       action_status = u.action_status, action_status_reason = u.action_reason,
       call_ended_by = u.ended_by, call_ended_by_reason = u.ended_reason,
       record_url = coalesce(k.record_url, u.record_url),
-      external_session_id = coalesce(k.external_session_id, u.provider_id),
-      call_data = coalesce(k.call_data, '{}'::jsonb) || u.data::jsonb, updated_at = now()
+      -- The provider's id from the end event, else the one saved at dial time (call_provider_refs).
+      external_session_id = coalesce(k.external_session_id, u.provider_id, r.provider_call_id),
+      call_data = coalesce(k.call_data, '{}'::jsonb) || u.data::jsonb
+        || CASE WHEN coalesce(u.provider_id, r.provider_call_id) IS NULL THEN '{}'::jsonb
+                ELSE jsonb_build_object('provider_call_id', coalesce(u.provider_id, r.provider_call_id)) END,
+      updated_at = now()
     FROM unnest(
       ${col((e) => e.call.id)}::bigint[], ${col((e) => e.o.status)}::text[], ${col((e) => e.end)}::timestamptz[],
       ${col((e) => e.o.durationSec ?? 0)}::int[], ${col((e) => e.o.cost ?? 0)}::float8[],
@@ -124,6 +128,7 @@ async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcom
       ${col((e) => e.o.endedBy ?? null)}::text[], ${col((e) => e.o.endedReason ?? null)}::text[],
       ${col((e) => e.o.recordUrl ?? null)}::text[], ${col((e) => e.o.providerCallId ?? null)}::text[], ${data}::text[]
     ) AS u(id, status, end_time, duration, cost, action_status, action_reason, ended_by, ended_reason, record_url, provider_id, data)
+    LEFT JOIN call_provider_refs r ON r.call_id = u.id
     WHERE k.id = u.id`.execute(trx);
 }
 

@@ -162,16 +162,18 @@ export async function rescheduleContacts(trx: Trx, rows: { id: number; at: Date 
 
 /**
  * Remembers the provider's id of each started call (see migration 0007 for why it is
- * not written onto the call row). Inserted in call id order: the foreign key check
- * share-locks the calls, and event batches lock calls in id order too, so the two never deadlock.
+ * not written onto the call row). The calls are share-locked in id order first (event
+ * batches lock calls in id order too, so the two never deadlock), and a call deleted
+ * meanwhile (its campaign or contact was deleted) is skipped rather than failing the rest.
  */
 export async function saveProviderIds(db: Trx | Db, rows: { callId: number; providerCallId: string }[]): Promise<void> {
   if (rows.length === 0) return;
-  const sorted = [...rows].sort((a, b) => a.callId - b.callId);
   await sql`
     INSERT INTO call_provider_refs (call_id, provider_call_id)
-    SELECT id, p FROM unnest(${sorted.map((r) => r.callId)}::bigint[], ${sorted.map((r) => r.providerCallId)}::text[]) WITH ORDINALITY AS u(id, p, n)
-    ORDER BY n
+    SELECT k.id, u.p FROM unnest(${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.providerCallId)}::text[]) AS u(id, p)
+    JOIN calls k ON k.id = u.id
+    ORDER BY k.id
+    FOR KEY SHARE OF k
     ON CONFLICT (call_id) DO NOTHING`.execute(db);
 }
 

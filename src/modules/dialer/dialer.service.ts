@@ -14,6 +14,8 @@ const NUMBER_BUSY_RETRY_MS = 60_000;
 
 export interface DialResult {
   claimed: number;
+  /** Claimed contacts left for later because another worker held their campaign's lock. */
+  busy: number;
   started: number;
   callIds: number[];
 }
@@ -29,10 +31,10 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     let globalRoom = Infinity;
     if (deps.config.MAX_CONCURRENT_CALLS > 0) {
       globalRoom = await lockGlobalRoom(trx, deps.config.MAX_CONCURRENT_CALLS);
-      if (globalRoom <= 0) return { claimed: 0, calls: [] as { id: number; contact: ClaimedContact; campaign: DialCampaign }[] };
+      if (globalRoom <= 0) return { claimed: 0, busy: 0, calls: [] as { id: number; contact: ClaimedContact; campaign: DialCampaign }[] };
     }
     const claimed = await claimDueContacts(trx, { now, limit: Math.min(batchSize, globalRoom) });
-    if (claimed.length === 0) return { claimed: 0, calls: [] };
+    if (claimed.length === 0) return { claimed: 0, busy: 0, calls: [] };
     const campaigns = await lockCampaigns(trx, claimed.map((c) => c.campaign_id));
     // The call's start_time, taken after the locks (a call never starts before the end of
     // the call whose slot it took) and used for the window check, so both agree exactly.
@@ -40,10 +42,14 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
 
     const later: { id: number; at: Date | null; reason: string; status: string }[] = [];
     const byCampaign = new Map<number, ClaimedContact[]>();
+    let busy = 0;
     for (const contact of claimed) {
       const campaign = campaigns.get(contact.campaign_id);
       // Another worker is dialling this campaign: its contacts stay due for the next round.
-      if (!campaign) continue;
+      if (!campaign) {
+        busy++;
+        continue;
+      }
       // Paused, archived or limited since the claim: leave the contact for the sweep.
       if (campaign.is_paused || campaign.is_archive || campaign.limit_reached) continue;
       const rule = await windowRuleFor(campaign, contact);
@@ -91,11 +97,11 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     }
     await rescheduleContacts(trx, later);
     const byContact = new Map(chosen.map((c) => [c.contact.id, c]));
-    return { claimed: claimed.length, calls: inserted.map((r) => ({ id: r.id, ...byContact.get(r.contact_id)! })) };
+    return { claimed: claimed.length, busy, calls: inserted.map((r) => ({ id: r.id, ...byContact.get(r.contact_id)! })) };
   });
 
   if (prepared.calls.length > 0) await startCalls(deps, prepared.calls);
-  return { claimed: prepared.claimed, started: prepared.calls.length, callIds: prepared.calls.map((c) => c.id) };
+  return { claimed: prepared.claimed, busy: prepared.busy, started: prepared.calls.length, callIds: prepared.calls.map((c) => c.id) };
 }
 
 /** Applies the usage limit: how many of these contacts may be called now. */

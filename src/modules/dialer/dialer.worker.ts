@@ -19,7 +19,9 @@ export async function runDialerRound(deps: Deps): Promise<{ started: number }> {
   for (let i = 0; i < MAX_ROUNDS; i++) {
     const r = await dialDueContacts({ deps, batchSize: BATCH });
     started += r.started;
-    if (r.claimed < BATCH) break;
+    // Nothing more due, or everything claimed belongs to campaigns another worker is dialling
+    // (claiming again at once would only hold their rows from that worker).
+    if (r.claimed < BATCH || r.busy === r.claimed) break;
   }
   await reconcileStaleCalls({ deps });
   return { started };
