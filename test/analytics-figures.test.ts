@@ -260,6 +260,12 @@ describe('detailed analytics', () => {
     expect(body.by_campaign).toEqual([]);
     expect(body.by_status.every((s: any) => s.count === 0)).toBe(true);
   });
+
+  it('answers a historic period in a zone then on local mean time (an offset of fractional minutes)', async () => {
+    const body = await detailed({ start_date: '1900-01-01T00:00:00Z', end_date: '1900-02-01T00:00:00Z', timezone: 'Africa/Blantyre' });
+    expect(body.totals.calls).toBe(0);
+    expect(body.by_hour).toHaveLength(24);
+  });
 });
 
 async function trends(params: Record<string, string | string[] | number | boolean | undefined>) {

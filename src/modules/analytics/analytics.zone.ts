@@ -60,7 +60,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function offsetSegments(timeZone: string, from: Date, to: Date): OffsetSegments {
   const zone = IANAZone.create(timeZone);
   const starts: OffsetSegments['starts'] = ['-infinity'];
-  const offsets = [zone.offset(from.getTime()) * 60];
+  // Whole seconds: before standard time, zones ran on local mean time, which Luxon gives in fractional minutes.
+  const offsets = [Math.round(zone.offset(from.getTime()) * 60)];
   const changeDays: string[] = [];
   let wholeHours = offsets[0]! % 3600 === 0;
   if (zone.isUniversal) return { starts, offsets, changeDays, wholeHours };
@@ -68,7 +69,7 @@ export function offsetSegments(timeZone: string, from: Date, to: Date): OffsetSe
     for (const change of changesInYear(zone, year)) {
       if (change.at <= from.getTime() || change.at >= to.getTime()) continue;
       starts.push(new Date(change.at));
-      offsets.push(change.offset * 60);
+      offsets.push(Math.round(change.offset * 60));
       changeDays.push(isoDay(change.at));
       wholeHours &&= change.offset % 60 === 0 && change.at % HOUR === 0;
     }
