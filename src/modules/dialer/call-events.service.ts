@@ -66,13 +66,9 @@ function inEventOrder(events: CallEvent[], callOf: (e: CallEvent) => number = (e
     .sort(({ e: a }, { e: b }) => callOf(a) - callOf(b) || a.at.getTime() - b.at.getTime() || KIND_ORDER[a.type] - KIND_ORDER[b.type]);
 }
 
-/** Applies events in one transaction; the outcomes are in the events' order. */
-async function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
-  const sorted = inEventOrder(events);
-  const applied = await deps.db.transaction().execute((trx) => applyBatch(trx, deps, provider, sorted.map(({ e }) => e)));
-  const outcomes: Outcome[] = new Array(events.length);
-  sorted.forEach(({ i }, k) => (outcomes[i] = applied[k]!));
-  return outcomes;
+/** Applies events in one transaction (applyBatch puts them in event order); the outcomes are in the events' order. */
+function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
+  return deps.db.transaction().execute((trx) => applyBatch(trx, deps, provider, events));
 }
 
 /**
