@@ -43,7 +43,7 @@ export const Call = Type.Object({
   end_time: Type.Optional(Nullable(DateTime)),
   cost: Type.Optional(Nullable(Type.Number())),
   call_duration: Type.Optional(Nullable(Type.Integer({ description: 'seconds' }))),
-  external_session_id: Type.Optional(Nullable(Type.String())),
+  external_session_id: Type.Optional(Nullable(Type.String({ description: "the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended)" }))),
   record_url: Type.Optional(Nullable(Type.String())),
   call_data: Type.Optional(Nullable(JsonObject)),
   contact_data: Type.Optional(Nullable(JsonObject)),
