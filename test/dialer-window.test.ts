@@ -39,6 +39,24 @@ describe('calling windows', () => {
     expect(nextOpening(r, at('2030-10-25T18:00', 'Europe/Berlin'))!.toISOString()).toBe('2030-10-26T07:00:00.000Z');
   });
 
+  it('opens a window in the repeated autumn hour at its first occurrence, and again at its second', () => {
+    // 2031-11-02: New York clocks go back from 02:00 EDT to 01:00 EST, so 01:00-01:30 happens twice.
+    const r = rule({ allowedFrom: '01:00:00', allowedTo: '01:30:00', zones: ['America/New_York'] });
+    expect(nextOpening(r, new Date('2031-11-02T04:00:00Z'))!.toISOString()).toBe('2031-11-02T05:00:00.000Z'); // 01:00 EDT
+    expect(nextOpening(r, new Date('2031-11-02T05:30:00Z'))!.toISOString()).toBe('2031-11-02T06:00:00.000Z'); // 01:00 EST
+    // The counterexample CI found: a UTC schedule that closes at 06:30 must not skip the first 01:00.
+    const scheduled = { ...r, schedule: { timezone: 'UTC', days: { sun: [{ from: '00:00', to: '06:30' }] } } };
+    expect(nextOpening(scheduled, new Date('2031-10-26T05:30:00Z'), 14)!.toISOString()).toBe('2031-11-02T05:00:00.000Z');
+  });
+
+  it('reopens a window when clocks go back into it', () => {
+    // 2031-10-26 01:00Z: Berlin goes from 03:00 CEST back to 02:00 CET, inside a 17:30-02:30 window
+    // that closed at 02:30 CEST (00:30Z). Los Angeles is at 18:00, inside the window too.
+    const r = rule({ allowedFrom: '17:30', allowedTo: '02:30', zones: ['America/Los_Angeles', 'Europe/Berlin'] });
+    expect(isOpen(r, new Date('2031-10-26T00:45:00Z'))).toBe(false);
+    expect(nextOpening(r, new Date('2031-10-19T01:30:00Z'), 14)!.toISOString()).toBe('2031-10-26T01:00:00.000Z');
+  });
+
   it('requires the window to be open in every zone of a multi-zone number', () => {
     const r = rule({ allowedFrom: '09:00:00', allowedTo: '17:00:00', zones: ['America/New_York', 'America/Los_Angeles'] });
     expect(isOpen(r, at('2030-01-07T10:00', 'America/New_York'))).toBe(false); // 07:00 in LA

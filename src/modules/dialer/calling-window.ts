@@ -11,7 +11,8 @@ import { WEEKDAYS, type WorkSchedule } from '../campaigns/work-schedule.ts';
  *    [from, to) containing t's local time on a weekday it lists, t's local date is not
  *    a skip date (no schedule = always open).
  * DST: wall-clock times that do not exist (spring forward) open at the first instant
- * after the gap; repeated ones (fall back) open at their first occurrence.
+ * after the gap; repeated ones (fall back) open at both occurrences, and a window the
+ * clocks go back into reopens at the change.
  */
 export interface WindowRule {
   allowedFrom: string | null;
@@ -84,12 +85,21 @@ function search(rule: WindowRule, from: Date, days: number): Date | null {
     if (sec >= DAY) return add(zone, dayOffset + 1, 0);
     const dt = DateTime.fromObject(wanted, { zone });
     if (!dt.isValid) return;
-    let ms = dt.toMillis();
+    const ms = dt.toMillis();
     // Spring forward: the wall time does not exist; the window opens when the gap ends.
-    if (dt.hour !== wanted.hour || dt.minute !== wanted.minute) ms = gapEnd(zone, ms);
-    if (ms >= start) candidates.push(ms);
+    if (dt.hour !== wanted.hour || dt.minute !== wanted.minute) {
+      const end = gapEnd(zone, ms);
+      if (end >= start) candidates.push(end);
+      return;
+    }
+    // Fall back: the wall time happens twice and luxon picks one of them; try both.
+    for (const occurrence of occurrences(zone, wanted, ms)) if (occurrence >= start) candidates.push(occurrence);
   };
   const bounds = allowedBounds(rule);
+  // When clocks go back, a wall time that has just closed comes round again: a window
+  // can reopen at the transition itself, which no window start marks.
+  const zones = new Set([...(bounds ? rule.zones : []), ...(rule.schedule ? [rule.schedule.timezone ?? 'UTC'] : [])]);
+  for (const zone of zones) for (const ms of transitions(zone, start, start + (days + 1) * DAY * 1000)) candidates.push(ms);
   for (let d = -1; d <= days; d++) {
     if (bounds) for (const zone of rule.zones) add(zone, d, bounds[0]);
     const schedule = rule.schedule;
@@ -110,12 +120,44 @@ function search(rule: WindowRule, from: Date, days: number): Date | null {
   return null;
 }
 
+type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** Every instant near `near` (one or two) whose wall time in `zone` is `wanted`. */
+function occurrences(zone: string, wanted: WallTime, near: number): number[] {
+  const z = IANAZone.create(zone);
+  const wallAsUtc = Date.UTC(wanted.year, wanted.month - 1, wanted.day, wanted.hour, wanted.minute, wanted.second);
+  const found = new Set<number>();
+  for (const probe of [near - 6 * 3_600_000, near, near + 6 * 3_600_000]) {
+    const at = wallAsUtc - z.offset(probe) * 60_000;
+    if (z.offset(at) * 60_000 === wallAsUtc - at) found.add(at);
+  }
+  return [...found];
+}
+
+/** The instants in [from, to) at which `zone` changes its offset. */
+function transitions(zone: string, from: number, to: number): number[] {
+  const z = IANAZone.create(zone);
+  const step = 12 * 3_600_000; // offsets never change twice within 12 hours
+  const found: number[] = [];
+  let before = z.offset(from);
+  for (let t = from; t < to; t += step) {
+    const next = Math.min(t + step, to);
+    const after = z.offset(next);
+    if (after !== before) {
+      const at = gapEnd(zone, next, next - t);
+      if (at >= from) found.push(at);
+    }
+    before = after;
+  }
+  return found;
+}
+
 /** The first instant at or before `after` whose offset is the post-transition one. */
-function gapEnd(zone: string, after: number): number {
+function gapEnd(zone: string, after: number, within = 3 * 3_600_000): number {
   const z = IANAZone.create(zone);
   const offsetAfter = z.offset(after);
   // Whole seconds: transitions happen on them.
-  let lo = Math.floor(after / 1000) - 3 * 3600;
+  let lo = Math.floor((after - within) / 1000);
   let hi = Math.floor(after / 1000);
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
