@@ -3,6 +3,9 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
+import { buildValidator } from './shared/validators.ts';
+import { simInboundRoutes } from './modules/dialer/inbound.routes.ts';
+import { registerJsonBodyParser } from './shared/json-body.ts';
 import { handleError } from './shared/error-handler.ts';
 import { queryNormaliser } from './shared/query-normalise.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
@@ -42,15 +45,23 @@ declare module 'fastify' {
   }
 }
 
+/** Request log lines without secrets: integration tokens may come in the query (`?token=`). */
+export const redactedRequest = (req: { method: string; url: string; host?: string; ip?: string }) => ({
+  method: req.method,
+  url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+  host: req.host,
+  remoteAddress: req.ip,
+});
+
 // A bound on every JSON body; bulk routes that need more raise it themselves.
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP application from its dependencies. Does not listen. */
 export async function buildApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.LOG_LEVEL },
+    logger: options.logger ?? { level: deps.config.LOG_LEVEL, serializers: { req: redactedRequest } },
     bodyLimit: DEFAULT_BODY_LIMIT,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -75,6 +86,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   });
 
   await app.register(formbody);
+  registerJsonBodyParser(app);
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(loginRoutes, { prefix: '/api/v1' });
@@ -100,6 +112,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
       await api.register(phoneNumbersRoutes, { prefix: '/phone-numbers' });
       await api.register(contactsRoutes, { prefix: '/contacts' });
       await api.register(callsRoutes, { prefix: '/calls' });
+      await api.register(simInboundRoutes, { prefix: '/voice' });
       await api.register(dialerRoutes);
       await api.register(importsRoutes, { prefix: '/contacts' });
       await api.register(contactIntegrationsRoutes, { prefix: '/integrations/contact-creation' });

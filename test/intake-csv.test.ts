@@ -45,6 +45,18 @@ describe('CSV import', () => {
     ]);
   });
 
+  it('fails only the row whose cell holds a NUL character (the whole task failed before)', async () => {
+    const campaign = await createCampaign(t, alice);
+    const csv = `phone,note\n${usPhone(20)},fine\n${usPhone(21)},a\u0000b\n${usPhone(22)},also fine\n`;
+    const res = await upload(alice, { campaign_id: String(campaign.id) }, csv);
+    expect(res.statusCode).toBe(200);
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ status: 'completed', total: 3, created: 2, failed: 1 });
+    expect(done.errors[0]).toMatchObject({ index: 1, phone_number: usPhone(21) });
+    expect(done.errors[0].reason).toContain('NUL');
+    expect((await contactsOf(campaign.id)).map((c) => c.phone_number)).toEqual([usPhone(20), usPhone(22)]);
+  });
+
   it('detects a semicolon delimiter, uses the named phone and time-zone columns, and fails a row with an unknown zone', async () => {
     const campaign = await createCampaign(t, alice);
     const csv = `Name;Tel;TZ;City\nAnn;${usPhone(10)};Europe/Berlin;"Berlin; Mitte"\nBob;${usPhone(11)};;Paris\nCid;${usPhone(12)};Mars/Base;X\n`;

@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { DateTime as Lux } from 'luxon';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; format?: string; anyOf?: Schema[] };
 
@@ -9,9 +10,12 @@ const typesOf = (s: Schema): string[] => [
 
 /**
  * Query conventions fixed for clients (DESIGN.md): arrays as repeated keys or a comma
- * list, booleans as true/false/1/0, and a date-time whose `+` offset arrived decoded as a
- * space. Ajv cannot express these, so each route gets a small rewrite before validation.
+ * list, booleans as true/false/1/0, a date-time whose `+` offset arrived decoded as a
+ * space, and a date or date-time without an offset (read in `timezone`, else UTC). Ajv
+ * cannot express these, so each route gets a small rewrite before validation.
  */
+const NAIVE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?)?$/;
+
 export function queryNormaliser(route: RouteOptions): ((query: Record<string, unknown>) => void) | null {
   const props = (route.schema?.querystring as Schema | undefined)?.properties;
   if (!props) return null;
@@ -35,9 +39,18 @@ export function queryNormaliser(route: RouteOptions): ((query: Record<string, un
       if (query[name] === '1') query[name] = 'true';
       else if (query[name] === '0') query[name] = 'false';
     }
+    // A date alone, or a date-time without an offset (Python's isoformat() of a naive
+    // datetime), is read in the request's `timezone` parameter when it has a valid one, else UTC.
+    const zone = typeof query.timezone === 'string' && query.timezone ? query.timezone : 'UTC';
     for (const name of dateTimes) {
       const value = query[name];
-      if (typeof value === 'string') query[name] = value.replace(/ (\d\d:?\d\d)$/, '+$1');
+      if (typeof value !== 'string') continue;
+      if (NAIVE.test(value)) {
+        const local = Lux.fromISO(value, { zone });
+        if (local.isValid) query[name] = local.toUTC().toISO();
+        continue;
+      }
+      query[name] = value.replace(/ (\d\d:?\d\d)$/, '+$1');
     }
   };
 }

@@ -24,10 +24,11 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
 /** Responses hand Date objects to the serializer; requests receive ISO strings. */
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-export const IdParams = Type.Object({ id: Type.Integer() });
+export const IdParams = Type.Object({ id: Id });
 
 export const MAX_LIMIT = 1000;
-export const Skip = Type.Integer({ minimum: 0, default: 0 });
+// Bounded like ids: beyond, PostgreSQL's bigint OFFSET overflowed into a 500.
+export const Skip = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 });
 export const Limit = (defaultValue: number) => Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: defaultValue });
 
 export const Detail = Type.Object({ detail: Type.String() }, { description: 'Error' });

@@ -36,12 +36,15 @@ function describe(error: AjvError): { type: string; msg: string } {
       return { type: 'literal_error', msg: `Input should be '${p.allowedValue}'` };
     case 'format':
       return { type: `${String(p.format).replace(/-/g, '_')}_parsing`, msg: `Input should be a valid ${p.format}` };
+    // Worded as FastAPI does ("Input should be greater than or equal to 1"); Ajv's own message is "must be >= 1".
     case 'minimum':
+      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${p.limit}` };
     case 'exclusiveMinimum':
-      return { type: error.keyword === 'minimum' ? 'greater_than_equal' : 'greater_than', msg: `Input should be ${error.message}` };
+      return { type: 'greater_than', msg: `Input should be greater than ${p.limit}` };
     case 'maximum':
+      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${p.limit}` };
     case 'exclusiveMaximum':
-      return { type: error.keyword === 'maximum' ? 'less_than_equal' : 'less_than', msg: `Input should be ${error.message}` };
+      return { type: 'less_than', msg: `Input should be less than ${p.limit}` };
     case 'minLength':
       return { type: 'string_too_short', msg: `String should have at least ${p.limit} characters` };
     case 'maxLength':

@@ -1,3 +1,4 @@
+import { unstorable } from '../../shared/json-body.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 import type { ImportError, StoredRow } from './imports.repository.ts';
@@ -41,6 +42,12 @@ export function prepareChunk(chunk: { seq: number; first_index: number; rows: un
     }
     if (timezone !== null && !isValidTimeZone(timezone)) {
       failed.push({ index, phone_number: input, reason: `'${timezone.slice(0, 64)}' is not an IANA time zone` });
+      continue;
+    }
+    // Text PostgreSQL cannot store fails this row alone (it failed the chunk, and the task).
+    const bad = unstorable(data) ?? (typeof status === 'string' ? unstorable(status) : null);
+    if (bad) {
+      failed.push({ index, phone_number: input, reason: `contact data at ${bad.loc.join('.') || 'top level'}: ${bad.msg}` });
       continue;
     }
     const key = `${campaignId}|${phone.e164}`;
