@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { createAccount } from './helpers/factories.ts';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 import { VoiceProviderError, type VoiceProvider } from '../src/voice/provider.ts';
@@ -117,6 +118,39 @@ describe('calls whose outcome is unknown', () => {
     });
   });
 
+  it('ends a call whose end event carries a status the service does not know as failed, with the status in its reason', async () => {
+    const { id } = await startOne({ status: 'exploded', duration: 20 }, { max_call_attempts: 2, call_interval: [5] });
+    await h.advance(2 * MIN);
+    await h.round();
+    const [row] = await h.callsOf(id);
+    expect(row.status).toBe('failed');
+    expect(row.call_data.ended_reason).toContain("unknown provider status 'exploded'");
+    expect(await h.contact(id)).toMatchObject({ status: 'call_scheduled', calls_attempts: 1 });
+  });
+
+  it('ends a call as failed when the provider stays unreachable for three reconcile periods', async () => {
+    const { id } = await startOne({ lost: true }, { max_call_attempts: 2, call_interval: [5] });
+    const sim = h.sim as unknown as { fetchCall: unknown };
+    const fetchCall = sim.fetchCall;
+    sim.fetchCall = async () => {
+      throw new Error('provider API 500');
+    };
+    try {
+      const after = h.t.deps.voice.capabilities.reconcileAfterMs;
+      await h.advance(2 * after);
+      await h.round();
+      expect((await h.callsOf(id))[0].status).toBe('in progress'); // still asking
+      await h.advance(after + MIN);
+      await h.round();
+      const [row] = await h.callsOf(id);
+      expect(row.status).toBe('failed');
+      expect(row.call_data.ended_reason).toContain('could not be reached');
+      expect(await h.contact(id)).toMatchObject({ status: 'call_scheduled', calls_attempts: 1 });
+    } finally {
+      sim.fetchCall = fetchCall;
+    }
+  });
+
   it('does not count the attempt when the provider refuses the call with a retryable error', async () => {
     const real = h.t.deps.voice;
     const refusing: VoiceProvider = { ...real, name: real.name, capabilities: real.capabilities, verifyWebhook: real.verifyWebhook.bind(real), parseWebhook: real.parseWebhook.bind(real), hangup: real.hangup.bind(real), startCall: async () => { throw new VoiceProviderError('rate_limited', 'slow down', true); } };
@@ -134,16 +168,42 @@ describe('calls whose outcome is unknown', () => {
   });
 });
 
+const inbound = (payload: { from: string; to: string }, headers: Record<string, string> = h.account.headers) =>
+  h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload, headers });
+
 describe('inbound calls', () => {
+  it('needs the credentials of the account that owns the number', async () => {
+    const number = '+12125550778';
+    await h.campaign({ campaign_type: 'Inbound', campaign_phone: null, phones: [number], title: 'Private line' });
+    expect((await inbound({ from: usNumber(), to: number }, {})).statusCode).toBe(401);
+    const stranger = await createAccount(h.t);
+    expect((await inbound({ from: usNumber(), to: number }, stranger.headers)).statusCode).toBe(404);
+    expect(await h.t.deps.db.selectFrom('calls').select('id').where('to_number', '=', number).execute()).toEqual([]);
+  });
+
+  it('keeps a do_not_disturb caller do_not_disturb through and after the call', async () => {
+    const number = '+12125550779';
+    const c = await h.campaign({ campaign_type: 'Inbound', campaign_phone: null, phones: [number], title: 'Care line' });
+    const caller = usNumber();
+    const [id] = await h.contacts(c, [caller], { status: 'do_not_disturb' });
+    const res = await inbound({ from: caller, to: number });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().contact_id).toBe(id);
+    expect((await h.contact(id!)).status).toBe('do_not_disturb');
+    await h.advance(10 * MIN);
+    expect((await h.callsOf(id!))[0].status).not.toBe('in progress');
+    expect((await h.contact(id!)).status).toBe('do_not_disturb');
+  });
+
   it('records an inbound call to an Inbound campaign\'s number and creates the caller as a contact', async () => {
     const number = '+12125550777';
     const c = await h.campaign({ campaign_type: 'Inbound', campaign_phone: null, phones: [number], title: 'Hotline' });
     const caller = usNumber();
-    const res = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    const res = await inbound({ from: caller, to: number });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ campaign_id: c, contact_created: true, status: 'in progress' });
-    const busy = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    const busy = await inbound({ from: caller, to: number });
     expect(busy.statusCode).toBe(409);
     await h.advance(10 * MIN);
     const contact = await h.contact(body.contact_id);
@@ -152,18 +212,18 @@ describe('inbound calls', () => {
     expect(call).toMatchObject({ call_type: 'inbound', from_number: caller, to_number: number, status: 'finished', campaign_title: 'Hotline' });
     expect(call.call_data.transcript.length).toBeGreaterThan(0);
     // a second call from the same person finds the same contact
-    const again = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: caller, to: number } });
+    const again = await inbound({ from: caller, to: number });
     expect(again.json()).toMatchObject({ contact_id: body.contact_id, contact_created: false });
     await h.advance(10 * MIN);
   });
 
   it('answers 404 for a number no Inbound campaign owns, and when the provider is not the simulator', async () => {
-    expect((await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: usNumber(), to: '+12125550999' } })).statusCode).toBe(404);
+    expect((await inbound({ from: usNumber(), to: '+12125550999' })).statusCode).toBe(404);
     const real = h.t.deps.voice;
     h.t.deps.voice = new SimProvider({ secret: 'x'.repeat(32), clock: h.clock, timeScale: 1, seed: 1 });
     Object.defineProperty(h.t.deps.voice, 'name', { value: 'vendor' });
     try {
-      expect((await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: usNumber(), to: '+12125550777' } })).statusCode).toBe(404);
+      expect((await inbound({ from: usNumber(), to: '+12125550777' })).statusCode).toBe(404);
     } finally {
       h.t.deps.voice = real;
     }

@@ -118,6 +118,38 @@ describe('usage limits', () => {
     expect(row.limit_usage).toBeCloseTo(0.36, 6);
   });
 
+  it('reserves the average paid call for each cost call in progress (no burst past a cost limit)', async () => {
+    const c = await h.campaign({ limit_unit: 'cost', limit_value: 0.5, concurrent_call_limit: 0 });
+    await h.contacts(c, Array.from({ length: 40 }, () => usNumber()), { contact_data: { _sim: { status: 'finished', duration: 120 } } });
+    await h.enqueue(c);
+    expect(await h.round(c)).toBe(1); // no paid call yet: one at a time
+    await h.advance(5 * MIN);
+    const started = await h.round(c); // 0.18 spent, 0.18 a call: room for two more
+    expect(started).toBe(2);
+    await h.advance(5 * MIN);
+    for (let i = 0; i < 3; i++) {
+      await h.round(c);
+      await h.advance(5 * MIN);
+    }
+    const row = await campaignRow(c);
+    expect(row.limit_reached).toBe(true);
+    expect(row.limit_usage).toBeLessThan(0.5 + 0.18 + 1e-9); // at most one call's cost past the limit
+  });
+
+  it('counts the usage again when a limit is set or changed through the API', async () => {
+    const c = await h.campaign({ concurrent_call_limit: 0 });
+    await h.contacts(c, [usNumber(), usNumber(), usNumber()], { contact_data: { _sim: { status: 'finished', duration: 120 } } });
+    await h.enqueue(c);
+    await h.round(c);
+    await h.advance(5 * MIN);
+    const put = (body: object) => h.t.request({ method: 'PUT', url: `/api/v1/campaigns/${c}`, headers: h.account.headers, payload: body });
+    // Three calls of 2 billed minutes: a new 5-minute limit is reached already.
+    expect((await put({ limit_unit: 'minutes', limit_value: 5 })).json()).toMatchObject({ limit_usage: 6, limit_reached: true });
+    expect((await put({ limit_value: 10 })).json()).toMatchObject({ limit_usage: 6, limit_reached: false });
+    expect((await put({ limit_unit: 'contacts', limit_value: 3 })).json()).toMatchObject({ limit_usage: 3, limit_reached: true });
+    expect((await put({ limit_value: null })).json()).toMatchObject({ limit_reached: false });
+  });
+
   it('does not count calls outside limit_start..limit_end', async () => {
     const now = h.clock.now();
     const c = await h.campaign({ limit_unit: 'contacts', limit_value: 1, limit_start: new Date(now.getTime() + 86_400_000) });

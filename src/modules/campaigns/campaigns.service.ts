@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import { refreshUsage } from '../dialer/usage.ts';
 import { requireCampaign } from './campaign-access.ts';
 import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
 import * as repo from './campaigns.repository.ts';
@@ -21,7 +22,7 @@ export async function listCampaigns({ db, principal, query }: { db: Db; principa
     title: query.title,
     ids: query.id,
     subUserIds: query.sub_user_id,
-    includeArchived: query.include_archived,
+    includeArchived: query.include_archived ?? false,
   });
 }
 
@@ -81,6 +82,7 @@ export async function createCampaign({ db, principal, input, now = new Date() }:
 const NULL_KEEPS = new Set(['title', 'campaign_type', 'is_archive', 'is_paused']);
 const JSON_COLUMNS = new Set(['campaign_data', 'work_schedule']);
 const LIMIT_FIELDS = ['limit_value', 'limit_unit', 'limit_start', 'limit_end'] as const;
+const toDate = (v: Date | string | null) => (v === null ? null : v instanceof Date ? v : new Date(v));
 
 function patchFrom(input: CampaignUpdate): CampaignPatch {
   const patch: Record<string, unknown> = {};
@@ -109,11 +111,22 @@ export async function updateCampaign({ db, principal, id, input, now = new Date(
     const row = await repo.lockCampaign(trx, id);
     checkCampaignRules(input, currentRules(row));
     const patch = patchFrom(input);
-    if (LIMIT_FIELDS.some((f) => input[f] !== undefined)) {
-      patch.limit_reached = limitReached(input.limit_value !== undefined ? input.limit_value : row.limit_value, row.limit_usage);
-    }
+    const limitChanged = LIMIT_FIELDS.some((f) => input[f] !== undefined);
+    if (limitChanged) patch.limit_reached = false; // recounted below, in the new unit and period
     patch.updated_at = now;
     await repo.updateCampaign(trx, id, patch);
+    if (limitChanged) {
+      // limit_usage was counted in the old unit and period (or not at all without a limit):
+      // compared with a new value it showed a reached limit as 0/false for good.
+      const merged = <K extends (typeof LIMIT_FIELDS)[number]>(k: K) => (input[k] !== undefined ? input[k] : row[k]) ?? null;
+      await refreshUsage(trx, {
+        id,
+        limit_value: merged('limit_value'),
+        limit_unit: merged('limit_unit'),
+        limit_start: toDate(merged('limit_start')),
+        limit_end: toDate(merged('limit_end')),
+      }, now);
+    }
     if (input.campaign_data !== undefined) {
       const before = promptOf(row.campaign_data);
       const after = promptOf(input.campaign_data);

@@ -141,7 +141,13 @@ describe('update', () => {
 
   it('recomputes limit_reached from the usage so far when a limit field changes, and only then', async () => {
     const { id } = await createCampaign(t, alice.headers, { limit_value: 100, limit_unit: 'contacts' });
-    await t.deps.db.updateTable('campaigns').set({ limit_usage: 7 }).where('id', '=', id).execute();
+    // Usage is counted from the calls: 7 distinct contacts called, 1.00 of cost each.
+    const contacts = await t.deps.db.insertInto('contacts')
+      .values(Array.from({ length: 7 }, (_, i) => ({ owner_id: alice.id, campaign_id: id, phone_number: `+1415555${String(7000 + i)}`, status: 'finished' })))
+      .returning('id').execute();
+    await t.deps.db.insertInto('calls')
+      .values(contacts.map((c) => ({ owner_id: alice.id, campaign_id: id, contact_id: c.id, status: 'finished', call_type: 'outbound', start_time: new Date(), cost: 1, call_duration: 30 })))
+      .execute();
     const put = async (payload: Record<string, unknown>) => (await t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers: alice.headers, payload })).json();
     expect(await put({ limit_value: 7 })).toMatchObject({ limit_value: 7, limit_usage: 7, limit_reached: true });
     expect(await put({ limit_value: 7.5 })).toMatchObject({ limit_reached: false });

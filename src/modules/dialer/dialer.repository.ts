@@ -132,6 +132,9 @@ export interface NewOutboundCall {
  */
 export async function insertCalls(trx: Trx, calls: NewOutboundCall[], now: Date): Promise<{ id: number; contact_id: number }[]> {
   if (calls.length === 0) return [];
+  // In (owner, number) order, the order of the unique index on live numbers: two workers
+  // inserting calls to shared numbers in opposite orders waited on each other (a deadlock).
+  calls = [...calls].sort((a, b) => a.ownerId - b.ownerId || (a.to < b.to ? -1 : a.to > b.to ? 1 : a.contactId - b.contactId));
   const { rows } = await sql<{ id: number; contact_id: number }>`
     INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data)
     SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb

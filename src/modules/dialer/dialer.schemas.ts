@@ -7,7 +7,12 @@ export const CONTACT_STATUSES = [
 
 export const CampaignIdParams = Type.Object({ campaign_id: Type.Integer() });
 export const EnqueueQuery = Type.Object({
-  status: Type.Union(CONTACT_STATUSES.map((s) => Type.Literal(s)), { description: 'ContactStatus of the contacts to queue' }),
+  // One string enum (a union of literals answered a wrong value with "Input should be 'new'").
+  status: Type.Unsafe<(typeof CONTACT_STATUSES)[number]>({
+    type: 'string',
+    enum: [...CONTACT_STATUSES],
+    description: 'ContactStatus of the contacts to queue; contacts in progress, do_not_disturb or paused are never queued (0 for those statuses)',
+  }),
   limit: Type.Integer({ exclusiveMinimum: 0, maximum: 100_000, default: 10, description: 'at most this many contacts, oldest first' }),
 });
 

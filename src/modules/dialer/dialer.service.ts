@@ -7,7 +7,7 @@ import {
   promptsFor, rescheduleContacts, saveProviderIds, type ClaimedContact, type DialCampaign, type NewOutboundCall,
 } from './dialer.repository.ts';
 import { finishCall } from './call-events.service.ts';
-import { limitActive, periodUsage } from './usage.ts';
+import { limitActive, periodCostPerCall, periodUsage } from './usage.ts';
 import { NO_WINDOW_REASON } from './wake.ts';
 
 const NUMBER_BUSY_RETRY_MS = 60_000;
@@ -119,7 +119,14 @@ async function withinUsageLimit(trx: Parameters<typeof periodUsage>[0], campaign
     const room = Math.ceil(limit - usage - campaign.live);
     return contacts.slice(0, Math.max(0, room));
   }
-  return usage < limit ? contacts : [];
+  // Cost: a call's cost is known only when it ends, so each call in progress reserves the
+  // campaign's average paid call in the period; before the first one ends, one call at a
+  // time. Without a reserve a cost limit of 0.10 let one round start 40 calls (18.00 spent).
+  if (usage >= limit) return [];
+  const perCall = await periodCostPerCall(trx, campaign);
+  if (perCall === null) return contacts.slice(0, Math.max(0, 1 - campaign.live));
+  const room = Math.ceil((limit - usage) / perCall) - campaign.live;
+  return contacts.slice(0, Math.max(0, room));
 }
 
 /** Rotates over the campaign's phone numbers (by contact and attempt), else campaign_phone. */

@@ -2,24 +2,35 @@ import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import { conflict, HttpError } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
+import type { Principal } from '../auth/principal.ts';
+import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { promptsFor, saveProviderIds } from './dialer.repository.ts';
 
 /**
  * An inbound call to one of an Inbound campaign's numbers: finds the caller among the
  * campaign's contacts (or creates it) and records a call with call_type inbound. The
- * contact is `in progress` during the call; afterwards it ends `finished` after a
+ * contact is `in progress` during the call (one with do_not_disturb or paused keeps it); afterwards it ends `finished` after a
  * conversation and otherwise takes the final status of the table (no call-back retries).
  */
-export async function simulateInbound({ deps, from, to }: { deps: Deps; from: string; to: string }) {
+export async function simulateInbound({ deps, principal, from, to }: { deps: Deps; principal: Principal; from: string; to: string }) {
   if (deps.voice.name !== 'sim' || !deps.voice.capabilities.inboundSimulation) throw new HttpError(404, 'Not Found');
   const caller = requirePhone(from, deps.config.DEFAULT_COUNTRY, ['body', 'from']).e164;
   const number = requirePhone(to, deps.config.DEFAULT_COUNTRY, ['body', 'to']).e164;
   const now = deps.clock.now();
-  const { rows: [campaign] } = await sql<{ id: number; owner_id: number; title: string }>`
-    SELECT cp.id, cp.owner_id, cp.title FROM campaigns cp
-    WHERE cp.campaign_type = 'Inbound' AND NOT cp.is_archive AND NOT cp.is_paused
-      AND (cp.campaign_phone = ${number} OR EXISTS (SELECT 1 FROM phone_numbers p WHERE p.campaign_id = cp.id AND p.phone_number = ${number}))
-    ORDER BY cp.id LIMIT 1`.execute(deps.db);
+  const campaign = await deps.db
+    .selectFrom('campaigns')
+    .select(['campaigns.id', 'campaigns.owner_id', 'campaigns.title'])
+    .where(campaignVisibleTo(principal, 'campaigns.id', 'campaigns.owner_id'))
+    .where('campaigns.campaign_type', '=', 'Inbound')
+    .where('campaigns.is_archive', '=', false)
+    .where('campaigns.is_paused', '=', false)
+    .where((eb) => eb.or([
+      eb('campaigns.campaign_phone', '=', number),
+      eb.exists(eb.selectFrom('phone_numbers as p').select(sql<number>`1`.as('one')).whereRef('p.campaign_id', '=', 'campaigns.id').where('p.phone_number', '=', number)),
+    ]))
+    .orderBy('campaigns.id')
+    .limit(1)
+    .executeTakeFirst();
   if (!campaign) throw new HttpError(404, 'No active Inbound campaign owns this number');
 
   const result = await deps.db.transaction().execute(async (trx) => {
@@ -40,7 +51,11 @@ export async function simulateInbound({ deps, from, to }: { deps: Deps; from: st
               ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify({ provider: deps.voice.name, transcript: [] })}::jsonb)
       ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
     if (!call.rows[0]) throw conflict('This caller is already in a call');
-    await trx.updateTable('contacts').set({ status: 'in progress', next_action_time: null, next_action_reason: 'inbound call in progress', updated_at: sql<Date>`now()` }).where('id', '=', contact.id).execute();
+    // A person who asked not to be called (or was paused) stays so: set to in progress, the
+    // contact would end finished and be dialled by the next enqueue of finished contacts.
+    if (contact.status !== 'do_not_disturb' && contact.status !== 'paused') {
+      await trx.updateTable('contacts').set({ status: 'in progress', next_action_time: null, next_action_reason: 'inbound call in progress', updated_at: sql<Date>`now()` }).where('id', '=', contact.id).execute();
+    }
     return { call: call.rows[0], contact, created };
   });
   const prompts = await promptsFor(deps.db, [campaign.id]);

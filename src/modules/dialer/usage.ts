@@ -37,6 +37,17 @@ export async function periodUsage(trx: Trx, c: LimitFields): Promise<number> {
   return Number(rows[0]?.usage ?? 0);
 }
 
+/** The average cost of the campaign's ended paid calls in the limit period (null before the first). */
+export async function periodCostPerCall(trx: Trx, c: LimitFields): Promise<number | null> {
+  const { rows } = await sql<{ avg: number | null }>`
+    SELECT avg(cost) FILTER (WHERE cost > 0 AND status <> 'in progress')::float8 AS avg FROM calls
+    WHERE campaign_id = ${c.id}
+      AND start_time >= coalesce(${c.limit_start}::timestamptz, '-infinity'::timestamptz)
+      AND start_time <= coalesce(${c.limit_end}::timestamptz, 'infinity'::timestamptz)`.execute(trx);
+  const avg = rows[0]?.avg;
+  return avg === null || avg === undefined ? null : Number(avg);
+}
+
 /** Keeps limit_usage and limit_reached current; called as calls end and by the sweep. */
 export async function refreshUsage(trx: Trx, c: LimitFields, now: Date): Promise<{ usage: number; reached: boolean }> {
   if (c.limit_value === null || c.limit_unit === null) return { usage: 0, reached: false };

@@ -1,17 +1,18 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { Detail, DateTime, Nullable, ValidationDetail } from '../../shared/schemas.ts';
+import { Detail } from '../../shared/schemas.ts';
 import { SIGNATURE_HEADER } from '../../voice/signature.ts';
 import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './voice-events.service.ts';
-import { simulateInbound } from './inbound.service.ts';
 
 const rawBodies = new WeakMap<object, string>();
 const EventsAnswer = Type.Object({ received: Type.Integer(), applied: Type.Integer(), duplicates: Type.Integer(), unknown_calls: Type.Integer() });
 
-/** Provider events and the simulator's inbound trigger (mounted at /api/v1/voice; own authentication). */
+/** Provider events (mounted at /api/v1/voice; authenticated by the provider's signature). */
 export async function voiceEventsRoutes(app: App) {
   const deps = app.deps;
-  // Signatures are computed over the exact bytes sent, so this plugin keeps the raw body.
+  // Signatures are computed over the exact bytes sent, so this plugin keeps the raw body
+  // (replacing, in this plugin only, the app's JSON parser).
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     rawBodies.set(req, body as string);
     try {
@@ -60,20 +61,4 @@ export async function voiceEventsRoutes(app: App) {
     return reply.code(answer.statusCode).send(answer.body);
   });
 
-  app.post('/sim/inbound', {
-    schema: {
-      tags: ['voice'],
-      summary: 'Simulate an inbound call (sim provider only)',
-      description:
-        'Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an ' +
-        'Inbound campaign (one of its phone_numbers, or its campaign_phone), else 404. The caller is found among the campaign\'s contacts by ' +
-        'number or created (status in progress, creation_method "manual", source "inbound_call"); the call is recorded with call_type inbound ' +
-        'and ends through the simulator\'s events like any call. 409 when that caller is already in a call with this account.',
-      body: Type.Object({ from: Type.String({ minLength: 3, maxLength: 40 }), to: Type.String({ minLength: 3, maxLength: 40 }) }),
-      response: {
-        200: Type.Object({ call_id: Type.Integer(), contact_id: Type.Integer(), campaign_id: Type.Integer(), contact_created: Type.Boolean(), status: Type.String(), start_time: Nullable(DateTime) }),
-        404: Detail, 409: Detail, 422: ValidationDetail,
-      },
-    },
-  }, async (request) => simulateInbound({ deps, from: request.body.from, to: request.body.to }));
 }

@@ -210,6 +210,13 @@ export class SimProvider implements VoiceProvider {
   }
 }
 
+/** The vendor's reason, led by any status we do not know (such an end still ends the call, as failed). */
+function endedReasonOf(e: WireEvent): { endedReason?: string } {
+  const unknown = e.status && !isTerminalCallStatus(e.status) ? `unknown provider status '${e.status}'` : null;
+  const reason = [unknown, e.ended_reason].filter(Boolean).join(': ');
+  return reason ? { endedReason: reason } : {};
+}
+
 function toCallEvent(e: WireEvent): CallEvent {
   return {
     eventId: e.id,
@@ -217,13 +224,15 @@ function toCallEvent(e: WireEvent): CallEvent {
     providerCallId: e.call_id,
     type: e.type,
     at: new Date(e.timestamp),
-    ...(e.status && isTerminalCallStatus(e.status) ? { status: e.status } : {}),
+    // A status we do not know still ends the call, as failed (dropped, the end would be a mere
+    // fill and the call would wait for an end that never comes).
+    ...(e.status ? { status: isTerminalCallStatus(e.status) ? e.status : 'failed' } : {}),
     ...(e.duration !== undefined ? { durationSec: e.duration } : {}),
     ...(e.cost !== undefined ? { cost: e.cost } : {}),
     ...(e.transcript ? { transcript: e.transcript } : {}),
     ...(e.action_status !== undefined ? { actionStatus: e.action_status } : {}),
     ...(e.ended_by !== undefined ? { endedBy: e.ended_by } : {}),
-    ...(e.ended_reason ? { endedReason: e.ended_reason } : {}),
+    ...endedReasonOf(e),
     ...(e.record_url ? { recordUrl: e.record_url } : {}),
   };
 }

@@ -1,0 +1,31 @@
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import { DateTime, Detail, Nullable, ValidationDetail } from '../../shared/schemas.ts';
+import { simulateInbound } from './inbound.service.ts';
+
+/**
+ * The simulator's inbound trigger (mounted at /api/v1/voice; authenticated like the rest of
+ * the API). It writes a contact and a call into the account that owns the number, so it
+ * needs that account's credentials: unauthenticated, anyone could fill any account's
+ * campaigns and start its webhooks.
+ */
+export async function simInboundRoutes(app: App) {
+  const deps = app.deps;
+  app.post('/sim/inbound', {
+    schema: {
+      tags: ['voice'],
+      summary: 'Simulate an inbound call (sim provider only)',
+      description:
+        'Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an ' +
+        'active Inbound campaign the caller of this API may see (one of its phone_numbers, or its campaign_phone), else 404. The caller is found ' +
+        'among the campaign\'s contacts by number or created (status in progress, creation_method "manual", source "inbound_call"); a contact ' +
+        'with status do_not_disturb or paused keeps it. The call is recorded with call_type inbound and ends through the simulator\'s events ' +
+        'like any call. 409 when that caller is already in a call with this account.',
+      body: Type.Object({ from: Type.String({ minLength: 3, maxLength: 40 }), to: Type.String({ minLength: 3, maxLength: 40 }) }),
+      response: {
+        200: Type.Object({ call_id: Type.Integer(), contact_id: Type.Integer(), campaign_id: Type.Integer(), contact_created: Type.Boolean(), status: Type.String(), start_time: Nullable(DateTime) }),
+        401: Detail, 404: Detail, 409: Detail, 422: ValidationDetail,
+      },
+    },
+  }, async (request) => simulateInbound({ deps, principal: request.principal, from: request.body.from, to: request.body.to }));
+}
