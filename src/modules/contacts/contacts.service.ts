@@ -109,16 +109,19 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
   checkTimeZone(input.timezone, ['body', 'timezone']);
   return inTransaction(args.db, async (trx) => {
     const contact = await requireContact(trx, args.principal, args.id);
+    // A zone guessed from the old number (as created) follows the number; one set by hand stays.
+    let guessedZone: { timezone: string | null } | null = null;
     if (phone !== undefined && phone !== contact.phone_number) {
       const existing = await findContactIdByPhone(trx, contact.campaign_id, phone);
       if (existing) throw duplicate(phone, contact.campaign_id, existing.id);
+      if (input.timezone === undefined && contact.timezone === (await timezoneForPhone(contact.phone_number))) guessedZone = { timezone: await timezoneForPhone(phone) };
     }
     try {
       await updateContactRow(trx, contact.id, {
         ...(phone !== undefined ? { phone_number: phone } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.contact_data !== undefined ? { contact_data: jsonOrNull(input.contact_data) } : {}),
-        ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+        ...(input.timezone !== undefined ? { timezone: input.timezone } : (guessedZone ?? {})),
         ...(input.source !== undefined ? { source: input.source } : {}),
         ...(input.next_action_time !== undefined ? { next_action_time: input.next_action_time } : {}),
         ...(input.next_action_reason !== undefined ? { next_action_reason: input.next_action_reason } : {}),

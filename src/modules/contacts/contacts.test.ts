@@ -47,6 +47,13 @@ describe('creating a contact', () => {
     expect(guessed.json().timezone).toBe('America/Los_Angeles');
     const given = await post({ status: 'new', campaign_id: campaign.id, phone_number: '+14155550102', timezone: 'Europe/Berlin' });
     expect(given.json().timezone).toBe('Europe/Berlin');
+    // A new number moves a guessed zone with it (New York to Los Angeles), never a given one.
+    const moved = await post({ status: 'new', campaign_id: campaign.id, phone_number: '+12125556543' });
+    expect(moved.json().timezone).toBe('America/New_York');
+    const put = (id: number, payload: object) => t.request({ method: 'PUT', url: `/api/v1/contacts/${id}`, headers: alice.headers, payload });
+    expect((await put(moved.json().id, { phone_number: '+13105556543' })).json().timezone).toBe('America/Los_Angeles');
+    expect((await put(given.json().id, { phone_number: '+12125556544' })).json().timezone).toBe('Europe/Berlin');
+    expect((await put(moved.json().id, { phone_number: '+12125556545', timezone: 'Asia/Tokyo' })).json().timezone).toBe('Asia/Tokyo');
   });
 
   it('accepts creation_method, next_action fields, created_at and updated_at from the body', async () => {
