@@ -48,6 +48,13 @@ const INVALID: Array<[string, Record<string, unknown>, Loc]> = [
   ['a work_schedule with an unknown time zone', { work_schedule: { timezone: 'Mars/Olympus' } }, ['body', 'work_schedule', 'timezone']],
   ['a work_schedule interval ending before it starts', { work_schedule: { days: { tue: [{ from: '18:00', to: '09:00' }] } } }, ['body', 'work_schedule', 'days', 'tue', 0]],
   ['a work_schedule time that is not HH:MM', { work_schedule: { days: { mon: [{ from: '9am', to: '12:00' }] } } }, ['body', 'work_schedule', 'days', 'mon', 0, 'from']],
+  ['a work_schedule with an unknown key (not silently dropped)', { work_schedule: { monday: [{ from: '09:00', to: '17:00' }] } }, ['body', 'work_schedule', 'monday']],
+  ['a work_schedule with an unknown day', { work_schedule: { days: { monday: [] } } }, ['body', 'work_schedule', 'days', 'monday']],
+  ['a work_schedule interval with an unknown key', { work_schedule: { days: { mon: [{ from: '09:00', to: '17:00', zone: 'UTC' }] } } }, ['body', 'work_schedule', 'days', 'mon', 0, 'zone']],
+  ['a campaign_phone that is not a phone number', { campaign_phone: 'front desk' }, ['body', 'campaign_phone']],
+  ['a null auto_calls (not coerced to false)', { auto_calls: null }, ['body', 'auto_calls']],
+  ['a string is_paused (not coerced)', { is_paused: 'true' }, ['body', 'is_paused']],
+  ['a string max_call_attempts (not coerced)', { max_call_attempts: '3' }, ['body', 'max_call_attempts']],
   ['a work_schedule skip date that is not a date', { work_schedule: { skip_dates: ['christmas'] } }, ['body', 'work_schedule', 'skip_dates', 0]],
 ];
 
@@ -67,6 +74,22 @@ describe('campaign validation', () => {
   it.each(INVALID.filter(([name]) => !name.includes('title') && !name.includes('campaign_type')))('refuses %s on update with 422 naming the field', async (_name, fragment, loc) => {
     const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${campaignId}`, headers: alice.headers, payload: fragment });
     expectRefused(res, loc);
+  });
+
+  it('stores campaign_phone in E.164, as inbound calls are routed by it', async () => {
+    const created = await createCampaign(t, alice.headers, { campaign_phone: '+1 (212) 555-0783' });
+    expect(created.campaign_phone).toBe('+12125550783');
+    const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers, payload: { campaign_phone: '+49 30 1234567' } });
+    expect(res.json().campaign_phone).toBe('+49301234567');
+  });
+
+  it('changes nothing when an update is refused for a null boolean', async () => {
+    const id = (await createCampaign(t, alice.headers, { auto_calls: true, is_auto_ai_message: true })).id;
+    const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers: alice.headers, payload: { auto_calls: null, is_auto_ai_message: null, title: 'Renamed' } });
+    expectRefused(res, ['body', 'auto_calls']);
+    const after = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${id}`, headers: alice.headers })).json();
+    expect(after).toMatchObject({ auto_calls: true, is_auto_ai_message: true });
+    expect(after.title).not.toBe('Renamed');
   });
 
   it('refuses a create without title or campaign_type, and an empty title on update', async () => {

@@ -1,4 +1,5 @@
 import type { App } from '../../app.ts';
+import { requirePhone } from '../../shared/phone.ts';
 import { ErrorResponses } from '../../shared/schemas.ts';
 import { Campaign, CampaignCreate, CampaignIdParams, CampaignList, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
 import { rejectMistypedPrompt } from './campaign-rules.ts';
@@ -11,7 +12,11 @@ const ACCESS =
   'Another account\'s campaign: 403; unknown id: 404.';
 
 export async function campaignsRoutes(app: App) {
-  const { db, clock } = app.deps;
+  const { db, clock, config } = app.deps;
+  // campaign_phone is the caller id of outbound calls and the number inbound calls are
+  // routed by (in E.164), so it is stored normalised like every phone number: 422 when invalid.
+  const withE164 = <T extends { campaign_phone?: string | null }>(body: T): T =>
+    typeof body.campaign_phone === 'string' ? { ...body, campaign_phone: requirePhone(body.campaign_phone, config.DEFAULT_COUNTRY, ['body', 'campaign_phone']).e164 } : body;
 
   app.get(
     '/',
@@ -43,7 +48,7 @@ export async function campaignsRoutes(app: App) {
       },
       preValidation: rejectMistypedPrompt,
     },
-    async (request) => createCampaign({ db, principal: request.principal, input: request.body, now: clock.now() }),
+    async (request) => createCampaign({ db, principal: request.principal, input: withE164(request.body), now: clock.now() }),
   );
 
   app.get(
@@ -61,14 +66,14 @@ export async function campaignsRoutes(app: App) {
         description:
           `${ACCESS} Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. ` +
           'A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. ' +
-          'Changing limit_value, limit_unit, limit_start or limit_end recomputes limit_reached.',
+          'Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).',
         params: CampaignIdParams,
         body: CampaignUpdate,
         response: { 200: Campaign, ...ErrorResponses },
       },
       preValidation: rejectMistypedPrompt,
     },
-    async (request) => updateCampaign({ db, principal: request.principal, id: request.params.id, input: request.body, now: clock.now() }),
+    async (request) => updateCampaign({ db, principal: request.principal, id: request.params.id, input: withE164(request.body), now: clock.now() }),
   );
 
   await app.register(promptHistoryRoutes);

@@ -167,10 +167,11 @@ export const CampaignCreate = Type.Object(
     call_allowed_from_time: opt(fields.call_allowed_from_time),
     call_allowed_to_time: opt(fields.call_allowed_to_time),
     work_schedule: opt(fields.work_schedule),
-    auto_calls: Type.Boolean({ description: AUTO_CALLS, default: false }),
-    is_auto_ai_message: Type.Boolean({ default: false }),
-    is_archive: Type.Boolean({ description: ARCHIVE, default: false }),
-    is_paused: Type.Boolean({ description: PAUSED, default: false }),
+    // Optional with their defaults (the spec's create body lists them as optional; the defaults fill them in).
+    auto_calls: Type.Optional(Type.Boolean({ description: AUTO_CALLS, default: false })),
+    is_auto_ai_message: Type.Optional(Type.Boolean({ default: false })),
+    is_archive: Type.Optional(Type.Boolean({ description: ARCHIVE, default: false })),
+    is_paused: Type.Optional(Type.Boolean({ description: PAUSED, default: false })),
     limit_start: opt(fields.limit_start),
     limit_end: opt(fields.limit_end),
     limit_value: opt(fields.limit_value),
@@ -222,7 +223,7 @@ export const CampaignListQuery = Type.Object({
   sub_user_id: Type.Optional(
     Type.Array(RowId, { description: 'campaigns any of these sub-users can access; only sub-users of your account count (others match nothing)' }),
   ),
-  include_archived: Type.Boolean({ default: false, description: 'include archived campaigns (default false)' }),
+  include_archived: Nullable(Type.Boolean(), { default: false, description: 'include archived campaigns (default false; null or empty = false)' }),
 });
 export type CampaignListQuery = Static<typeof CampaignListQuery>;
 

@@ -23,7 +23,9 @@ export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as con
 export type Weekday = (typeof WEEKDAYS)[number];
 
 const Clock = Type.String({ pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$', description: 'local time HH:MM (24h); 24:00 ends a day' });
-export const ScheduleInterval = Type.Object({ from: Clock, to: Clock }, { additionalProperties: false });
+// No additionalProperties: false on these objects: the app's Ajv would silently strip an unknown
+// key ({"monday": [...]} became {}, a schedule open all week). workScheduleProblem refuses it instead.
+export const ScheduleInterval = Type.Object({ from: Clock, to: Clock });
 
 export const WorkSchedule = Type.Object(
   {
@@ -31,13 +33,11 @@ export const WorkSchedule = Type.Object(
     days: Type.Optional(
       Type.Object(
         Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(Type.Array(ScheduleInterval, { maxItems: 24 }))])) as Record<Weekday, ReturnType<typeof Type.Optional<ReturnType<typeof Type.Array<typeof ScheduleInterval>>>>>,
-        { additionalProperties: false },
       ),
     ),
     skip_dates: Type.Optional(Type.Array(Type.String({ format: 'date' }), { maxItems: 1000, description: 'local dates with no calls (holidays)' })),
   },
   {
-    additionalProperties: false,
     description:
       'Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. ' +
       'Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. ' +
@@ -46,8 +46,21 @@ export const WorkSchedule = Type.Object(
 );
 export type WorkSchedule = Static<typeof WorkSchedule>;
 
-/** Checks Ajv cannot express: a known time zone and from < to. Returns a message or null. */
+const TOP_KEYS = ['timezone', 'days', 'skip_dates'];
+const unknownKey = (value: object, known: readonly string[]) => Object.keys(value).find((k) => !known.includes(k));
+
+/** Checks Ajv does not make here: no unknown key, a known time zone and from < to. Returns a message or null. */
 export function workScheduleProblem(schedule: WorkSchedule, isValidZone: (zone: string) => boolean): { path: (string | number)[]; msg: string } | null {
+  const extra = unknownKey(schedule, TOP_KEYS);
+  if (extra !== undefined) return { path: [extra], msg: `Unknown key '${extra}'; a work_schedule has ${TOP_KEYS.join(', ')}` };
+  const extraDay = schedule.days ? unknownKey(schedule.days, WEEKDAYS) : undefined;
+  if (extraDay !== undefined) return { path: ['days', extraDay], msg: `Unknown day '${extraDay}'; days are ${WEEKDAYS.join(', ')}` };
+  for (const day of WEEKDAYS) {
+    for (const [i, interval] of (schedule.days?.[day] ?? []).entries()) {
+      const extraField = unknownKey(interval, ['from', 'to']);
+      if (extraField !== undefined) return { path: ['days', day, i, extraField], msg: `Unknown key '${extraField}'; an interval has from and to` };
+    }
+  }
   if (schedule.timezone !== undefined && !isValidZone(schedule.timezone)) return { path: ['timezone'], msg: `Unknown time zone '${schedule.timezone}'` };
   for (const day of WEEKDAYS) {
     const intervals = schedule.days?.[day] ?? [];
