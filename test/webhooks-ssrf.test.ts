@@ -133,6 +133,10 @@ describe('the guard itself', () => {
     expect(blockedAddressReason('172.32.0.1')).toBeNull();
     expect(blockedAddressReason('100.128.0.1')).toBeNull();
     expect(blockedAddressReason('172.15.255.255')).toBeNull();
+    // IPv4-compatible IPv6 (::/96) embeds an IPv4 address some stacks still route.
+    expect(blockedAddressReason('::127.0.0.1')).not.toBeNull();
+    expect(blockedAddressReason('[::7f00:1]')).not.toBeNull();
+    expect(blockedAddressReason('::808:808')).toMatch(/IPv4-compatible/);
     expect(blockedAddressReason('::ffff:10.0.0.1')).toMatch(/IPv4-mapped.*private/);
     expect(blockedAddressReason('255.255.255.255')).toMatch(/broadcast/);
   });

@@ -35,7 +35,10 @@ export function blockedAddressReason(address: string): string | null {
     const inner = blockedAddressReason((ip as ipaddr.IPv6).toIPv4Address().toString());
     return inner && `${address} is an IPv4-mapped form (${inner})`;
   }
+  // The deprecated IPv4-compatible form ::a.b.c.d (::/96), e.g. [::127.0.0.1]: ipaddr.js calls it
+  // unicast, yet a stack that still routes it reaches the embedded IPv4 address.
   const range = ip.range();
+  if (range === 'unicast' && ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return `${ip.toString()} is an IPv4-compatible IPv6 address`;
   // Only ordinary public unicast is allowed: everything ipaddr.js classifies otherwise
   // (loopback, private, linkLocal, carrierGradeNat, uniqueLocal, multicast, unspecified,
   // broadcast, reserved, 6to4/teredo/NAT64 forms that embed IPv4...) is refused.

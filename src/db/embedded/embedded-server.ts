@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { acquireDataDirLock, type LockInfo } from './data-dir-lock.ts';
@@ -7,21 +8,34 @@ export interface EmbeddedServer extends Omit<LockInfo, 'pid'> {
   stop(): Promise<void>;
 }
 
-// Unix socket paths are limited to ~107 bytes; deeper data directories fall back to loopback TCP.
+// Unix socket paths are limited to ~107 bytes; a deeper data directory gets its socket in a
+// private directory under the system's temp dir (mkdtemp: mode 0700). Loopback TCP, the last
+// resort, would let any local user in: the embedded server checks no password.
 const MAX_SOCKET_PATH = 100;
+const SOCKET_NAME = '.s.PGSQL.5432';
+
+function socketDirFor(dataDir: string): { dir: string; temporary: boolean } | null {
+  if (Buffer.byteLength(join(dataDir, SOCKET_NAME)) <= MAX_SOCKET_PATH) return { dir: dataDir, temporary: false };
+  const dir = mkdtempSync(join(tmpdir(), 'vc-pg-'));
+  if (Buffer.byteLength(join(dir, SOCKET_NAME)) <= MAX_SOCKET_PATH) return { dir, temporary: true };
+  rmSync(dir, { recursive: true, force: true });
+  return null;
+}
 
 /**
  * Starts PGlite on a worker thread, serving the wire protocol on a socket inside
- * DATA_DIR (mode 0600), and takes the data directory lock for this process.
+ * DATA_DIR (mode 0600) or a private temp directory, and takes the data directory lock for this process.
  */
 export async function startEmbeddedServer(dataDir: string, maxConnections: number): Promise<EmbeddedServer> {
   const lock = acquireDataDirLock(dataDir);
   const pgDir = join(dataDir, 'pglite');
   mkdirSync(pgDir, { recursive: true });
-  const socketPath = join(dataDir, '.s.PGSQL.5432');
-  const useSocket = Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH;
+  const socketDir = socketDirFor(dataDir);
+  const removeSocketDir = () => {
+    if (socketDir?.temporary) rmSync(socketDir.dir, { recursive: true, force: true });
+  };
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: pgDir, socketPath: useSocket ? socketPath : undefined, host: '127.0.0.1', port: 0, maxConnections },
+    workerData: { dataDir: pgDir, socketPath: socketDir ? join(socketDir.dir, SOCKET_NAME) : undefined, host: '127.0.0.1', port: 0, maxConnections },
   });
   try {
     const ready = await new Promise<{ type: string; port?: number; message?: string }>((resolve, reject) => {
@@ -30,7 +44,7 @@ export async function startEmbeddedServer(dataDir: string, maxConnections: numbe
       worker.once('exit', (code) => reject(new Error(`embedded database exited with code ${code}`)));
     });
     if (ready.type !== 'ready') throw new Error(`embedded database failed to start: ${ready.message}`);
-    const address = useSocket ? { host: dataDir, port: 5432 } : { host: '127.0.0.1', port: ready.port ?? 0 };
+    const address = socketDir ? { host: socketDir.dir, port: 5432 } : { host: '127.0.0.1', port: ready.port ?? 0 };
     lock.publish(address);
     let stopped: Promise<void> | undefined;
     return {
@@ -41,11 +55,13 @@ export async function startEmbeddedServer(dataDir: string, maxConnections: numbe
           worker.postMessage({ type: 'stop' });
           await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 5000))]);
           await worker.terminate();
+          removeSocketDir();
           lock.release();
         })()),
     };
   } catch (error) {
     await worker.terminate();
+    removeSocketDir();
     lock.release();
     throw error;
   }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../../shared/errors.ts';
-import { verifyPassword } from '../../shared/secrets.ts';
+import { hashPassword, verifyPassword } from '../../shared/secrets.ts';
 import type { AccessTokenService } from './access-token.ts';
 
 /**
@@ -16,6 +16,7 @@ export async function loginWithPassword(input: { username: string; password: str
     .select(['id', 'hashed_password', 'is_active'])
     .where(sql`lower(email)`, '=', name)
     .executeTakeFirst();
+  let known = user !== undefined;
   if (user && (await verifyPassword(user.hashed_password, password))) {
     if (!user.is_active) throw badRequest('Inactive user');
     return tokens.issue(`u:${user.id}`);
@@ -26,10 +27,17 @@ export async function loginWithPassword(input: { username: string; password: str
       .select(['id', 'hashed_password', 'is_active'])
       .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
       .executeTakeFirst();
+    known = sub !== undefined;
     if (sub && (await verifyPassword(sub.hashed_password, password))) {
       if (!sub.is_active) throw badRequest('Inactive user');
       return tokens.issue(`s:${sub.id}`);
     }
   }
+  // An unknown name costs one argon2 verification like a known one: answering faster told
+  // which e-mails have accounts (16 ms against 3 ms).
+  if (!known) await verifyPassword(await decoyHash(), password);
   throw badRequest('Incorrect email or password');
 }
+
+let decoy: Promise<string> | null = null;
+const decoyHash = () => (decoy ??= hashPassword('decoy password, never matches a login'));

@@ -8,6 +8,16 @@ import { exchange, type ExchangeAnswer } from './http-exchange.ts';
  * covering the whole exchange, the answer read up to MAX_READ and stored truncated.
  */
 export const RESPONSE_KEEP = 4096;
+
+/**
+ * The first `max` UTF-16 units of `text`, never ending in half a surrogate pair: a cut emoji
+ * left a lone surrogate that jsonb refuses, failing the whole batch of completed deliveries.
+ */
+export function keepStart(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
 const MAX_READ = 1024 * 1024;
 
 export interface SendRequest {
@@ -137,7 +147,7 @@ export async function sendWebhook(req: SendRequest): Promise<SendResult> {
     });
     // NUL cannot be stored in PostgreSQL text.
     const text = res.text.includes('\u0000') ? res.text.replace(/\u0000/g, '') : res.text;
-    const responseBody = text.length > RESPONSE_KEEP ? text.slice(0, RESPONSE_KEEP) : text;
+    const responseBody = keepStart(text, RESPONSE_KEEP);
     const { ok, reason } = judge(res.statusCode, res.headers, text);
     return { ok, reason, requestUrl, httpStatus: res.statusCode, durationMs: Math.round(performance.now() - started), responseBody };
   } catch (error) {
