@@ -172,7 +172,8 @@ describe('analytics inputs', () => {
     await expect422('/api/v1/analytics/detailed?start_date=2026-02-01T00:00:00Z&end_date=2026-01-01T00:00:00Z', ['query', 'start_date']);
     await expect422('/api/v1/analytics/trends?start_date=2026-02-01T00:00:00Z&end_date=2026-01-01T00:00:00Z', ['query', 'start_date']);
     await expect422('/api/v1/analytics/trends?start_date=yesterday', ['query', 'start_date']);
-    await expect422('/api/v1/analytics/trends?start_date=2000-01-01T00:00:00Z&end_date=2026-01-01T00:00:00Z&granularity=hour', ['query', 'granularity']);
+    await expect422('/api/v1/analytics/trends?start_date=2024-01-01T00:00:00Z&end_date=2026-01-01T00:00:00Z&granularity=hour', ['query', 'granularity']); // 17,544 hours
+    await expect422('/api/v1/analytics/trends?start_date=2000-01-01T00:00:00Z&end_date=2026-01-01T00:00:00Z', ['query', 'end_date']); // over 10 years
   });
 
   it('accepts none alone as a call type and answers an empty period with one zero bucket', async () => {

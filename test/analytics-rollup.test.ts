@@ -187,6 +187,8 @@ describe('analytics rollup', () => {
     await insertCalls(3, Date.parse('2026-03-15T00:00:00Z'), 86_400_000);
     expect(await dirtyDays()).toBeGreaterThan(0);
     await check('2026-03-01T00:00:00Z', '2026-04-01T00:00:00Z');
+    // Whole days of one campaign: first read from its rollup rows alone, which see the dirty day and defer to the calls.
+    await check('2026-03-01T00:00:00Z', '2026-04-01T00:00:00Z', 'UTC', march[0]!.campaign_id);
     await check('2026-02-14T12:00:00Z', '2026-03-16T12:00:00Z');
   });
 

@@ -5,7 +5,7 @@ import type { DatabaseHandle, Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { queryPrepared } from './analytics.repository.ts';
-import type { Checks } from './analytics.parts.ts';
+import { rollupOnlyFits, type Checks, type PartsInput } from './analytics.parts.ts';
 
 /**
  * Folding dirty days into the rollup (analytics_compact() of migration 0006_analytics_speed).
@@ -60,6 +60,27 @@ export async function readReport<T extends Checks>(database: DatabaseHandle, sta
   // report reads the unindexed mark table, so it must stay small.
   if (result.marks > 0) compactSoon(database.db);
   return result;
+}
+
+/**
+ * A report built by `statement` in either form (see rollupOnlyParts): where the periods fit,
+ * the rollup-only form first, whose answer stands when no day of its periods was dirty in its
+ * snapshot; otherwise the mixed form, through readReport.
+ */
+export async function readRollupFirst<T extends Checks>(
+  database: DatabaseHandle,
+  parts: Pick<PartsInput, 'periods' | 'unusableDays'>,
+  statement: (form: 'mixed' | 'rollup') => RawBuilder<{ r: T }>,
+  ownerId: number,
+): Promise<T> {
+  if (rollupOnlyFits(parts)) {
+    const result = (await queryPrepared(database, statement('rollup')))[0]!.r;
+    if (Number(result.dirty) === 0) {
+      if (result.marks > 0) compactSoon(database.db);
+      return result;
+    }
+  }
+  return readReport(database, statement('mixed'), ownerId);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ROLLUP_STATUSES, actionColumn, statusColumn } from '../../db/migrations/0006_analytics_speed.ts';
-import { readReport } from './analytics.compaction.ts';
+import { readRollupFirst } from './analytics.compaction.ts';
 import { breakdownsOf, byHourOf, type BreakdownRow, type CallScope } from './analytics.repository.ts';
 import { checkCampaign, periodParts } from './analytics.parts.ts';
 import { BASE_COLUMNS, rollupStatement, type RollupResult, type TotalsTuple } from './analytics.rollup.ts';
@@ -75,10 +75,10 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
   const zone = offsetSegments(timeZone, periods.at(-1)!.start, scope.end);
   // A day with a change of offset cannot give hours of day from its per-UTC-hour counts.
   const unusableDays = zone.wholeHours ? zone.changeDays : [];
-  const statement = rollupStatement({ db: input.database.db, scope, periods, zone, unusableDays });
+  const parts = { db: input.database.db, scope, periods, zone, unusableDays };
   // A zone off whole hours (India, Nepal, ...) cannot use the rollup's UTC-hour counts: its hours come from the calls.
   const [result, rawHours] = await Promise.all([
-    readReport(input.database, statement, scope.principal.ownerId),
+    readRollupFirst(input.database, parts, (form) => rollupStatement({ ...parts, form }), scope.principal.ownerId),
     zone.wholeHours ? null : byHourOf(input.database.db, scope, localHourSql(zone)),
   ]);
   checkCampaign(scope, result);

@@ -28,8 +28,22 @@ export interface PeriodParts {
   edges: [Date, Date][];
 }
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const addMonths = (ms: number, n: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + n, 1);
+// A trend by day splits ~30-400 buckets per request: formatting each day through Date and
+// toISOString made this 4.5 µs a bucket (0.14 ms of a 1 ms one-campaign month); names are cached.
+const dayNames = new Map<number, string>();
+function isoDay(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    if (dayNames.size < 50_000) dayNames.set(day, name);
+  }
+  return name;
+}
+function addMonths(ms: number, n: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1);
+}
 const daysOf = (from: number, to: number) => Array.from({ length: Math.max(0, (to - from) / DAY) }, (_, i) => isoDay(from + i * DAY));
 
 export function periodParts(start: Date, end: Date): PeriodParts {
@@ -130,6 +144,32 @@ ranges AS (
   SELECT * FROM unnest(${edges.map((e) => e.p)}::int[], ${dates(edges.map((e) => e.lo))}::timestamptz[], ${dates(edges.map((e) => e.hi))}::timestamptz[]) AS r(p, lo, hi)
   UNION ALL
   SELECT per.p, bad.day::timestamp AT TIME ZONE 'UTC', (bad.day + 1)::timestamp AT TIME ZONE 'UTC' FROM per JOIN bad ON bad.day >= per.dlo AND bad.day < per.dhi)`;
+}
+
+/**
+ * Whether every period is whole UTC days (no edges) and no day must be read raw regardless:
+ * then a report can first try the rollup-only form of its statement (rollupOnlyParts).
+ */
+export const rollupOnlyFits = (input: Pick<PartsInput, 'periods' | 'unusableDays'>) =>
+  input.unusableDays.length === 0 && input.periods.every((p) => p.edges.length === 0);
+
+/**
+ * The CTEs partsAndRanges defines, for periods where rollupOnlyFits, without the split of
+ * dirty days (so no `ranges`): every part is a rollup row. The answer is exact only when
+ * `dirty` (see checks) is 0, which it reads in the same snapshot; otherwise the caller reads
+ * again with partsAndRanges. Its plan is a fraction of the mixed one, whose executor start-up
+ * alone (0.28 ms) cost more than a one-campaign month's plain count/sum.
+ */
+export function rollupOnlyParts(input: PartsInput) {
+  const { periods } = input;
+  const numbers = periods.flatMap((p, i) => [...p.months, ...p.days].map(() => i + 1));
+  const values = periods.flatMap((p) => [...p.months, ...p.days]);
+  const grains = periods.flatMap((p) => [...p.months.map(() => 'm'), ...p.days.map(() => 'd')]);
+  return sql`
+per AS (SELECT * FROM unnest(${periods.map((p) => p.dayFrom)}::date[], ${periods.map((p) => p.dayTo)}::date[]) WITH ORDINALITY AS x(dlo, dhi, p)),
+marks AS MATERIALIZED (SELECT d.day FROM analytics_dirty d WHERE d.owner_id = ${input.scope.principal.ownerId}),
+dirty AS (SELECT DISTINCT day FROM marks),
+parts AS (SELECT * FROM unnest(${numbers}::int[], ${values}::date[], ${grains}::"char"[]) AS x(p, period, grain))`;
 }
 
 /**

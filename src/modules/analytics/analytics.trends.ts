@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import { readReport } from './analytics.compaction.ts';
-import { campaignsVisible, checkCampaign, checks, partRows, partsAndRanges, periodParts, type Checks, type PartsInput, type PeriodParts } from './analytics.parts.ts';
+import { readRollupFirst } from './analytics.compaction.ts';
+import { campaignsVisible, checkCampaign, checks, partRows, partsAndRanges, periodParts, rollupOnlyParts, type Checks, type PartsInput, type PeriodParts } from './analytics.parts.ts';
 import { METRIC_SQL, scopedCalls } from './analytics.repository.ts';
 import type { Granularity, Metric, TrendsResponseT } from './analytics.schemas.ts';
 import { bucketBounds, defaultGranularity, resolveScope, type ScopeInput } from './analytics.service.ts';
@@ -20,19 +20,22 @@ const ROLLUP_COLUMN: Record<Metric, string> = { calls: 'calls', successful: 'suc
  * range of the calls (no hash table, and the planner knows each range). Buckets at local
  * midnight in a zone off UTC, and hour buckets, hold no whole UTC day and are read from the calls.
  */
-function trendStatement(input: PartsInput & { metric: Metric }): RawBuilder<{ r: TrendResult }> {
+function trendStatement(input: PartsInput & { metric: Metric; form: 'mixed' | 'rollup' }): RawBuilder<{ r: TrendResult }> {
   const account = input.scope.principal.kind === 'user' && input.scope.campaignId === undefined;
-  const perRange = scopedCalls(input.db, input.scope, { range: false })
-    .where('calls.start_time', '>=', sql<Date>`r.lo`)
-    .where('calls.start_time', '<', sql<Date>`r.hi`)
-    .select(METRIC_SQL[input.metric].as('v'));
+  // The rollup-only form (see rollupOnlyParts) has no ranges to read from the calls.
+  const mixed = input.form === 'mixed';
+  const perRange = () =>
+    scopedCalls(input.db, input.scope, { range: false })
+      .where('calls.start_time', '>=', sql<Date>`r.lo`)
+      .where('calls.start_time', '<', sql<Date>`r.hi`)
+      .select(METRIC_SQL[input.metric].as('v'));
   return sql<{ r: TrendResult }>`
 WITH visible AS (${campaignsVisible(input)}),
-${partsAndRanges(input)},
+${mixed ? partsAndRanges(input) : rollupOnlyParts(input)},
 rolled AS (${partRows(input, 'analytics_rollup', sql.raw(`t.${ROLLUP_COLUMN[input.metric]} AS v`), account)})
 SELECT json_build_object(
   'values', (SELECT json_agg(json_build_array(p, v)) FROM (
-    SELECT p, sum(v) AS v FROM (SELECT p, v FROM rolled UNION ALL SELECT r.p, (${perRange}) FROM ranges r) u GROUP BY p) x),
+    SELECT p, sum(v) AS v FROM (SELECT p, v FROM rolled ${mixed ? sql`UNION ALL SELECT r.p, (${perRange()}) FROM ranges r` : sql``}) u GROUP BY p) x),
   ${checks(input)}
 ) AS r`;
 }
@@ -61,7 +64,10 @@ export async function trendsAnalytics(input: ScopeInput & { metric: Metric; gran
   );
   const groups = groupsOf(periods);
   const results = await Promise.all(
-    groups.map((group) => readReport(input.database, trendStatement({ db: input.database.db, scope, periods: group, unusableDays: [], metric: input.metric }), scope.principal.ownerId)),
+    groups.map((group) => {
+      const parts = { db: input.database.db, scope, periods: group, unusableDays: [], metric: input.metric };
+      return readRollupFirst(input.database, parts, (form) => trendStatement({ ...parts, form }), scope.principal.ownerId);
+    }),
   );
   checkCampaign(scope, results[0]!);
   const values = new Array<number>(starts.length).fill(0);
