@@ -274,6 +274,17 @@ describe('query parameters and their defaults', () => {
     }
   });
 
+  it('types the analytics enums as strings and lets include_archived be null', () => {
+    expect(resolve(queryParam('get', '/api/v1/analytics/trends', 'metric')!.schema).type).toBe('string');
+    expect(resolve(queryParam('get', '/api/v1/campaigns/', 'include_archived')!.schema).type).toEqual(['boolean', 'null']);
+  });
+
+  it('requires only title and campaign_type in the campaign create body (the booleans default to false)', () => {
+    const schema = bodySchema('post', '/api/v1/campaigns/');
+    expect(sorted(schema.required ?? [])).toEqual(['campaign_type', 'title']);
+    for (const name of ['auto_calls', 'is_auto_ai_message', 'is_archive', 'is_paused']) expect(resolve(property(schema, name)).default, name).toBe(false);
+  });
+
   // Fastify marks a query parameter with a default as required; src/openapi.ts clears it so
   // generated clients do not force callers to send skip and limit.
   it('does not mark a query parameter with a default as required', () => {
