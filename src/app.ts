@@ -53,6 +53,17 @@ export const redactedRequest = (req: { method: string; url: string; host?: strin
   remoteAddress: req.ip,
 });
 
+/** TRUST_PROXY as Fastify takes it: true, trust the nearest `hops` proxies, or a list of proxy addresses. */
+function trustProxy(value: string | undefined): boolean | string | ((address: string, hop: number) => boolean) {
+  if (value === undefined || value === '' || /^false$/i.test(value)) return false;
+  if (/^true$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}
+
 // A bound on every JSON body; bulk routes that need more raise it themselves.
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -63,6 +74,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
     bodyLimit: DEFAULT_BODY_LIMIT,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: trustProxy(deps.config.TRUST_PROXY),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);

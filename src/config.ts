@@ -19,6 +19,8 @@ const ConfigSchema = Type.Object({
   FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   // Dialer and voice providers
   VOICE_PROVIDER: Type.String({ default: 'sim', description: 'voice provider driver: sim (default) or a vendor adapter' }),
   VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
@@ -43,7 +45,7 @@ export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 
 export class ConfigError extends Error {}
 
-const NUMBER_KEYS = ['PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS'];
+const NUMBER_KEYS = ['PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS'];
 const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
 /** Parses and validates settings; throws ConfigError naming every bad key. */

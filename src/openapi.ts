@@ -31,7 +31,8 @@ Conventions this service fixes where the public interface leaves them open:
 - \`limit\` is at most 1000 on every list; above it is a 422.
 - Date-times are ISO 8601; responses are in UTC. In the query a date alone or a date-time without an offset is read in the request's \`timezone\` parameter (analytics), else UTC; in a JSON body a date-time needs its offset.
 - A JSON body is checked in full when small (every error listed, at most 50) and up to its first error when large; text may not hold NUL or lone surrogates, and JSON nests at most 64 levels (422).
-- Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.`;
+- Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.
+- Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).`;
 
 export async function registerOpenApi(app: App) {
   app.addHook('onRoute', (route) => {

@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0004_webhooks.ts';
 import * as analytics from './migrations/0005_analytics.ts';
 import * as analyticsSpeed from './migrations/0006_analytics_speed.ts';
 import * as providerRefs from './migrations/0007_call_provider_refs.ts';
+import * as loginFailures from './migrations/0008_login_failures.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_analytics': analytics,
   '0006_analytics_speed': analyticsSpeed,
   '0007_call_provider_refs': providerRefs,
+  '0008_login_failures': loginFailures,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

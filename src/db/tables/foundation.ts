@@ -139,8 +139,16 @@ export interface CallsTable {
   updated_at: Timestamp;
 }
 
+/** Failed logins per key within a window (migration 0008). */
+export interface LoginFailuresTable {
+  key: string;
+  failures: number;
+  first_at: Timestamp;
+}
+
 export interface FoundationTables {
   users: UsersTable;
+  login_failures: LoginFailuresTable;
   sub_users: SubUsersTable;
   api_keys: ApiKeysTable;
   campaigns: CampaignsTable;

@@ -4,8 +4,9 @@ import { Detail } from '../../shared/schemas.ts';
 import { loginWithPassword } from './login.service.ts';
 
 const LoginForm = Type.Object({
-  username: Type.String({ description: 'account e-mail, or a sub-user\'s username or e-mail' }),
-  password: Type.String(),
+  // Bounded, and without NUL (PostgreSQL cannot compare it: it was a 500).
+  username: Type.String({ maxLength: 320, pattern: '^[^\\u0000]*$', description: 'account e-mail, or a sub-user\'s username or e-mail' }),
+  password: Type.String({ maxLength: 1024 }),
   grant_type: Type.Optional(Type.String({ pattern: '^password$' })),
   scope: Type.Optional(Type.String()),
   client_id: Type.Optional(Type.String()),
@@ -20,14 +21,20 @@ export async function loginRoutes(app: App) {
       schema: {
         tags: ['login'],
         summary: 'Log in (OAuth 2.0 password flow)',
-        description: 'Form-encoded `username` (e-mail) and `password`; no scopes or client id. Answers a JWT bearer token valid for ACCESS_TOKEN_EXPIRE_MINUTES. Wrong credentials or an inactive account: 400.',
+        description:
+          'Form-encoded `username` (e-mail) and `password`; no scopes or client id. Answers a JWT bearer token valid for ACCESS_TOKEN_EXPIRE_MINUTES. Wrong credentials or an inactive account: 400. ' +
+          'Failed logins are throttled per 15-minute window: after LOGIN_MAX_FAILURES wrong passwords (default 10) for one name from one address, or ten times as many from one address over all names, ' +
+          'the login answers 429 with Retry-After (seconds until the window ends) without checking the password. A successful login clears its name\'s count.',
         consumes: ['application/x-www-form-urlencoded'],
         body: LoginForm,
-        response: { 200: Token, 400: Detail },
+        response: { 200: Token, 400: Detail, 429: Detail },
       },
     },
     async (request) => {
-      const token = await loginWithPassword({ ...request.body, db: app.deps.db, tokens: app.deps.tokens });
+      const { db, tokens, clock, config } = app.deps;
+      const token = await loginWithPassword({
+        ...request.body, db, tokens, address: request.ip, maxFailures: config.LOGIN_MAX_FAILURES, now: clock.now(),
+      });
       return { access_token: token, token_type: 'bearer' as const };
     },
   );

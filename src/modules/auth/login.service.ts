@@ -1,16 +1,44 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../../shared/errors.ts';
+import { badRequest, HttpError } from '../../shared/errors.ts';
 import { hashPassword, verifyPassword } from '../../shared/secrets.ts';
 import type { AccessTokenService } from './access-token.ts';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.ts';
 
 /**
  * Accounts log in with their e-mail; sub-users with their username or e-mail. The
  * same answer for an unknown name and a wrong password, so names cannot be probed.
  */
-export async function loginWithPassword(input: { username: string; password: string; db: Db; tokens: AccessTokenService }) {
-  const { username, password, db, tokens } = input;
+export async function loginWithPassword(input: LoginInput) {
+  const { username, db, address, maxFailures, now } = input;
   const name = username.trim().toLowerCase();
+  await assertLoginAllowed(db, name, address, maxFailures, now);
+  try {
+    const token = await checkPassword(name, input);
+    await clearLoginFailures(db, name, address, maxFailures);
+    return token;
+  } catch (error) {
+    // Only a wrong password counts: an inactive user gave the right one.
+    if (error instanceof HttpError && error.detail === WRONG_CREDENTIALS) await recordLoginFailure(db, name, address, maxFailures, now);
+    throw error;
+  }
+}
+
+interface LoginInput {
+  username: string;
+  password: string;
+  db: Db;
+  tokens: AccessTokenService;
+  /** The client's address, for the failed-login throttle. */
+  address: string;
+  /** Failures allowed per name and address in the throttle's window; 0 = no throttle. */
+  maxFailures: number;
+  now: Date;
+}
+
+const WRONG_CREDENTIALS = 'Incorrect email or password';
+
+async function checkPassword(name: string, { password, db, tokens }: LoginInput): Promise<string> {
   const user = await db
     .selectFrom('users')
     .select(['id', 'hashed_password', 'is_active'])
@@ -36,7 +64,7 @@ export async function loginWithPassword(input: { username: string; password: str
   // An unknown name costs one argon2 verification like a known one: answering faster told
   // which e-mails have accounts (16 ms against 3 ms).
   if (!known) await verifyPassword(await decoyHash(), password);
-  throw badRequest('Incorrect email or password');
+  throw badRequest(WRONG_CREDENTIALS);
 }
 
 let decoy: Promise<string> | null = null;

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createAccount, type Account } from './helpers/factories.ts';
+
+let t: TestApp;
+let alice: Account;
+let now = new Date('2030-01-07T12:00:00Z');
+
+beforeAll(async () => {
+  t = await createTestApp({ LOGIN_MAX_FAILURES: '3' });
+  t.deps.clock = { now: () => now };
+  alice = await createAccount(t);
+});
+afterAll(() => t?.close());
+
+const attempt = (username: string, password: string, remoteAddress = '203.0.113.7', headers: Record<string, string> = {}) =>
+  t.request({
+    method: 'POST',
+    url: '/api/v1/login/access-token',
+    payload: new URLSearchParams({ username, password }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    remoteAddress,
+  });
+
+const failures = async (n: number, username: string, remoteAddress?: string) => {
+  for (let i = 0; i < n; i++) expect((await attempt(username, `wrong ${i}`, remoteAddress)).statusCode).toBe(400);
+};
+
+describe('failed-login throttle', () => {
+  it('answers 429 with Retry-After after LOGIN_MAX_FAILURES wrong passwords, without checking the password, until the window ends', async () => {
+    await failures(3, alice.email);
+    const refused = await attempt(alice.email, alice.password); // the right password: not even checked
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('900');
+    expect(refused.json()).toEqual({ detail: 'Too many failed logins; try again in 900 seconds' });
+
+    now = new Date(now.getTime() + 10 * 60_000);
+    expect((await attempt(alice.email.toUpperCase(), alice.password)).headers['retry-after']).toBe('300');
+    // The owner, from another address, is not locked out by a guesser.
+    expect((await attempt(alice.email, alice.password, '198.51.100.9')).statusCode).toBe(200);
+
+    now = new Date(now.getTime() + 5 * 60_000);
+    expect((await attempt(alice.email, alice.password)).statusCode).toBe(200);
+  });
+
+  it('forgets a name\'s failures after a successful login', async () => {
+    const address = '203.0.113.20';
+    await failures(2, alice.email, address);
+    expect((await attempt(alice.email, alice.password, address)).statusCode).toBe(200);
+    await failures(2, alice.email, address);
+    expect((await attempt(alice.email, alice.password, address)).statusCode).toBe(200);
+  });
+
+  it('limits one address over all names to ten times as many failures (password spraying)', async () => {
+    const address = '203.0.113.30';
+    for (let i = 0; i < 30; i++) expect((await attempt(`nobody-${i}@example.com`, 'spring2030', address)).statusCode).toBe(400);
+    const refused = await attempt(alice.email, alice.password, address);
+    expect(refused.statusCode).toBe(429);
+    expect((await attempt(alice.email, alice.password, '203.0.113.31')).statusCode).toBe(200);
+  });
+
+  it('counts failures in the database, so every process of the service sees them', async () => {
+    const other = await buildApp(t.deps, { logger: false });
+    try {
+      const address = '203.0.113.40';
+      await failures(2, alice.email, address);
+      const viaOther = (password: string) => other.inject({
+        method: 'POST', url: '/api/v1/login/access-token', remoteAddress: address,
+        payload: new URLSearchParams({ username: alice.email, password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect((await viaOther('wrong again')).statusCode).toBe(400);
+      expect((await viaOther(alice.password)).statusCode).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY says a proxy sets it', async () => {
+    const address = '203.0.113.50';
+    await failures(3, alice.email, address);
+    // A guesser cannot step around the throttle by inventing a forwarded address.
+    const spoofed = await attempt(alice.email, alice.password, address, { 'x-forwarded-for': '192.0.2.1' });
+    expect(spoofed.statusCode).toBe(429);
+
+    const proxied = await createTestApp({ LOGIN_MAX_FAILURES: '3', TRUST_PROXY: 'true' });
+    try {
+      const user = await createAccount(proxied);
+      const via = (client: string, password: string) => proxied.request({
+        method: 'POST', url: '/api/v1/login/access-token', remoteAddress: '10.0.0.2',
+        payload: new URLSearchParams({ username: user.email, password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
+      });
+      for (let i = 0; i < 3; i++) expect((await via('192.0.2.1', 'wrong')).statusCode).toBe(400);
+      expect((await via('192.0.2.1', user.password)).statusCode).toBe(429);
+      expect((await via('192.0.2.2', user.password)).statusCode).toBe(200); // another client behind the same proxy
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('is off with LOGIN_MAX_FAILURES=0', async () => {
+    const open = await createTestApp({ LOGIN_MAX_FAILURES: '0' });
+    try {
+      const user = await createAccount(open);
+      const login = (password: string) => open.request({
+        method: 'POST', url: '/api/v1/login/access-token',
+        payload: new URLSearchParams({ username: user.email, password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      for (let i = 0; i < 12; i++) expect((await login('wrong')).statusCode).toBe(400);
+      expect((await login(user.password)).statusCode).toBe(200);
+      const { n } = await open.deps.db.selectFrom('login_failures').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n)).toBe(0);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('refuses a NUL or an overlong login name with 422 (it was a 500)', async () => {
+    for (const username of ['a\u0000b@example.com', `${'a'.repeat(400)}@example.com`]) {
+      const res = await attempt(username, 'x', '203.0.113.60');
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail[0].loc).toEqual(['body', 'username']);
+    }
+  });
+});
