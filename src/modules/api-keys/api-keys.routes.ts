@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import { DateTime, Detail, ErrorResponses, IdParams, Nullable } from '../../shared/schemas.ts';
 import type { Principal } from '../auth/principal.ts';
-import { createApiKey } from './api-keys.service.ts';
+import { createApiKeyWithinCap, MAX_API_KEYS_PER_ACCOUNT } from './api-keys.service.ts';
 
 const ApiKey = Type.Object({
   id: Type.Integer(),
@@ -39,12 +39,12 @@ export async function apiKeysRoutes(app: App) {
       schema: {
         tags: ['api-keys'],
         summary: 'Generate an API key',
-        description: 'The key is in the answer once; only a SHA-256 digest is stored. Send it as the X-API-Key header.',
+        description: `The key is in the answer once; only a SHA-256 digest is stored. Send it as the X-API-Key header. An account holds at most ${MAX_API_KEYS_PER_ACCOUNT} keys: 409 beyond.`,
         body: Type.Object({ name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))) }, { description: 'optional; may be left out' }),
         response: { 200: ApiKeyCreated, ...ErrorResponses },
       },
     },
-    async (request) => createApiKey(db, ownerOf(request.principal), request.body.name ?? null),
+    async (request) => createApiKeyWithinCap(db, ownerOf(request.principal), request.body.name ?? null),
   );
 
   app.delete(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
 import { createAccessTokenService } from './access-token.ts';
+import { MAX_API_KEYS_PER_ACCOUNT } from '../api-keys/api-keys.service.ts';
 
 let t: TestApp;
 let admin: Account;
@@ -102,6 +103,22 @@ describe('API keys', () => {
     expect(del.json()).toEqual({ detail: 'Not enough permissions' });
     expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bob.headers })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: '/api/v1/api-keys/999999', headers: alice.headers })).statusCode).toBe(404);
+  });
+});
+
+describe('API key cap', () => {
+  it('refuses a key past MAX_API_KEYS_PER_ACCOUNT with 409, also when requests race for the last place', async () => {
+    const carol = await createAccount(t); // holds one key already
+    const make = () => t.request({ method: 'POST', url: '/api/v1/api-keys', headers: carol.headers, payload: {} });
+    for (let i = 1; i < MAX_API_KEYS_PER_ACCOUNT - 2; i++) expect((await make()).statusCode).toBe(200);
+    const raced = await Promise.all([make(), make(), make()]); // two places left
+    expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 200, 409]);
+    const refused = raced.find((r) => r.statusCode === 409)!;
+    expect(refused.json()).toEqual({ detail: `An account can hold at most ${MAX_API_KEYS_PER_ACCOUNT} API keys; delete one before generating another` });
+    const keys = (await t.request({ method: 'GET', url: '/api/v1/api-keys', headers: carol.headers })).json();
+    expect(keys).toHaveLength(MAX_API_KEYS_PER_ACCOUNT);
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/api-keys/${keys[0].id}`, headers: carol.headers })).statusCode).toBe(200);
+    expect((await make()).statusCode).toBe(200);
   });
 });
 
