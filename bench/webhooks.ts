@@ -116,6 +116,7 @@ async function main() {
     const campaign = await db.insertInto('campaigns').values({ owner_id: user.id, title: 'bench', campaign_type: 'Outbound' }).returning('id').executeTakeFirstOrThrow();
     const integration = await createIntegration({
       db,
+      secrets: deps.secrets,
       principal: { kind: 'user', userId: user.id, ownerId: user.id, isSuperuser: false },
       body: { url: receiverUrl, request_schema: { name: 'client name', email: 'e-mail', interested: 'yes or no' }, campaign_ids: [campaign.id], auth_type: 'bearer', bearer_token: 'bench-token' },
     });

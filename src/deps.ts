@@ -3,6 +3,7 @@ import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
+import { createSecretBox, type SecretBox } from './shared/secret-box.ts';
 import { createVoiceProvider } from './voice/registry.ts';
 import type { VoiceProvider } from './voice/provider.ts';
 import { createExtractor } from './extraction/index.ts';
@@ -19,6 +20,8 @@ export interface Deps {
   tokens: AccessTokenService;
   authRepo: AuthRepository;
   clock: Clock;
+  /** Seals secrets the service must read back (webhook credentials) under SECRET_KEY. */
+  secrets: SecretBox;
   /** The voice driver chosen by VOICE_PROVIDER (default: the simulator). */
   voice: VoiceProvider;
   /** Post-call payload extractor: an OpenAI-compatible server when LLM_BASE_URL is set, else offline rules. */
@@ -33,6 +36,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
     authRepo: createAuthRepository(database.db, database.pool, { prepared: database.kind === 'postgres' }),
     clock: systemClock,
+    secrets: createSecretBox(config.SECRET_KEY),
     voice: createVoiceProvider(config, systemClock),
     extractor: createExtractor(config),
   };

@@ -129,8 +129,13 @@ describe('reading, changing and deleting', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ url: 'https://hooks.other.org/in', allowed_hosts: 'hooks.other.org', timeout: 7, auth_type: 'bearer', bearer_token: '****3456' });
     expect(Object.keys(res.json().request_schema.properties)).toEqual(['email']);
-    const row = await t.deps.db.selectFrom('webhook_integrations').select('bearer_token').where('id', '=', created.id).executeTakeFirstOrThrow();
-    expect(row.bearer_token).toBe('keep-this-token-123456');
+    // Kept, and still sealed at rest: the database holds no credential in the clear.
+    const row = await t.deps.db.selectFrom('webhook_integrations').select(['bearer_token', 'signing_secret']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.bearer_token).toMatch(/^sealed:v1:/);
+    expect(row.bearer_token).not.toContain('keep-this-token');
+    expect(t.deps.secrets.open(row.bearer_token)).toBe('keep-this-token-123456');
+    expect(row.signing_secret).toMatch(/^sealed:v1:/);
+    expect(t.deps.secrets.open(row.signing_secret)).toBe(created.signing_secret);
     const bad = await t.request({ method: 'PUT', url: `/api/v1/integrations/webhooks/${created.id}`, headers: alice.headers, payload: { bearer_token: null } });
     expect(bad.statusCode).toBe(422);
     expect(locs(bad)).toContain('body.bearer_token');

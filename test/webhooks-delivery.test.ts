@@ -7,6 +7,7 @@ import { createCampaign, createFinishedCall, deliveriesOf, settled, startReceive
 import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { enqueueWebhookDeliveries } from '../src/modules/webhooks/enqueue-deliveries.ts';
 import type { BackgroundWorker } from '../src/workers.ts';
+import { createSecretBox } from '../src/shared/secret-box.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -160,6 +161,24 @@ describe('the outgoing request', () => {
     expect(custom.hits()[0]!.headers.authorization).toBeUndefined();
     expect(none.hits()[0]!.headers.authorization).toBeUndefined();
     expect(none.hits()[0]!.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('stores credentials sealed, sends a row stored before sealing as it is, and fails (not sends) under another SECRET_KEY', async () => {
+    const legacy = await setup({ auth_type: 'bearer', bearer_token: 'legacy-token-1234567' });
+    await t.deps.db.updateTable('webhook_integrations').set({ bearer_token: 'legacy-token-1234567' }).where('id', '=', legacy.integration.id).execute();
+    await call(legacy.campaignId);
+    await settled(t.deps.db, legacy.integration.id, 1);
+    expect(legacy.hits()[0]!.headers.authorization).toBe('Bearer legacy-token-1234567');
+
+    const rekeyed = await setup({ auth_type: 'bearer', bearer_token: 'sealed-token-1234567' });
+    const other = createSecretBox('another-secret-key-that-is-long-enough-9876');
+    await t.deps.db.updateTable('webhook_integrations').set({ bearer_token: other.seal('sealed-token-1234567') }).where('id', '=', rekeyed.integration.id).execute();
+    await call(rekeyed.campaignId);
+    const [delivery] = await settled(t.deps.db, rekeyed.integration.id, 1);
+    expect(delivery).toMatchObject({ status: 'failed', reason: 'not sent: a stored secret cannot be opened: SECRET_KEY is not the key it was sealed with' });
+    expect(rekeyed.hits()).toHaveLength(0);
+    const shown = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${rekeyed.integration.id}`, headers: alice.headers });
+    expect(shown.json().bearer_token).toBe('****');
   });
 
   it('substitutes every placeholder in the URL, URL-encoded', async () => {

@@ -2,9 +2,11 @@ import type { Dispatcher } from 'undici';
 import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 import { ExtractionError, type CallContext, type Extractor, type PayloadSchema, type TranscriptTurn } from '../../extraction/extractor.ts';
+import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
 import { hostAllowed } from '../../shared/ssrf-guard.ts';
 import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveries.repository.ts';
 import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholders.ts';
+import { openForSending } from './integration-secrets.ts';
 import { sendWebhook } from './webhook-sender.ts';
 
 /** What building and sending needs from the outside world; the worker and the API each hold one. */
@@ -17,6 +19,8 @@ export interface WebhookRuntime {
   recordingWaitMs: number;
   recordingPollMs: number;
   sleep(ms: number): Promise<void>;
+  /** Opens the integration's sealed credentials for the send. */
+  secrets: SecretBox;
 }
 
 export const RECORDING_FIELDS = ['record_url', 'call_link', 'recording_url'];
@@ -132,17 +136,24 @@ export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Pro
       }
     }
     outcome.payload = payload;
+    let secrets: ReturnType<typeof openForSending>;
+    try {
+      secrets = openForSending(integration, rt.secrets);
+    } catch (error) {
+      if (error instanceof SecretBoxError) return { ...outcome, reason: `not sent: ${error.message}` };
+      throw error;
+    }
     const result = await sendWebhook({
       method: integration.http_method as 'POST' | 'PUT',
       url,
       payload,
       urlParams: integration.save_data_use_url_params,
       auth: {
-        type: integration.auth_type, login: integration.basic_login, password: integration.basic_password,
-        token: integration.bearer_token, apiKey: integration.api_key_value, apiKeyHeader: integration.api_key_header,
+        type: integration.auth_type, login: integration.basic_login, password: secrets.password,
+        token: secrets.token, apiKey: secrets.apiKey, apiKeyHeader: integration.api_key_header,
       },
       timeoutMs: integration.timeout * 1000,
-      signingSecret: integration.signing_secret,
+      signingSecret: secrets.signingSecret,
       webhookId: job.webhookId,
       timestamp: Math.floor(rt.now().getTime() / 1000),
       dispatcher: rt.dispatcher,

@@ -44,6 +44,7 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
     recordingWaitMs: options.recordingWaitMs ?? 20_000,
     recordingPollMs: options.recordingPollMs ?? 500,
     sleep: (ms) => delay(ms),
+    secrets: deps.secrets,
     close: () => dispatcher.close(),
   };
 }

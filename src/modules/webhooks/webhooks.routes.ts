@@ -31,7 +31,7 @@ export async function webhooksRoutes(app: App) {
       const p = request.principal;
       const { rows, count } = await repo.listIntegrations(db, p.ownerId, request.query.skip, request.query.limit, p.kind === 'sub_user' ? p.subUserId : undefined);
       const campaigns = await repo.campaignIdsOf(db, rows.map((r) => r.id));
-      return { data: rows.map((r) => toResponse(r, campaigns.get(r.id) ?? [])), count };
+      return { data: rows.map((r) => toResponse(r, campaigns.get(r.id) ?? [], app.deps.secrets)), count };
     },
   );
 
@@ -43,13 +43,13 @@ export async function webhooksRoutes(app: App) {
         summary: 'Create a post-call webhook integration',
         description:
           'Account holder only (sub-users get 403). Every campaign must be the caller\'s (404 unknown, 403 another account\'s). ' +
-          'The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer. ' +
+          'The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service\'s SECRET_KEY (AES-256-GCM). ' +
           'Private and loopback destinations are refused when sending (see allowed_hosts), and the refusal is recorded in the delivery log.',
         body: IntegrationCreate,
         response: { 200: IntegrationCreated, ...ErrorResponses },
       },
     },
-    async (request) => createIntegration({ db, principal: request.principal, body: request.body }),
+    async (request) => createIntegration({ db, secrets: app.deps.secrets, principal: request.principal, body: request.body }),
   );
 
   app.get(
@@ -57,7 +57,7 @@ export async function webhooksRoutes(app: App) {
     { schema: { tags, summary: 'Read a webhook integration', params: IdParams, response: { 200: Integration, ...ErrorResponses } } },
     async (request) => {
       const row = await requireIntegration(db, request.principal, request.params.id);
-      return toResponse(row, (await repo.campaignIdsOf(db, [row.id])).get(row.id) ?? []);
+      return toResponse(row, (await repo.campaignIdsOf(db, [row.id])).get(row.id) ?? [], app.deps.secrets);
     },
   );
 
@@ -73,7 +73,7 @@ export async function webhooksRoutes(app: App) {
         response: { 200: Integration, ...ErrorResponses },
       },
     },
-    async (request) => updateIntegration({ db, principal: request.principal, id: request.params.id, body: request.body }),
+    async (request) => updateIntegration({ db, secrets: app.deps.secrets, principal: request.principal, id: request.params.id, body: request.body }),
   );
 
   app.delete(

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 import { forbidden, notFound, unprocessable } from '../../shared/errors.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { placeholdersIn, unknownPlaceholder } from './placeholders.ts';
 import { normaliseRequestSchema, SchemaFormError } from './request-schema.ts';
 import type { PayloadSchema } from '../../extraction/extractor.ts';
 import * as repo from './webhooks.repository.ts';
+import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './integration-secrets.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
 
 /** Webhook integrations belong to the account; sub-users may read those of their granted campaigns but never change them. */
@@ -34,18 +36,14 @@ export async function requireIntegration(db: Db, principal: Principal, id: numbe
 
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Secrets are never shown again after creation: a fixed mask, with the last 4 characters of long ones. */
-export const mask = (secret: string | null) => (secret === null ? null : secret.length >= 16 ? `****${secret.slice(-4)}` : '****');
-
-export function toResponse(row: WebhookIntegrationRow, campaignIds: number[]) {
+/** Secrets are never shown again after creation (see maskedCredentials). */
+export function toResponse(row: WebhookIntegrationRow, campaignIds: number[], box: SecretBox) {
   const { signing_secret: _s, request_schema_source: _src, ...rest } = row;
   return {
     ...rest,
     auth_type: row.auth_type as 'none',
     http_method: row.http_method as 'POST',
-    basic_password: mask(row.basic_password),
-    bearer_token: mask(row.bearer_token),
-    api_key_value: mask(row.api_key_value),
+    ...maskedCredentials(row, box),
     allowed_hosts: row.allowed_hosts.join(','),
     request_schema: row.request_schema as PayloadSchema,
     instructions: (row.instructions ?? {}) as Record<string, string>,
@@ -141,18 +139,19 @@ async function checkCampaigns(db: Db, principal: Principal, ids: number[]) {
   for (const id of ids) await requireCampaign(db, principal, id);
 }
 
-export async function createIntegration(input: { db: Db; principal: Principal; body: IntegrationCreate }) {
+export async function createIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; body: IntegrationCreate }) {
   const ownerId = ownerOnly(input.principal);
   const { campaign_ids, ...settings } = input.body;
-  const values = toValues(settings);
+  const values = sealGiven(toValues(settings), new Set(CREDENTIAL_FIELDS), input.secrets);
   await checkCampaigns(input.db, input.principal, campaign_ids);
   const signingSecret = newSigningSecret();
-  const row = await input.db.transaction().execute((trx) => repo.insertIntegration(trx, { ownerId, values, signingSecret, campaignIds: campaign_ids }));
-  return { ...toResponse(row, [...campaign_ids].sort((a, b) => a - b)), signing_secret: signingSecret };
+  const row = await input.db.transaction().execute((trx) =>
+    repo.insertIntegration(trx, { ownerId, values, signingSecret: input.secrets.seal(signingSecret), campaignIds: campaign_ids }));
+  return { ...toResponse(row, [...campaign_ids].sort((a, b) => a - b), input.secrets), signing_secret: signingSecret };
 }
 
 /** PUT replaces only the settings it names; a secret left out keeps its stored value. */
-export async function updateIntegration(input: { db: Db; principal: Principal; id: number; body: IntegrationUpdate }) {
+export async function updateIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; body: IntegrationUpdate }) {
   ownerOnly(input.principal);
   const row = await requireIntegration(input.db, input.principal, input.id);
   const { campaign_ids, ...changes } = input.body;
@@ -177,10 +176,11 @@ export async function updateIntegration(input: { db: Db; principal: Principal; i
     call_statuses: row.call_statuses as IntegrationCreate['call_statuses'],
     is_active: row.is_active,
   };
-  const values = toValues({ ...current, ...defined } as Merged);
+  // Credentials left out keep their stored, sealed value; given ones are sealed now.
+  const values = sealGiven(toValues({ ...current, ...defined } as Merged), new Set(Object.keys(defined)), input.secrets);
   if (!('request_schema' in defined)) values.request_schema_source = row.request_schema_source;
   if (campaign_ids) await checkCampaigns(input.db, input.principal, campaign_ids);
   const updated = await input.db.transaction().execute((trx) => repo.updateIntegration(trx, row.id, values, campaign_ids));
   const ids = await repo.campaignIdsOf(input.db, [row.id]);
-  return toResponse(updated, ids.get(row.id) ?? []);
+  return toResponse(updated, ids.get(row.id) ?? [], input.secrets);
 }
