@@ -77,14 +77,14 @@ describe('failed-login throttle', () => {
     }
   });
 
-  it('ignores X-Forwarded-For unless TRUST_PROXY says a proxy sets it', async () => {
+  it('ignores X-Forwarded-For unless TRUST_PROXY says a proxy sets it, and then only the proxy\'s entry', async () => {
     const address = '203.0.113.50';
     await failures(3, alice.email, address);
     // A guesser cannot step around the throttle by inventing a forwarded address.
     const spoofed = await attempt(alice.email, alice.password, address, { 'x-forwarded-for': '192.0.2.1' });
     expect(spoofed.statusCode).toBe(429);
 
-    const proxied = await createTestApp({ LOGIN_MAX_FAILURES: '3', TRUST_PROXY: 'true' });
+    const proxied = await createTestApp({ LOGIN_MAX_FAILURES: '3', TRUST_PROXY: '1' }); // one proxy, which appends the client
     try {
       const user = await createAccount(proxied);
       const via = (client: string, password: string) => proxied.request({
@@ -92,8 +92,9 @@ describe('failed-login throttle', () => {
         payload: new URLSearchParams({ username: user.email, password }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
       });
-      for (let i = 0; i < 3; i++) expect((await via('192.0.2.1', 'wrong')).statusCode).toBe(400);
-      expect((await via('192.0.2.1', user.password)).statusCode).toBe(429);
+      // The client writes a different address of its own before the proxy's each time: only the proxy's counts.
+      for (let i = 0; i < 3; i++) expect((await via(`198.18.0.${i}, 192.0.2.1`, 'wrong')).statusCode).toBe(400);
+      expect((await via('198.18.0.9, 192.0.2.1', user.password)).statusCode).toBe(429);
       expect((await via('192.0.2.2', user.password)).statusCode).toBe(200); // another client behind the same proxy
     } finally {
       await proxied.close();
