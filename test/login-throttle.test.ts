@@ -44,6 +44,22 @@ describe('failed-login throttle', () => {
     expect((await attempt(alice.email, alice.password)).statusCode).toBe(200);
   });
 
+  it('counts attempts sent in parallel before checking any password, so a burst gets no more guesses', async () => {
+    const address = '203.0.113.70';
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(alice.email, i === 11 ? alice.password : `wrong ${i}`, address)));
+    const codes = burst.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 429)).toHaveLength(9); // 3 checked, whatever their order
+    expect(codes.filter((c) => c !== 429).every((c) => c === 400 || c === 200)).toBe(true);
+  });
+
+  it('keys an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 address', async () => {
+    await failures(3, alice.email, '2001:db8:7:1::1');
+    expect((await attempt(alice.email, alice.password, '2001:db8:7:1:ffff::99')).statusCode).toBe(429); // same /64
+    expect((await attempt(alice.email, alice.password, '2001:db8:7:2::1')).statusCode).toBe(200);
+    await failures(3, alice.email, '203.0.113.80');
+    expect((await attempt(alice.email, alice.password, '::ffff:203.0.113.80')).statusCode).toBe(429);
+  });
+
   it('forgets a name\'s failures after a successful login', async () => {
     const address = '203.0.113.20';
     await failures(2, alice.email, address);

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../shared/errors.ts';
@@ -7,63 +8,69 @@ import { HttpError } from '../../shared/errors.ts';
  *  - one login name from one address: `maxFailures` failures (guessing one password);
  *  - one address over all names: ten times as many (spraying one password over many).
  * Keyed by name *and* address, so a stranger cannot lock an account's owner out from
- * elsewhere. While a key is over its limit the login answers 429 with Retry-After and
- * the password is not checked at all (no argon2 time spent on a guesser). A successful
- * login clears its name's count. Counts live in the database, shared by all processes.
+ * elsewhere. An IPv6 client is keyed by its /64, the block one client usually holds.
+ *
+ * Every attempt is counted *before* its password is checked, in one atomic upsert, so
+ * attempts sent in parallel cannot all pass a check that none of them has counted yet.
+ * An attempt over a limit answers 429 with Retry-After without checking the password
+ * (no argon2 time spent on a guesser). A successful login clears its name's count and
+ * gives the address its attempt back. Counts live in the database, shared by processes.
  */
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const SPRAY_FACTOR = 10;
 
-interface Key {
-  key: string;
-  limit: number;
+/** The address a client is counted under: IPv4 as is (also when mapped into IPv6), IPv6 by its /64. */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
 }
 
-const keysFor = (name: string, address: string, maxFailures: number): Key[] => [
-  { key: `ip:${address} name:${name}`, limit: maxFailures }, // an address has no space: unambiguous
-  { key: `ip:${address}`, limit: maxFailures * SPRAY_FACTOR },
-];
+interface Keys {
+  name: string;
+  address: string;
+}
+const keysFor = (name: string, address: string): Keys => {
+  const network = clientNetwork(address);
+  return { name: `ip:${network} name:${name}`, address: `ip:${network}` }; // a network has no space: unambiguous
+};
 
-/** Throws 429 when a key of this attempt has used up its failures in the current window. */
-export async function assertLoginAllowed(db: Db, name: string, address: string, maxFailures: number, now: Date): Promise<void> {
+/** Counts this attempt on both keys; throws 429 when either is now past its limit. */
+export async function takeLoginAttempt(db: Db, name: string, address: string, maxFailures: number, now: Date): Promise<void> {
   if (maxFailures <= 0) return;
-  const keys = keysFor(name, address, maxFailures);
+  const keys = keysFor(name, address);
   const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
-  const rows = await db
-    .selectFrom('login_failures')
-    .select(['key', 'failures', 'first_at'])
-    .where('key', 'in', keys.map((k) => k.key))
-    .where('first_at', '>', since)
-    .execute();
+  // One statement for both keys, in a fixed order (sorted) so concurrent attempts lock alike.
+  const [first, second] = [keys.address, keys.name].sort();
+  const { rows } = await sql<{ key: string; failures: number; first_at: Date }>`
+    INSERT INTO login_failures AS f (key, failures, first_at) VALUES (${first}, 1, ${now}), (${second}, 1, ${now})
+    ON CONFLICT (key) DO UPDATE SET
+      failures = CASE WHEN f.first_at > ${since} THEN f.failures + 1 ELSE 1 END,
+      first_at = CASE WHEN f.first_at > ${since} THEN f.first_at ELSE ${now} END
+    RETURNING key, failures, first_at`.execute(db);
   let retryAt = 0;
   for (const row of rows) {
-    const limit = keys.find((k) => k.key === row.key)!.limit;
-    if (row.failures >= limit) retryAt = Math.max(retryAt, row.first_at.getTime() + LOGIN_FAILURE_WINDOW_MS);
+    const limit = row.key === keys.name ? maxFailures : maxFailures * SPRAY_FACTOR;
+    if (row.failures > limit) retryAt = Math.max(retryAt, new Date(row.first_at).getTime() + LOGIN_FAILURE_WINDOW_MS);
   }
+  await db.deleteFrom('login_failures').where('first_at', '<=', since).execute();
   if (retryAt > 0) {
     const seconds = Math.max(1, Math.ceil((retryAt - now.getTime()) / 1000));
     throw new HttpError(429, `Too many failed logins; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
   }
 }
 
-/** Counts one failure on each key (a key whose window has passed starts again at 1). */
-export async function recordLoginFailure(db: Db, name: string, address: string, maxFailures: number, now: Date): Promise<void> {
-  if (maxFailures <= 0) return;
-  const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
-  // Sorted keys: two processes counting the same pair lock the rows in the same order.
-  const keys = keysFor(name, address, maxFailures).map((k) => k.key).sort();
-  for (const key of keys) {
-    await sql`
-      INSERT INTO login_failures (key, failures, first_at) VALUES (${key}, 1, ${now})
-      ON CONFLICT (key) DO UPDATE SET
-        failures = CASE WHEN login_failures.first_at > ${since} THEN login_failures.failures + 1 ELSE 1 END,
-        first_at = CASE WHEN login_failures.first_at > ${since} THEN login_failures.first_at ELSE ${now} END`.execute(db);
-  }
-  await db.deleteFrom('login_failures').where('first_at', '<=', since).execute();
-}
-
-/** A successful login forgets its name's failures from that address. */
-export async function clearLoginFailures(db: Db, name: string, address: string, maxFailures: number): Promise<void> {
-  if (maxFailures <= 0) return;
-  await db.deleteFrom('login_failures').where('key', '=', keysFor(name, address, maxFailures)[0]!.key).execute();
+/**
+ * Settles a counted attempt once its password was checked: a wrong password stays
+ * counted; a right one clears its name's count and hands the address its attempt back;
+ * anything else (an inactive user, an error) hands both back.
+ */
+export async function settleLoginAttempt(db: Db, name: string, address: string, maxFailures: number, outcome: 'success' | 'wrong' | 'other'): Promise<void> {
+  if (maxFailures <= 0 || outcome === 'wrong') return;
+  const keys = keysFor(name, address);
+  if (outcome === 'success') await db.deleteFrom('login_failures').where('key', '=', keys.name).execute();
+  const giveBack = outcome === 'success' ? [keys.address] : [keys.address, keys.name].sort();
+  await db.updateTable('login_failures').set({ failures: sql`failures - 1` }).where('key', 'in', giveBack).where('failures', '>', 0).execute();
 }

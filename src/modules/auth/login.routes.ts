@@ -15,6 +15,9 @@ const LoginForm = Type.Object({
 const Token = Type.Object({ access_token: Type.String(), token_type: Type.Literal('bearer') });
 
 export async function loginRoutes(app: App) {
+  // Behind a proxy without TRUST_PROXY every client shares the proxy's address, and so its
+  // failed-login counts: say so once in the log.
+  let warnedAboutProxy = false;
   app.post(
     '/login/access-token',
     {
@@ -23,7 +26,7 @@ export async function loginRoutes(app: App) {
         summary: 'Log in (OAuth 2.0 password flow)',
         description:
           'Form-encoded `username` (e-mail) and `password`; no scopes or client id. Answers a JWT bearer token valid for ACCESS_TOKEN_EXPIRE_MINUTES. Wrong credentials or an inactive account: 400. ' +
-          'Failed logins are throttled per 15-minute window: after LOGIN_MAX_FAILURES wrong passwords (default 10) for one name from one address, or ten times as many from one address over all names, ' +
+          'Failed logins are throttled per 15-minute window: after LOGIN_MAX_FAILURES wrong passwords (default 10) for one name from one address (an IPv6 client: its /64), or ten times as many from one address over all names (attempts are counted before the password is checked, so parallel attempts get no more), ' +
           'the login answers 429 with Retry-After (seconds until the window ends) without checking the password. A successful login clears its name\'s count.',
         consumes: ['application/x-www-form-urlencoded'],
         body: LoginForm,
@@ -32,6 +35,10 @@ export async function loginRoutes(app: App) {
     },
     async (request) => {
       const { db, tokens, clock, config } = app.deps;
+      if (!config.TRUST_PROXY && !warnedAboutProxy && request.headers['x-forwarded-for'] !== undefined) {
+        warnedAboutProxy = true;
+        request.log.warn('X-Forwarded-For arrived but TRUST_PROXY is unset: failed logins are counted per proxy address, not per client');
+      }
       const token = await loginWithPassword({
         ...request.body, db, tokens, address: request.ip, maxFailures: config.LOGIN_MAX_FAILURES, now: clock.now(),
       });

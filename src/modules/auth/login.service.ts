@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import { badRequest, HttpError } from '../../shared/errors.ts';
 import { hashPassword, verifyPassword } from '../../shared/secrets.ts';
 import type { AccessTokenService } from './access-token.ts';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.ts';
+import { settleLoginAttempt, takeLoginAttempt } from './login-throttle.ts';
 
 /**
  * Accounts log in with their e-mail; sub-users with their username or e-mail. The
@@ -12,14 +12,15 @@ import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './lo
 export async function loginWithPassword(input: LoginInput) {
   const { username, db, address, maxFailures, now } = input;
   const name = username.trim().toLowerCase();
-  await assertLoginAllowed(db, name, address, maxFailures, now);
+  await takeLoginAttempt(db, name, address, maxFailures, now);
   try {
     const token = await checkPassword(name, input);
-    await clearLoginFailures(db, name, address, maxFailures);
+    await settleLoginAttempt(db, name, address, maxFailures, 'success');
     return token;
   } catch (error) {
-    // Only a wrong password counts: an inactive user gave the right one.
-    if (error instanceof HttpError && error.detail === WRONG_CREDENTIALS) await recordLoginFailure(db, name, address, maxFailures, now);
+    // Only a wrong password stays counted: an inactive user gave the right one.
+    const wrong = error instanceof HttpError && error.detail === WRONG_CREDENTIALS;
+    await settleLoginAttempt(db, name, address, maxFailures, wrong ? 'wrong' : 'other');
     throw error;
   }
 }
