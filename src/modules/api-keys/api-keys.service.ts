@@ -21,7 +21,8 @@ export async function createApiKey(db: Db, ownerId: number, name: string | null)
 export async function createApiKeyWithinCap(db: Db, ownerId: number, name: string | null) {
   return db.transaction().execute(async (trx) => {
     // The account row's lock orders concurrent creates, so two cannot both take the last place.
-    await sql`SELECT 1 FROM users WHERE id = ${ownerId} FOR UPDATE`.execute(trx);
+    // NO KEY UPDATE: it does not wait for the key-share locks that inserts referencing users hold.
+    await sql`SELECT 1 FROM users WHERE id = ${ownerId} FOR NO KEY UPDATE`.execute(trx);
     const { n } = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
     if (Number(n) >= MAX_API_KEYS_PER_ACCOUNT) {
       throw conflict(`An account can hold at most ${MAX_API_KEYS_PER_ACCOUNT} API keys; delete one before generating another`);
