@@ -203,6 +203,18 @@ describe('calling windows in the dialer', () => {
     await h.advance(5 * MIN);
   });
 
+  it('gives each contact of one round the opening of its own zone', async () => {
+    const c = await h.campaign({ call_allowed_from_time: '09:00', call_allowed_to_time: '17:00' });
+    const ids = [];
+    for (const timezone of ['Asia/Tokyo', 'Asia/Kolkata', 'Asia/Tokyo']) {
+      ids.push(...await h.contacts(c, [usNumber()], { timezone, contact_data: { _sim: { status: 'finished', duration: 30 } } }));
+    }
+    await h.enqueue(c);
+    expect(await h.round(c)).toBe(0);
+    const at = await Promise.all(ids.map(async (id) => (await h.contact(id)).next_action_time.toISOString().slice(11, 16)));
+    expect(at).toEqual(['00:00', '03:30', '00:00']); // 09:00 in Tokyo and in Kolkata
+  });
+
   it('moves a retry that falls outside the window to the next opening', async () => {
     h.clock.set('2030-01-10T21:30:00Z'); // 16:30 in New York
     const c = await h.campaign({ call_allowed_from_time: '09:00', call_allowed_to_time: '17:00', max_call_attempts: 2, call_interval: [60] });

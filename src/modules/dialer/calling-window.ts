@@ -124,6 +124,8 @@ type WallTime = { year: number; month: number; day: number; hour: number; minute
 
 /** Every instant near `near` (one or two) whose wall time in `zone` is `wanted`. */
 function occurrences(zone: string, wanted: WallTime, near: number): number[] {
+  // Only a wall time next to an offset change can happen twice.
+  if (transitions(zone, near - 2 * DAY * 1000, near + 2 * DAY * 1000).length === 0) return [near];
   const z = IANAZone.create(zone);
   const wallAsUtc = Date.UTC(wanted.year, wanted.month - 1, wanted.day, wanted.hour, wanted.minute, wanted.second);
   const found = new Set<number>();
@@ -136,19 +138,35 @@ function occurrences(zone: string, wanted: WallTime, near: number): number[] {
 
 /** The instants in [from, to) at which `zone` changes its offset. */
 function transitions(zone: string, from: number, to: number): number[] {
+  const found: number[] = [];
+  // From the year before: a change at the very start of a year is found by the year before.
+  for (let year = new Date(from).getUTCFullYear() - 1; year <= new Date(to).getUTCFullYear(); year++) {
+    for (const at of transitionsInYear(zone, year)) if (at >= from && at < to) found.push(at);
+  }
+  return found;
+}
+
+// Zone rules do not change while the process runs: each zone's changes in a UTC year are
+// found once (some 730 offset lookups) and then read from here.
+const yearTransitions = new Map<string, number[]>();
+
+function transitionsInYear(zone: string, year: number): number[] {
+  const key = `${zone}|${year}`;
+  const cached = yearTransitions.get(key);
+  if (cached) return cached;
   const z = IANAZone.create(zone);
   const step = 12 * 3_600_000; // offsets never change twice within 12 hours
+  const start = Date.UTC(year, 0, 1);
+  const end = Date.UTC(year + 1, 0, 1);
   const found: number[] = [];
-  let before = z.offset(from);
-  for (let t = from; t < to; t += step) {
-    const next = Math.min(t + step, to);
+  let before = z.offset(start);
+  for (let t = start; t < end; t += step) {
+    const next = Math.min(t + step, end);
     const after = z.offset(next);
-    if (after !== before) {
-      const at = gapEnd(zone, next, next - t);
-      if (at >= from) found.push(at);
-    }
+    if (after !== before) found.push(gapEnd(zone, next, next - t));
     before = after;
   }
+  yearTransitions.set(key, found);
   return found;
 }
 

@@ -43,6 +43,7 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     const later: { id: number; at: Date | null; reason: string; status: string }[] = [];
     const byCampaign = new Map<number, ClaimedContact[]>();
     let busy = 0;
+    const verdicts = new Map<string, { open: boolean; at: Date | null }>();
     for (const contact of claimed) {
       const campaign = campaigns.get(contact.campaign_id);
       // Another worker is dialling this campaign: its contacts stay due for the next round.
@@ -53,8 +54,17 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
       // Paused, archived or limited since the claim: leave the contact for the sweep.
       if (campaign.is_paused || campaign.is_archive || campaign.limit_reached) continue;
       const rule = await windowRuleFor(campaign, contact);
-      if (!isUnrestricted(rule) && !isOpen(rule, startAt)) {
-        const at = nextOpening(rule, startAt);
+      // A window depends on the campaign and the contact's zones only: the contacts of a
+      // campaign share a few zone sets, and this runs under the campaign locks.
+      const key = `${campaign.id}|${rule.zones.join(',')}`;
+      let verdict = verdicts.get(key);
+      if (!verdict) {
+        const open = isUnrestricted(rule) || isOpen(rule, startAt);
+        verdict = { open, at: open ? startAt : nextOpening(rule, startAt) };
+        verdicts.set(key, verdict);
+      }
+      if (!verdict.open) {
+        const at = verdict.at;
         later.push(at
           ? { id: contact.id, at, reason: `outside calling window; next opening ${at.toISOString()}`, status: 'call_scheduled' }
           : { id: contact.id, at: null, reason: NO_WINDOW_REASON, status: 'awaiting_queue' });
