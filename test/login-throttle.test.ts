@@ -52,6 +52,14 @@ describe('failed-login throttle', () => {
     expect(codes.filter((c) => c !== 429).every((c) => c === 400 || c === 200)).toBe(true);
   });
 
+  it('does not count refused attempts against the address, so retrying one locked name locks out no one else', async () => {
+    const address = '203.0.113.90';
+    const bob = await createAccount(t);
+    await failures(3, alice.email, address);
+    for (let i = 0; i < 40; i++) expect((await attempt(alice.email, 'still guessing', address)).statusCode).toBe(429);
+    expect((await attempt(bob.email, bob.password, address)).statusCode).toBe(200);
+  });
+
   it('keys an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 address', async () => {
     await failures(3, alice.email, '2001:db8:7:1::1');
     expect((await attempt(alice.email, alice.password, '2001:db8:7:1:ffff::99')).statusCode).toBe(429); // same /64

@@ -37,29 +37,39 @@ const keysFor = (name: string, address: string): Keys => {
   return { name: `ip:${network} name:${name}`, address: `ip:${network}` }; // a network has no space: unambiguous
 };
 
-/** Counts this attempt on both keys; throws 429 when either is now past its limit. */
+/** Counts this attempt on both keys; throws 429 (handing the attempt back) when one is past its limit. */
 export async function takeLoginAttempt(db: Db, name: string, address: string, maxFailures: number, now: Date): Promise<void> {
   if (maxFailures <= 0) return;
   const keys = keysFor(name, address);
   const since = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS);
-  // One statement for both keys, in a fixed order (sorted) so concurrent attempts lock alike.
-  const [first, second] = [keys.address, keys.name].sort();
-  const { rows } = await sql<{ key: string; failures: number; first_at: Date }>`
-    INSERT INTO login_failures AS f (key, failures, first_at) VALUES (${first}, 1, ${now}), (${second}, 1, ${now})
-    ON CONFLICT (key) DO UPDATE SET
-      failures = CASE WHEN f.first_at > ${since} THEN f.failures + 1 ELSE 1 END,
-      first_at = CASE WHEN f.first_at > ${since} THEN f.first_at ELSE ${now} END
-    RETURNING key, failures, first_at`.execute(db);
+  // One key per statement: each count is atomic on its own, and no statement ever holds one
+  // key's row lock while waiting for another's (two keys in one statement could deadlock).
+  const counted: string[] = [];
   let retryAt = 0;
-  for (const row of rows) {
-    const limit = row.key === keys.name ? maxFailures : maxFailures * SPRAY_FACTOR;
-    if (row.failures > limit) retryAt = Math.max(retryAt, new Date(row.first_at).getTime() + LOGIN_FAILURE_WINDOW_MS);
+  for (const [key, limit] of [[keys.address, maxFailures * SPRAY_FACTOR], [keys.name, maxFailures]] as const) {
+    const { rows } = await sql<{ failures: number; first_at: Date }>`
+      INSERT INTO login_failures AS f (key, failures, first_at) VALUES (${key}, 1, ${now})
+      ON CONFLICT (key) DO UPDATE SET
+        failures = CASE WHEN f.first_at > ${since} THEN f.failures + 1 ELSE 1 END,
+        first_at = CASE WHEN f.first_at > ${since} THEN f.first_at ELSE ${now} END
+      RETURNING failures, first_at`.execute(db);
+    counted.push(key);
+    const row = rows[0]!;
+    if (row.failures > limit) {
+      retryAt = new Date(row.first_at).getTime() + LOGIN_FAILURE_WINDOW_MS;
+      break;
+    }
   }
-  await db.deleteFrom('login_failures').where('first_at', '<=', since).execute();
   if (retryAt > 0) {
+    // A refused attempt checked no password: it must not use up the address's budget
+    // (retrying one locked name would lock out everyone behind the same address).
+    await handBack(db, counted);
     const seconds = Math.max(1, Math.ceil((retryAt - now.getTime()) / 1000));
     throw new HttpError(429, `Too many failed logins; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
   }
+  // Expired rows go; rows another attempt is counting on are left for a later sweep.
+  await sql`DELETE FROM login_failures WHERE key IN (
+    SELECT key FROM login_failures WHERE first_at <= ${since} FOR UPDATE SKIP LOCKED)`.execute(db);
 }
 
 /**
@@ -70,7 +80,16 @@ export async function takeLoginAttempt(db: Db, name: string, address: string, ma
 export async function settleLoginAttempt(db: Db, name: string, address: string, maxFailures: number, outcome: 'success' | 'wrong' | 'other'): Promise<void> {
   if (maxFailures <= 0 || outcome === 'wrong') return;
   const keys = keysFor(name, address);
-  if (outcome === 'success') await db.deleteFrom('login_failures').where('key', '=', keys.name).execute();
-  const giveBack = outcome === 'success' ? [keys.address] : [keys.address, keys.name].sort();
-  await db.updateTable('login_failures').set({ failures: sql`failures - 1` }).where('key', 'in', giveBack).where('failures', '>', 0).execute();
+  if (outcome === 'success') {
+    await db.deleteFrom('login_failures').where('key', '=', keys.name).execute();
+    await handBack(db, [keys.address]);
+  } else {
+    await handBack(db, [keys.address, keys.name]);
+  }
+}
+
+async function handBack(db: Db, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    await db.updateTable('login_failures').set({ failures: sql`failures - 1` }).where('key', '=', key).where('failures', '>', 0).execute();
+  }
 }

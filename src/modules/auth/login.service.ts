@@ -13,16 +13,16 @@ export async function loginWithPassword(input: LoginInput) {
   const { username, db, address, maxFailures, now } = input;
   const name = username.trim().toLowerCase();
   await takeLoginAttempt(db, name, address, maxFailures, now);
-  try {
-    const token = await checkPassword(name, input);
-    await settleLoginAttempt(db, name, address, maxFailures, 'success');
-    return token;
-  } catch (error) {
-    // Only a wrong password stays counted: an inactive user gave the right one.
-    const wrong = error instanceof HttpError && error.detail === WRONG_CREDENTIALS;
-    await settleLoginAttempt(db, name, address, maxFailures, wrong ? 'wrong' : 'other');
-    throw error;
-  }
+  const checked = await checkPassword(name, input).then(
+    (token) => ({ ok: true as const, token }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  // Settled once, outside the check. Only a wrong password stays counted: an inactive
+  // user gave the right one.
+  const wrong = !checked.ok && checked.error instanceof HttpError && checked.error.detail === WRONG_CREDENTIALS;
+  await settleLoginAttempt(db, name, address, maxFailures, checked.ok ? 'success' : wrong ? 'wrong' : 'other');
+  if (!checked.ok) throw checked.error;
+  return checked.token;
 }
 
 interface LoginInput {
