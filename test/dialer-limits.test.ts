@@ -204,15 +204,22 @@ describe('calling windows in the dialer', () => {
   });
 
   it('gives each contact of one round the opening of its own zone', async () => {
-    const c = await h.campaign({ call_allowed_from_time: '09:00', call_allowed_to_time: '17:00' });
+    // A one-hour window twelve hours ahead of Tokyo's wall clock, wherever earlier tests left the clock:
+    // closed now in Tokyo and in Kolkata (3.5 h behind), so it opens 3.5 h later for Kolkata.
+    const tokyoHour = (new Date(h.clock.now().getTime() + 9 * 3_600_000).getUTCHours() + 12) % 24;
+    const from = `${String(tokyoHour).padStart(2, '0')}:00`;
+    const to = `${String((tokyoHour + 1) % 24).padStart(2, '0')}:00`;
+    const c = await h.campaign({ call_allowed_from_time: from, call_allowed_to_time: to });
     const ids = [];
     for (const timezone of ['Asia/Tokyo', 'Asia/Kolkata', 'Asia/Tokyo']) {
       ids.push(...await h.contacts(c, [usNumber()], { timezone, contact_data: { _sim: { status: 'finished', duration: 30 } } }));
     }
     await h.enqueue(c);
     expect(await h.round(c)).toBe(0);
-    const at = await Promise.all(ids.map(async (id) => (await h.contact(id)).next_action_time.toISOString().slice(11, 16)));
-    expect(at).toEqual(['00:00', '03:30', '00:00']); // 09:00 in Tokyo and in Kolkata
+    const [tokyo, kolkata, tokyo2] = await Promise.all(ids.map(async (id) => (await h.contact(id)).next_action_time.getTime()));
+    expect(tokyo2).toBe(tokyo);
+    expect(kolkata! - tokyo!).toBe(3.5 * 3_600_000);
+    expect(new Date(tokyo! + 9 * 3_600_000).toISOString().slice(11, 16)).toBe(from);
   });
 
   it('moves a retry that falls outside the window to the next opening', async () => {

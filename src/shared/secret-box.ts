@@ -33,7 +33,9 @@ export function createSecretBox(secretKey: string): SecretBox {
     if (stored === null || !stored.startsWith(PREFIX)) return stored;
     const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+      if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('too short');
+      // A fixed tag length: GCM would otherwise accept a tag cut down to 4 bytes.
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
