@@ -4,6 +4,7 @@ import { createDeps, type Deps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureFirstSuperuser } from './modules/users/users.service.ts';
 import { startWorkers } from './workers.ts';
+import { sealStoredSecrets } from './modules/webhooks/integration-secrets.ts';
 
 export interface RunningService {
   app: App;
@@ -12,10 +13,11 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Prepares the database (migrations, first superuser) for any process that uses it. */
+/** Prepares the database (migrations, first superuser, secrets stored before sealing) for any process that uses it. */
 export async function prepareDatabase(deps: Deps) {
   await migrateToLatest(deps.db);
   await ensureFirstSuperuser(deps.db, deps.config.FIRST_USER_EMAIL, deps.config.FIRST_USER_PASSWORD);
+  await sealStoredSecrets(deps.db, deps.secrets);
 }
 
 /** `voice-campaigns serve`: the HTTP API plus the background workers. The only place that listens. */

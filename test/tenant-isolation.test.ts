@@ -367,6 +367,7 @@ describe('webhook integrations', () => {
       await expectForbidden('bob', 'DELETE', base);
       await expectForbidden('bob', 'GET', `${base}/deliveries`);
       await expectForbidden('bob', 'POST', `${base}/test`, {});
+      await expectForbidden('bob', 'POST', `${base}/signing-secret`);
     }
     await expectForbidden('bob', 'POST', '/api/v1/integrations/webhooks/', { url: 'https://hooks.example.com/x', request_schema: { a: 'b' }, campaign_ids: [granted.campaign] });
     await expectForbidden('bob', 'PUT', `/api/v1/integrations/webhooks/${bobs.webhook}`, { campaign_ids: [granted.campaign] });
@@ -380,6 +381,7 @@ describe('webhook integrations', () => {
     const base = `/api/v1/integrations/webhooks/${granted.webhook}`;
     await expectForbidden('sub', 'PUT', base, { name: 'by sub' });
     await expectForbidden('sub', 'DELETE', base);
+    await expectForbidden('sub', 'POST', `${base}/signing-secret`);
     await expectForbidden('sub', 'GET', `${base}/deliveries`);
     await expectForbidden('sub', 'POST', '/api/v1/integrations/webhooks/', { url: 'https://hooks.example.com/x', request_schema: { a: 'b' }, campaign_ids: [granted.campaign] });
     await expectForbidden('sub', 'GET', `/api/v1/integrations/webhooks/${bobs.webhook}`);

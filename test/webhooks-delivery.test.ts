@@ -8,6 +8,7 @@ import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { enqueueWebhookDeliveries } from '../src/modules/webhooks/enqueue-deliveries.ts';
 import type { BackgroundWorker } from '../src/workers.ts';
 import { createSecretBox } from '../src/shared/secret-box.ts';
+import { sealStoredSecrets } from '../src/modules/webhooks/integration-secrets.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -163,22 +164,52 @@ describe('the outgoing request', () => {
     expect(none.hits()[0]!.headers['x-api-key']).toBeUndefined();
   });
 
-  it('stores credentials sealed, sends a row stored before sealing as it is, and fails (not sends) under another SECRET_KEY', async () => {
+  it('stores credentials sealed, sends a row stored before sealing as it is, and seals it at start-up', async () => {
     const legacy = await setup({ auth_type: 'bearer', bearer_token: 'legacy-token-1234567' });
     await t.deps.db.updateTable('webhook_integrations').set({ bearer_token: 'legacy-token-1234567' }).where('id', '=', legacy.integration.id).execute();
     await call(legacy.campaignId);
     await settled(t.deps.db, legacy.integration.id, 1);
     expect(legacy.hits()[0]!.headers.authorization).toBe('Bearer legacy-token-1234567');
 
-    const rekeyed = await setup({ auth_type: 'bearer', bearer_token: 'sealed-token-1234567' });
+    expect(await sealStoredSecrets(t.deps.db, t.deps.secrets)).toBeGreaterThanOrEqual(1);
+    const row = await t.deps.db.selectFrom('webhook_integrations').select('bearer_token').where('id', '=', legacy.integration.id).executeTakeFirstOrThrow();
+    expect(row.bearer_token).toMatch(/^sealed:v1:/);
+    expect(t.deps.secrets.open(row.bearer_token)).toBe('legacy-token-1234567');
+    expect(await sealStoredSecrets(t.deps.db, t.deps.secrets)).toBe(0);
+  });
+
+  it('after a SECRET_KEY change fails a send (never sends it unauthenticated) and says how to repair it', async () => {
+    const s = await setup({ auth_type: 'bearer', bearer_token: 'sealed-token-1234567' });
     const other = createSecretBox('another-secret-key-that-is-long-enough-9876');
-    await t.deps.db.updateTable('webhook_integrations').set({ bearer_token: other.seal('sealed-token-1234567') }).where('id', '=', rekeyed.integration.id).execute();
-    await call(rekeyed.campaignId);
-    const [delivery] = await settled(t.deps.db, rekeyed.integration.id, 1);
-    expect(delivery).toMatchObject({ status: 'failed', reason: 'not sent: a stored secret cannot be opened: SECRET_KEY is not the key it was sealed with' });
-    expect(rekeyed.hits()).toHaveLength(0);
-    const shown = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${rekeyed.integration.id}`, headers: alice.headers });
-    expect(shown.json().bearer_token).toBe('****');
+    const put = (payload: Record<string, unknown>) => t.request({ method: 'PUT', url: `/api/v1/integrations/webhooks/${s.integration.id}`, headers: alice.headers, payload });
+    const sendOne = async (n: number) => {
+      await call(s.campaignId);
+      return (await settled(t.deps.db, s.integration.id, n))[n - 1]!; // in id order: the newest is last
+    };
+    await t.deps.db.updateTable('webhook_integrations').set({ bearer_token: other.seal('sealed-token-1234567'), basic_password: other.seal('stale') }).where('id', '=', s.integration.id).execute();
+    expect(await sendOne(1)).toMatchObject({ status: 'failed', reason: expect.stringContaining('SECRET_KEY is not the key it was sealed with; save bearer_token again (PUT)') });
+    expect(s.hits()).toHaveLength(0);
+    expect((await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${s.integration.id}`, headers: alice.headers })).json().bearer_token).toBe('****');
+
+    // Saving the credential again repairs it; a stale one of another auth type does not matter.
+    expect((await put({ bearer_token: 'fresh-token-1234567' })).statusCode).toBe(200);
+    expect(await sendOne(2)).toMatchObject({ status: 'sent' });
+    expect(s.hits()[0]!.headers.authorization).toBe('Bearer fresh-token-1234567');
+
+    // The signing secret cannot be saved, so it is rotated.
+    await t.deps.db.updateTable('webhook_integrations').set({ signing_secret: other.seal(s.integration.signing_secret) }).where('id', '=', s.integration.id).execute();
+    expect(await sendOne(3)).toMatchObject({ status: 'failed', reason: expect.stringContaining(`rotate the signing secret (POST /api/v1/integrations/webhooks/${s.integration.id}/signing-secret)`) });
+    const bob = await createAccount(t);
+    const rotateUrl = `/api/v1/integrations/webhooks/${s.integration.id}/signing-secret`;
+    expect((await t.request({ method: 'POST', url: rotateUrl, headers: bob.headers })).statusCode).toBe(403);
+    const rotated = await t.request({ method: 'POST', url: rotateUrl, headers: alice.headers });
+    expect(rotated.statusCode).toBe(200);
+    const secret = rotated.json().signing_secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(s.integration.signing_secret);
+    expect(await sendOne(4)).toMatchObject({ status: 'sent' });
+    expect(verify(secret, s.hits()[1]!)).toBe(true);
+    expect(verify(s.integration.signing_secret, s.hits()[1]!)).toBe(false);
   });
 
   it('substitutes every placeholder in the URL, URL-encoded', async () => {

@@ -16,7 +16,8 @@ export interface SecretBox {
 
 export class SecretBoxError extends Error {}
 
-const PREFIX = 'sealed:v1:';
+export const SEALED_PREFIX = 'sealed:v1:';
+const PREFIX = SEALED_PREFIX;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 

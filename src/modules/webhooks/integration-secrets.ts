@@ -1,5 +1,6 @@
+import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
-import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
+import { SEALED_PREFIX, SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
 
 /** The integration's credentials for the receiver: stored sealed (see shared/secret-box.ts). */
 export const CREDENTIAL_FIELDS = ['basic_password', 'bearer_token', 'api_key_value'] as const;
@@ -32,12 +33,49 @@ export function maskedCredentials(row: Credentials, box: SecretBox): Credentials
   return masked;
 }
 
-/** What a send needs in the clear; throws SecretBoxError when SECRET_KEY changed. */
+/**
+ * What a send needs in the clear: only the credential its auth_type uses (a stale one
+ * of another type must not block it) and the signing secret. Throws SecretBoxError,
+ * naming the way out, when one was sealed under another SECRET_KEY.
+ */
 export function openForSending(row: WebhookIntegrationRow, box: SecretBox) {
-  return {
-    password: box.open(row.basic_password),
-    token: box.open(row.bearer_token),
-    apiKey: box.open(row.api_key_value),
-    signingSecret: box.open(row.signing_secret),
+  const open = (value: string | null, remedy: string) => {
+    try {
+      return box.open(value);
+    } catch (error) {
+      if (error instanceof SecretBoxError) throw new SecretBoxError(`${error.message}; ${remedy}`);
+      throw error;
+    }
   };
+  const credential = (field: (typeof CREDENTIAL_FIELDS)[number], type: string) =>
+    row.auth_type === type ? open(row[field], `save ${field} again (PUT)`) : null;
+  return {
+    password: credential('basic_password', 'basic'),
+    token: credential('bearer_token', 'bearer'),
+    apiKey: credential('api_key_value', 'api_key'),
+    signingSecret: open(row.signing_secret, `rotate the signing secret (POST /api/v1/integrations/webhooks/${row.id}/signing-secret)`)!,
+  };
+}
+
+/**
+ * Seals what was stored before sealing existed. Runs at start-up; each value is replaced
+ * only if it is still the plain one read, so processes starting together seal it once.
+ */
+export async function sealStoredSecrets(db: Db, box: SecretBox): Promise<number> {
+  const fields = [...CREDENTIAL_FIELDS, 'signing_secret'] as const;
+  const rows = await db
+    .selectFrom('webhook_integrations')
+    .select(['id', ...fields])
+    .where((eb) => eb.or(fields.map((f) => eb.and([eb(f, 'is not', null), eb(f, 'not like', `${SEALED_PREFIX}%`)]))))
+    .execute();
+  let sealed = 0;
+  for (const row of rows) {
+    for (const field of fields) {
+      const plain = row[field];
+      if (plain === null || plain.startsWith(SEALED_PREFIX)) continue;
+      const result = await db.updateTable('webhook_integrations').set({ [field]: box.seal(plain) }).where('id', '=', row.id).where(field, '=', plain).executeTakeFirst();
+      sealed += Number(result.numUpdatedRows);
+    }
+  }
+  return sealed;
 }

@@ -5,7 +5,7 @@ import { deliveriesRoutes } from './deliveries.routes.ts';
 import { createWebhookRuntime } from './webhook.worker.ts';
 import * as repo from './webhooks.repository.ts';
 import { Integration, IntegrationCreate, IntegrationCreated, IntegrationList, IntegrationUpdate } from './webhooks.schemas.ts';
-import { createIntegration, ownerOnly, requireIntegration, toResponse, updateIntegration } from './webhooks.service.ts';
+import { createIntegration, newSigningSecret, ownerOnly, requireIntegration, toResponse, updateIntegration } from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -91,6 +91,28 @@ export async function webhooksRoutes(app: App) {
       const row = await requireIntegration(db, request.principal, request.params.id);
       await repo.deleteIntegration(db, row.id);
       return { message: 'Webhook integration deleted' };
+    },
+  );
+
+  app.post(
+    '/:id/signing-secret',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret',
+        description:
+          'Replaces the secret deliveries are signed with (Standard Webhooks) and answers the new one, once; the old one stops at once. ' +
+          'Also the way back after SECRET_KEY changed, which leaves the stored secret unreadable. Owner only.',
+        params: IdParams,
+        response: { 200: Type.Object({ signing_secret: Type.String() }), ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      ownerOnly(request.principal);
+      const row = await requireIntegration(db, request.principal, request.params.id);
+      const signingSecret = newSigningSecret();
+      await db.updateTable('webhook_integrations').set({ signing_secret: app.deps.secrets.seal(signingSecret), updated_at: new Date() }).where('id', '=', row.id).execute();
+      return { signing_secret: signingSecret };
     },
   );
 
