@@ -60,6 +60,19 @@ describe('failed-login throttle', () => {
     expect((await attempt(bob.email, bob.password, address)).statusCode).toBe(200);
   });
 
+  it('counts a sub-user\'s username and e-mail as one name', async () => {
+    const address = '203.0.113.100';
+    const created = await t.request({
+      method: 'POST', url: '/api/v1/sub-users', headers: alice.headers,
+      payload: { username: 'agent.throttle', email: 'agent.throttle@example.com', password: 'agent password 1' },
+    });
+    expect(created.statusCode).toBe(200);
+    await failures(2, 'agent.throttle', address);
+    await failures(1, 'Agent.Throttle@example.com', address);
+    expect((await attempt('agent.throttle', 'agent password 1', address)).statusCode).toBe(429);
+    expect((await attempt('agent.throttle@example.com', 'agent password 1', '203.0.113.101')).statusCode).toBe(200);
+  });
+
   it('keys an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 address', async () => {
     await failures(3, alice.email, '2001:db8:7:1::1');
     expect((await attempt(alice.email, alice.password, '2001:db8:7:1:ffff::99')).statusCode).toBe(429); // same /64

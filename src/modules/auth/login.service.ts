@@ -12,7 +12,8 @@ import { settleLoginAttempt, takeLoginAttempt } from './login-throttle.ts';
 export async function loginWithPassword(input: LoginInput) {
   const { username, db, address, maxFailures, now } = input;
   const name = username.trim().toLowerCase();
-  await takeLoginAttempt(db, name, address, maxFailures, now);
+  const counted = maxFailures > 0 ? await throttleName(db, name) : name;
+  await takeLoginAttempt(db, counted, address, maxFailures, now);
   const checked = await checkPassword(name, input).then(
     (token) => ({ ok: true as const, token }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -20,7 +21,7 @@ export async function loginWithPassword(input: LoginInput) {
   // Settled once, outside the check. Only a wrong password stays counted: an inactive
   // user gave the right one.
   const wrong = !checked.ok && checked.error instanceof HttpError && checked.error.detail === WRONG_CREDENTIALS;
-  await settleLoginAttempt(db, name, address, maxFailures, checked.ok ? 'success' : wrong ? 'wrong' : 'other');
+  await settleLoginAttempt(db, counted, address, maxFailures, checked.ok ? 'success' : wrong ? 'wrong' : 'other');
   if (!checked.ok) throw checked.error;
   return checked.token;
 }
@@ -38,6 +39,20 @@ interface LoginInput {
 }
 
 const WRONG_CREDENTIALS = 'Incorrect email or password';
+
+/**
+ * The name failures are counted under: a sub-user logs in by username or e-mail, and both
+ * must share one count (else it had twice the guesses). Accounts log in by e-mail only.
+ */
+async function throttleName(db: Db, name: string): Promise<string> {
+  const sub = await db
+    .selectFrom('sub_users')
+    .select('id')
+    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('users').select('id').where(sql`lower(email)`, '=', name))))
+    .executeTakeFirst();
+  return sub ? `sub-user:${sub.id}` : name;
+}
 
 async function checkPassword(name: string, { password, db, tokens }: LoginInput): Promise<string> {
   const user = await db
