@@ -7,6 +7,7 @@ import * as analytics from './migrations/0005_analytics.ts';
 import * as analyticsSpeed from './migrations/0006_analytics_speed.ts';
 import * as providerRefs from './migrations/0007_call_provider_refs.ts';
 import * as loginFailures from './migrations/0008_login_failures.ts';
+import * as importStalledClaims from './migrations/0009_import_stalled_claims.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_analytics_speed': analyticsSpeed,
   '0007_call_provider_refs': providerRefs,
   '0008_login_failures': loginFailures,
+  '0009_import_stalled_claims': importStalledClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,16 @@ import { unprocessable } from './errors.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Text a caller sent, made safe to store and show in an error: NUL removed, lone
+ * surrogates replaced, at most `max` code units (never cutting a pair in half).
+ */
+export function storableExcerpt(text: string, max = 64): string {
+  let safe = text.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+  if (safe.length > max) safe = safe.slice(0, /[\uD800-\uDBFF]/.test(safe[max - 1]!) ? max - 1 : max) + '…';
+  return safe;
+}
+
 /** Deeper JSON is refused: serialising 5,000 nested objects overflowed the stack (a 500). */
 export const MAX_JSON_DEPTH = 64;
 

@@ -23,6 +23,7 @@ export interface ImportTasksTable {
   locked_by: string | null;
   locked_at: NullableTimestamp;
   progress_at: NullableTimestamp;
+  stalled_claims: Generated<number>;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

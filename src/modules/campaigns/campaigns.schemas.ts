@@ -66,7 +66,7 @@ const CAMPAIGN_DATA = 'Free-form campaign settings. If it has `prompt`, that mus
 const ARCHIVE = 'Archived campaigns are left out of the list unless include_archived=true.';
 const PAUSED = 'A paused campaign places no calls.';
 const CONCURRENCY = 'Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account\'s and provider\'s limits still apply).';
-const AUTO_CALLS = 'Queue a contact for calling as soon as it is added.';
+const AUTO_CALLS = 'Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it).';
 const CampaignData = Type.Object(
   {
     prompt: Type.Optional(

@@ -1,4 +1,5 @@
 import { unprocessable } from '../../shared/errors.ts';
+import { unstorable } from '../../shared/json-body.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 
 /** One contact's parameters after parsing, whichever place they came from. */
@@ -42,6 +43,11 @@ function readBoolean(found: ReturnType<typeof pick>): boolean | null {
  * start_call is honoured only from a JSON body, never from the query or a form.
  */
 export function readContactInput(sources: InputSource[]): ContactInput {
+  // A JSON body was checked by its parser; query and form text was not (a NUL there was a 500).
+  for (const source of sources) {
+    const bad = source.typed ? null : unstorable(source.values);
+    if (bad) throw unprocessable([source.loc, ...bad.loc], bad.msg);
+  }
   const campaign = pick(sources, 'campaign_id');
   let campaignId: number | null = null;
   if (campaign) {
@@ -66,6 +72,8 @@ export function readContactInput(sources: InputSource[]): ContactInput {
       }
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw unprocessable(data.loc, 'Input should be a valid dictionary or object', 'dict_type');
+    const bad = unstorable(v);
+    if (bad) throw unprocessable([...data.loc, ...bad.loc], bad.msg);
     contactData = { ...(v as Record<string, unknown>) };
   }
 

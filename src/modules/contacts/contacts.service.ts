@@ -7,7 +7,7 @@ import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
-import { queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
   deleteContactRow,
@@ -89,7 +89,7 @@ export async function createContact(args: {
       if (isUniqueViolation(error)) throw duplicate(phone.e164, campaign.id);
       throw error;
     }
-    if (campaign.auto_calls) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation' });
+    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation' });
     return (await findContact(trx, id))!;
   });
 }

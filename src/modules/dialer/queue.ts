@@ -9,6 +9,13 @@ type Trx = Transaction<Database>;
 const NEVER_QUEUED = ['in progress', 'do_not_disturb', 'paused'];
 
 /**
+ * The statuses a contact created in an auto_calls campaign is queued from. A contact
+ * created with an outcome (finished, invalid_number, busy: history being imported) keeps
+ * it: queueing it overwrote the status and called it again.
+ */
+export const QUEUED_ON_CREATION: readonly string[] = ['new', 'awaiting_queue'];
+
+/**
  * Puts contacts in the dialer's queue now. Called in the caller's transaction by every
  * way a contact arrives when its campaign has auto_calls (API, bulk import,
  * integration), and by the enqueue operations. Returns the ids actually queued.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
 import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
 import type { PreparedChunk } from './import-rows.ts';
 
@@ -23,7 +23,8 @@ export async function claimTask(db: Db, workerId: string, leaseMs: number): Prom
   const result = await sql<ClaimedTask>`
     UPDATE import_tasks
        SET status = 'running', locked_by = ${workerId}, locked_at = now(),
-           started_at = COALESCE(started_at, now()), progress_at = COALESCE(progress_at, now())
+           -- A claim restarts the progress clock: time the service was down is no stall.
+           started_at = COALESCE(started_at, now()), progress_at = now(), stalled_claims = stalled_claims + 1
      WHERE id = (
        SELECT id FROM import_tasks
         WHERE sealed
@@ -70,18 +71,21 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
       return false;
     });
 
-    let inserted: { id: number; campaign_id: number; phone_number: string }[] = [];
+    let inserted: { id: number; campaign_id: number; phone_number: string; status: string }[] = [];
     if (rows.length > 0) {
+      // In (campaign, phone) order, the unique key's: two workers inserting overlapping
+      // numbers in opposite orders waited on each other (a deadlock, then a lost lease).
+      const ordered = [...rows].sort((a, b) => a.campaignId - b.campaignId || (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
       // unnest keeps the statement at five parameters whatever the batch size.
-      const result = await sql<{ id: number; campaign_id: number; phone_number: string }>`
+      const result = await sql<{ id: number; campaign_id: number; phone_number: string; status: string }>`
         INSERT INTO contacts (owner_id, campaign_id, phone_number, status, contact_data, timezone, creation_method)
         SELECT ${task.owner_id}, u.campaign_id, u.phone_number, u.status, u.contact_data, u.timezone, 'import'
-          FROM unnest(${rows.map((r) => r.campaignId)}::bigint[], ${rows.map((r) => r.phone)}::text[],
-                      ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.contactData)}::jsonb[],
-                      ${rows.map((r) => r.timezone)}::text[])
+          FROM unnest(${ordered.map((r) => r.campaignId)}::bigint[], ${ordered.map((r) => r.phone)}::text[],
+                      ${ordered.map((r) => r.status)}::text[], ${ordered.map((r) => r.contactData)}::jsonb[],
+                      ${ordered.map((r) => r.timezone)}::text[])
             AS u(campaign_id, phone_number, status, contact_data, timezone)
         ON CONFLICT (campaign_id, phone_number) DO NOTHING
-        RETURNING id, campaign_id, phone_number`.execute(trx);
+        RETURNING id, campaign_id, phone_number, status`.execute(trx);
       inserted = result.rows;
     }
     const created = new Set(inserted.map((r) => `${r.campaign_id}|${r.phone_number}`));
@@ -90,7 +94,7 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
       if (!created.has(`${r.campaignId}|${r.phone}`)) skipped.push({ index: r.index, phone_number: r.input, reason: 'duplicate: the campaign already has this phone number' });
     }
 
-    const toQueue = inserted.filter((r) => known.get(r.campaign_id)).map((r) => r.id);
+    const toQueue = inserted.filter((r) => known.get(r.campaign_id) && QUEUED_ON_CREATION.includes(r.status)).map((r) => r.id);
     if (toQueue.length > 0) await queueContactsNow(trx, { contactIds: toQueue, reason: 'import' });
 
     const errors = [...failed, ...skipped].sort((a, b) => a.index - b.index);
@@ -108,6 +112,7 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
         next_chunk: chunk.seq + 1,
         locked_at: sql<Date>`now()`,
         progress_at: sql<Date>`now()`,
+        stalled_claims: 0,
         ...(done ? { status: 'completed' as const, finished_at: sql<Date>`now()`, locked_by: null, locked_at: null } : {}),
       }))
       .where('id', '=', taskId)
@@ -117,21 +122,26 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
   });
 }
 
+/** Claims in a row without a committed chunk after which a task is taken to fail every worker. */
+export const MAX_STALLED_CLAIMS = 5;
+
 /**
- * Ends tasks that stopped moving: a claimed task without a committed chunk for stuckMs
- * (it keeps crashing its workers, or no worker can finish it), and an upload that never
- * completed. Their stored rows are dropped.
+ * Ends tasks that stopped moving, and drops their stored rows:
+ *  - a task claimed MAX_STALLED_CLAIMS times without committing a chunk, whose lease has
+ *    run out: it crashes (or errors) every worker that takes it. Time alone does not end a
+ *    claimed task: a service that was down for an hour resumes its imports;
+ *  - an upload that sent no data for stuckMs.
  */
-export async function sweepStuckTasks(db: Db, stuckMs: number): Promise<number[]> {
-  const minutes = Math.round((stuckMs / 60000) * 100) / 100;
+export async function sweepStuckTasks(db: Db, stuckMs: number, leaseMs: number): Promise<number[]> {
   const ended = await sql<{ id: number }>`
     UPDATE import_tasks
        SET status = 'failed', finished_at = now(), locked_by = NULL, locked_at = NULL,
            failure_reason = CASE WHEN sealed
-             THEN ${`no progress for ${minutes} minutes: the import was stopped`}
+             THEN ${`taken ${MAX_STALLED_CLAIMS} times without progress: the import was stopped`}
              ELSE 'the upload did not complete' END
-     WHERE (status = 'running' AND progress_at < now() - make_interval(secs => ${stuckMs / 1000}))
-        OR (status = 'pending' AND NOT sealed AND created_at < now() - make_interval(secs => ${stuckMs / 1000}))
+     WHERE (status = 'running' AND stalled_claims >= ${MAX_STALLED_CLAIMS}
+            AND (locked_at IS NULL OR locked_at < now() - make_interval(secs => ${leaseMs / 1000})))
+        OR (status = 'pending' AND NOT sealed AND COALESCE(progress_at, created_at) < now() - make_interval(secs => ${stuckMs / 1000}))
     RETURNING id`.execute(db);
   const ids = ended.rows.map((r) => r.id);
   if (ids.length > 0) await db.deleteFrom('import_task_chunks').where('task_id', 'in', ids).execute();

@@ -1,4 +1,4 @@
-import { unstorable } from '../../shared/json-body.ts';
+import { storableExcerpt, unstorable } from '../../shared/json-body.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 import type { ImportError, StoredRow } from './imports.repository.ts';
@@ -33,15 +33,17 @@ export function prepareChunk(chunk: { seq: number; first_index: number; rows: un
   const skipped: ImportError[] = [];
   const seen = new Map<string, number>();
   for (let i = 0; i < stored.length; i++) {
-    const [input, campaignId, status, data, timezone] = stored[i]!;
+    const [raw, campaignId, status, data, timezone] = stored[i]!;
     const index = chunk.first_index + i;
-    const phone = normalisePhone(String(input ?? ''), defaultCountry);
+    const phone = normalisePhone(String(raw ?? ''), defaultCountry);
+    // What errors show of the cell: a NUL or a huge cell stored in the task's errors failed the whole task.
+    const input = storableExcerpt(String(raw ?? ''));
     if (!phone) {
-      failed.push({ index, phone_number: String(input ?? ''), reason: 'not a valid phone number' });
+      failed.push({ index, phone_number: input, reason: 'not a valid phone number' });
       continue;
     }
     if (timezone !== null && !isValidTimeZone(timezone)) {
-      failed.push({ index, phone_number: input, reason: `'${timezone.slice(0, 64)}' is not an IANA time zone` });
+      failed.push({ index, phone_number: input, reason: `'${storableExcerpt(timezone)}' is not an IANA time zone` });
       continue;
     }
     // Text PostgreSQL cannot store fails this row alone (it failed the chunk, and the task).

@@ -12,7 +12,7 @@ export interface ImportWorkerOptions {
   pollMs?: number;
   /** A lease not renewed for this long is taken over by another worker (its holder crashed). */
   leaseMs?: number;
-  /** A claimed task without a committed chunk for this long is ended as failed by the sweeper. */
+  /** An upload that sent no data for this long is ended as failed by the sweeper. */
   stuckAfterMs?: number;
   sweepEveryMs?: number;
   /** Errors are reported here instead of crashing the loop. */
@@ -90,7 +90,7 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
   async function tick(): Promise<boolean> {
     if (Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
-      await sweepStuckTasks(db, stuckAfterMs);
+      await sweepStuckTasks(db, stuckAfterMs, leaseMs);
     }
     const task = await claimTask(db, workerId, leaseMs);
     if (!task) return false;

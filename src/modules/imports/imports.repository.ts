@@ -36,6 +36,8 @@ export function createImportsRepository(db: Db) {
         .insertInto('import_task_chunks')
         .values({ task_id: input.taskId, seq: input.seq, first_index: input.firstIndex, row_count: input.rows.length, rows: JSON.stringify(input.rows) })
         .execute();
+      // An upload in progress is alive while data comes: the sweeper measures from here.
+      await trx.updateTable('import_tasks').set({ progress_at: sql<Date>`now()` }).where('id', '=', input.taskId).where('sealed', '=', false).execute();
     },
 
     /** Makes the task claimable; an empty import is complete at once. */
@@ -50,8 +52,10 @@ export function createImportsRepository(db: Db) {
           ...(empty ? { status: 'completed', started_at: sql<Date>`now()`, finished_at: sql<Date>`now()` } : {}),
         })
         .where('id', '=', input.taskId)
+        // A task the sweeper ended (no data for too long) stays ended: undefined tells the caller.
+        .where('status', '=', 'pending')
         .returning(['id', 'status', 'total'])
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
     },
 
     async deleteTask(taskId: number) {

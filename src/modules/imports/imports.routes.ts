@@ -10,9 +10,10 @@ import { createBulkImport, importCsv, requireTask, toProgress, toProgressWithErr
 const TASK_NOTE = `The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
 Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
 number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. Contacts get
-creation_method import and are queued for calling at once when their campaign has auto_calls. Follow the task with
-GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost);
-a task without progress for 15 minutes is ended failed with a failure_reason.`;
+creation_method import and, when their campaign has auto_calls, those with status new are queued for calling at once. Follow the task with
+GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost),
+however long it was down. A task taken over 5 times without progress (it fails every worker), or a CSV upload that sends
+no data for 15 minutes, is ended failed with a failure_reason.`;
 
 const CsvForm = Type.Object({
   file: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: `the CSV file, at most ${MAX_CSV_BYTES / 1024 / 1024} MiB; send it as the last part` }),

@@ -25,7 +25,8 @@ export async function createBulkImport(input: { db: Db; repo: ImportsRepository;
       const rows = items.slice(start, start + CHUNK_ROWS).map((i): StoredRow => [i.phone_number, i.campaign_id, i.status ?? 'new', (i.contact_data as Record<string, unknown> | undefined) ?? null, null]);
       await repo.insertChunk(trx, { taskId: task.id, seq, firstIndex: start, rows });
     }
-    const sealed = await repo.sealTask(trx, { taskId: task.id, total: items.length, chunkCount: seq });
+    // One transaction: no sweeper can end this task before it is sealed.
+    const sealed = (await repo.sealTask(trx, { taskId: task.id, total: items.length, chunkCount: seq }))!;
     return { task_id: sealed.id, status: sealed.status, total: sealed.total };
   });
 }
@@ -86,6 +87,7 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
     }
     if (batch.length > 0) await flush();
     const sealed = await repo.sealTask(db, { taskId: task.id, total, chunkCount: seq });
+    if (!sealed) throw new HttpError(409, 'The upload stalled and was stopped before it completed; send the file again');
     return { task_id: sealed.id, status: sealed.status, total: sealed.total };
   } catch (error) {
     records.destroy();
