@@ -105,3 +105,29 @@ describe('auto_calls on creation', () => {
     await stopWorker();
   });
 });
+
+describe('contact-creation integration input', () => {
+  it('answers 422, creating nothing, for a NUL or a lone surrogate in query or form values (they were 500s)', async () => {
+    const campaign = await createCampaign(t, alice);
+    const created = await t.request({ method: 'POST', url: '/api/v1/integrations/contact-creation', headers: alice.headers, payload: { name: 'Form', campaign_ids: [campaign.id] } });
+    expect(created.statusCode, created.body).toBe(200);
+    const auth = { authorization: `Bearer ${created.json().token}` };
+    const endpoint = '/api/v1/contact-creation-integration/create-contact';
+    const bad = [
+      { name: 'a\u0000b' },
+      { contact_data: '{"note":"\\u0000"}' },
+      { contact_data: '{"note":"\\ud800"}' },
+    ];
+    for (const extra of bad) {
+      const query = new URLSearchParams({ campaign_id: String(campaign.id), phone: usPhone(600), ...extra });
+      const res = await t.request({ method: 'GET', url: `${endpoint}?${query}`, headers: auth });
+      expect(res.statusCode, JSON.stringify(extra)).toBe(422);
+    }
+    const form = await t.request({
+      method: 'POST', url: endpoint, headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ campaign_id: String(campaign.id), phone: usPhone(600), name: 'x\u0000y' }).toString(),
+    });
+    expect(form.statusCode).toBe(422);
+    expect(await t.deps.db.selectFrom('contacts').select('id').where('campaign_id', '=', campaign.id).execute()).toEqual([]);
+  });
+});
