@@ -113,7 +113,7 @@ describe('contact-creation integration input', () => {
     expect(created.statusCode, created.body).toBe(200);
     const auth = { authorization: `Bearer ${created.json().token}` };
     const endpoint = '/api/v1/contact-creation-integration/create-contact';
-    const bad = [
+    const bad: Record<string, string>[] = [
       { name: 'a\u0000b' },
       { contact_data: '{"note":"\\u0000"}' },
       { contact_data: '{"note":"\\ud800"}' },

@@ -18,12 +18,12 @@ const StringEnum = <const T extends readonly string[]>(values: T, options: Recor
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 const PERIOD_RULE =
-  'A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years (422 beyond).';
+  'A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise).';
 
 const commonQuery = {
   start_date: Type.Optional(DateTime),
   end_date: Type.Optional(DateTime),
-  campaign_id: Type.Optional(Type.Integer({ description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
+  campaign_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
   call_types: Type.Optional(
     Type.Array(StringEnum(CALL_TYPE_FILTERS), {
       description: 'Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls.',

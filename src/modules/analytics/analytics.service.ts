@@ -44,13 +44,30 @@ function validZone(name: string): boolean {
   return valid;
 }
 
+// Periods live in these years: with at most 10 years per period, the previous period and
+// every bucket stay in years JavaScript dates and PostgreSQL both handle alike (years
+// 0-99 read as 1900-1999 in Date.UTC, year 0 and 10000 are out of PostgreSQL's range).
+const EARLIEST = Date.UTC(1800, 0, 1);
+const LATEST = Date.UTC(9000, 0, 1);
+
+/** A query date-time as a Date: 422 for one that is not a real instant (a leap second) or out of range. */
+function checkedDate(text: string | Date, field: 'start_date' | 'end_date'): Date {
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) throw unprocessable(['query', field], 'Input should be a valid datetime', 'datetime_parsing');
+  if (date.getTime() < EARLIEST || date.getTime() > LATEST) {
+    throw unprocessable(['query', field], 'Input should be between 1800-01-01T00:00:00Z and 9000-01-01T00:00:00Z', 'value_error');
+  }
+  return date;
+}
+
 /** Validates the shared inputs and turns them into a scope (the campaign is checked by the caller). */
 export function resolveScope(input: ScopeInput): Resolved {
   const timeZone = input.timezone ?? 'UTC';
   if (!validZone(timeZone)) throw unprocessable(['query', 'timezone'], 'Input should be a valid IANA time zone name', 'value_error');
-  const end = input.endDate !== undefined ? new Date(input.endDate) : input.now;
+  const givenStart = input.startDate !== undefined ? checkedDate(input.startDate, 'start_date') : undefined;
+  const end = input.endDate !== undefined ? checkedDate(input.endDate, 'end_date') : input.now;
   // The spec's default is "one month before now"; taken from end_date so an explicit end keeps a one-month window.
-  const start = input.startDate !== undefined ? new Date(input.startDate) : Lux.fromJSDate(end, { zone: timeZone }).minus({ months: 1 }).toJSDate();
+  const start = givenStart ?? Lux.fromJSDate(end, { zone: timeZone }).minus({ months: 1 }).toJSDate();
   if (start.getTime() > end.getTime()) throw unprocessable(['query', 'start_date'], 'start_date must not be after end_date', 'value_error');
   // Bounded: a report walks every month and day of its period (and of the previous one);
   // over the years 1-9999 that took 87 s of an empty account.
