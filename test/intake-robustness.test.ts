@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
+import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
 import { createCampaign, multipartBody, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
 import { createImportWorker } from '../src/modules/imports/import.worker.ts';
 import { MAX_STALLED_CLAIMS, sweepStuckTasks } from '../src/modules/imports/import-claims.ts';
@@ -73,6 +73,23 @@ describe('import robustness', () => {
     const live = (await bulk([{ phone_number: usPhone(301), campaign_id: campaign.id }])).json().task_id as number;
     await sql`UPDATE import_tasks SET status = 'running', locked_by = 'alive', locked_at = now(), progress_at = now(), stalled_claims = ${MAX_STALLED_CLAIMS} WHERE id = ${live}`.execute(t.deps.db);
     expect(await sweepStuckTasks(t.deps.db, 15 * 60_000, 60_000)).not.toContain(live);
+  });
+
+  it('imports a sub-user\'s upload only into campaigns still granted to it when the rows are applied', async () => {
+    const campaign = await createCampaign(t, alice);
+    const sub = await t.request({ method: 'POST', url: '/api/v1/sub-users', headers: alice.headers, payload: { username: 'uploader.sub', password: 'uploader password' } });
+    expect(sub.statusCode, sub.body).toBe(200);
+    const grant = (ids: number[]) => t.request({ method: 'PUT', url: `/api/v1/sub-users/${sub.json().id}/campaigns`, headers: alice.headers, payload: { campaign_ids: ids } });
+    expect((await grant([campaign.id])).statusCode).toBe(200);
+    const token = await login(t, 'uploader.sub', 'uploader password');
+    const res = await t.request({ method: 'POST', url: '/api/v1/contacts/bulk', headers: bearer(token), payload: [{ phone_number: usPhone(700), campaign_id: campaign.id }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await grant([])).statusCode).toBe(200); // taken back before the worker runs
+    startWorker();
+    const done = await waitForTask(t, bearer(token), res.json().task_id);
+    expect(done).toMatchObject({ status: 'completed', created: 0, failed: 1 });
+    expect(done.errors[0].reason).toContain('no longer granted');
+    await stopWorker();
   });
 
   it('keeps an upload alive while its data comes, and will not seal one the sweeper ended', async () => {

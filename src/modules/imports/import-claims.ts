@@ -53,21 +53,27 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
   return db.transaction().execute(async (trx) => {
     const task = await trx
       .selectFrom('import_tasks')
-      .select(['owner_id', 'status', 'locked_by', 'next_chunk', 'chunk_count', 'error_count'])
+      .select(['owner_id', 'created_by_sub_user_id', 'status', 'locked_by', 'next_chunk', 'chunk_count', 'error_count'])
       .where('id', '=', taskId)
       .forUpdate()
       .executeTakeFirst();
     if (!task || task.status !== 'running' || task.locked_by !== workerId || task.next_chunk !== chunk.seq) return { applied: false, done: false };
 
     const campaignIds = [...new Set(chunk.rows.map((r) => r.campaignId))];
+    // The uploader's rights now, not at upload: a sub-user's grant may have been taken back since.
+    const subUserId = task.created_by_sub_user_id;
     const campaigns = campaignIds.length
-      ? await trx.selectFrom('campaigns').select(['id', 'auto_calls']).where('id', 'in', campaignIds).where('owner_id', '=', task.owner_id).execute()
+      ? await trx.selectFrom('campaigns').select(['id', 'auto_calls']).where('id', 'in', campaignIds).where('owner_id', '=', task.owner_id)
+        .$if(subUserId !== null, (qb) => qb.where((eb) => eb.exists(
+          eb.selectFrom('campaign_sub_users as g').select('g.campaign_id').whereRef('g.campaign_id', '=', 'campaigns.id').where('g.sub_user_id', '=', subUserId!),
+        )))
+        .execute()
       : [];
     const known = new Map(campaigns.map((c) => [c.id, c.auto_calls]));
     const failed: ImportError[] = [...chunk.failed];
     const rows = chunk.rows.filter((r) => {
       if (known.has(r.campaignId)) return true;
-      failed.push({ index: r.index, phone_number: r.input, reason: `campaign ${r.campaignId} no longer exists` });
+      failed.push({ index: r.index, phone_number: r.input, reason: subUserId === null ? `campaign ${r.campaignId} no longer exists` : `campaign ${r.campaignId} no longer exists or is no longer granted to the sub-user who uploaded` });
       return false;
     });
 
