@@ -76,6 +76,9 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(deps.config.TRUST_PROXY),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (/^true$/i.test(deps.config.TRUST_PROXY ?? '')) {
+    app.log.warn('TRUST_PROXY=true takes the left-most X-Forwarded-For address, which a client can write itself; prefer a hop count');
+  }
 
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as never);

@@ -138,6 +138,18 @@ describe('failed-login throttle', () => {
     }
   });
 
+  it('warns at start-up that TRUST_PROXY=true trusts a client-written address', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: 'true' });
+    const lines: string[] = [];
+    const app = await buildApp(proxied.deps, { logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } });
+    try {
+      expect(lines.some((l) => l.includes('TRUST_PROXY=true'))).toBe(true);
+    } finally {
+      await app.close();
+      await proxied.close();
+    }
+  });
+
   it('is off with LOGIN_MAX_FAILURES=0', async () => {
     const open = await createTestApp({ LOGIN_MAX_FAILURES: '0' });
     try {
