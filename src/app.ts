@@ -69,14 +69,15 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP application from its dependencies. Does not listen. */
 export async function buildApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const proxies = trustProxy(deps.config.TRUST_PROXY);
   const app = Fastify({
     logger: options.logger ?? { level: deps.config.LOG_LEVEL, serializers: { req: redactedRequest } },
     bodyLimit: DEFAULT_BODY_LIMIT,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: trustProxy(deps.config.TRUST_PROXY),
+    trustProxy: proxies,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  if (/^true$/i.test(deps.config.TRUST_PROXY ?? '')) {
+  if (proxies === true) {
     app.log.warn('TRUST_PROXY=true takes the left-most X-Forwarded-For address, which a client can write itself; prefer a hop count');
   }
 

@@ -8,9 +8,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * surrogates replaced, at most `max` code units (never cutting a pair in half).
  */
 export function storableExcerpt(text: string, max = 64): string {
-  let safe = text.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
-  if (safe.length > max) safe = safe.slice(0, /[\uD800-\uDBFF]/.test(safe[max - 1]!) ? max - 1 : max) + '…';
-  return safe;
+  const safe = text.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+  return safe.length > max ? `${keepStart(safe, max)}…` : safe;
+}
+
+/**
+ * The first `max` UTF-16 units of `text`, never ending in half a surrogate pair: a cut emoji
+ * left a lone surrogate that jsonb refuses (it failed a whole batch of webhook deliveries).
+ */
+export function keepStart(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 /** Deeper JSON is refused: serialising 5,000 nested objects overflowed the stack (a 500). */

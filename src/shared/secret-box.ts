@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * webhooks) cannot be hashed, so they are sealed: AES-256-GCM under a key derived from
  * SECRET_KEY. A database dump alone no longer gives away a customer's CRM credentials.
  * Stored form: `sealed:v1:` + base64url(iv ‖ tag ‖ ciphertext). A value without the
- * prefix was stored before sealing and is read as it is; the next save seals it.
+ * prefix was stored before sealing and is read as it is (start-up seals it).
  */
 export interface SecretBox {
   seal(plain: string): string;
@@ -17,7 +17,6 @@ export interface SecretBox {
 export class SecretBoxError extends Error {}
 
 export const SEALED_PREFIX = 'sealed:v1:';
-const PREFIX = SEALED_PREFIX;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -28,11 +27,11 @@ export function createSecretBox(secretKey: string): SecretBox {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
   function open(stored: string | null): string | null {
-    if (stored === null || !stored.startsWith(PREFIX)) return stored;
-    const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
+    if (stored === null || !stored.startsWith(SEALED_PREFIX)) return stored;
+    const raw = Buffer.from(stored.slice(SEALED_PREFIX.length), 'base64url');
     try {
       if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('too short');
       // A fixed tag length: GCM would otherwise accept a tag cut down to 4 bytes.

@@ -10,17 +10,17 @@ import { HttpError } from '../../shared/errors.ts';
  * Keyed by name *and* address, so a stranger cannot lock an account's owner out from
  * elsewhere. An IPv6 client is keyed by its /64, the block one client usually holds.
  *
- * Every attempt is counted *before* its password is checked, in one atomic upsert, so
- * attempts sent in parallel cannot all pass a check that none of them has counted yet.
+ * Every attempt is counted *before* its password is checked (an atomic upsert per key),
+ * so attempts sent in parallel cannot all pass a check that none of them has counted yet.
  * An attempt over a limit answers 429 with Retry-After without checking the password
  * (no argon2 time spent on a guesser). A successful login clears its name's count and
  * gives the address its attempt back. Counts live in the database, shared by processes.
  */
-export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const SPRAY_FACTOR = 10;
 
 /** The address a client is counted under: IPv4 as is (also when mapped into IPv6), IPv6 by its /64. */
-export function clientNetwork(address: string): string {
+function clientNetwork(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const ip = ipaddr.process(address);
   if (ip.kind() === 'ipv4') return ip.toString();

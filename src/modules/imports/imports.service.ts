@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { forbidden, HttpError, notFound, unprocessable } from '../../shared/errors.ts';
+import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../shared/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { openCsv } from './csv-reader.ts';
@@ -87,7 +87,7 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
     }
     if (batch.length > 0) await flush();
     const sealed = await repo.sealTask(db, { taskId: task.id, total, chunkCount: seq });
-    if (!sealed) throw new HttpError(409, 'The upload stalled and was stopped before it completed; send the file again');
+    if (!sealed) throw conflict('The upload stalled and was stopped before it completed; send the file again');
     return { task_id: sealed.id, status: sealed.status, total: sealed.total };
   } catch (error) {
     records.destroy();

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { keepStart } from '../../shared/json-body.ts';
 import { ssrfReasonOf } from '../../shared/ssrf-guard.ts';
 import { exchange, type ExchangeAnswer } from './http-exchange.ts';
 
@@ -9,15 +10,6 @@ import { exchange, type ExchangeAnswer } from './http-exchange.ts';
  */
 export const RESPONSE_KEEP = 4096;
 
-/**
- * The first `max` UTF-16 units of `text`, never ending in half a surrogate pair: a cut emoji
- * left a lone surrogate that jsonb refuses, failing the whole batch of completed deliveries.
- */
-export function keepStart(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
 const MAX_READ = 1024 * 1024;
 
 export interface SendRequest {

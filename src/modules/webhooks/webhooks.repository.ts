@@ -95,4 +95,7 @@ export async function listIntegrations(db: Handle, ownerId: number, skip: number
   return { rows, count: Number(count.n) };
 }
 
+export const setSigningSecret = (db: Handle, id: number, sealed: string) =>
+  db.updateTable('webhook_integrations').set({ signing_secret: sealed, updated_at: new Date() }).where('id', '=', id).execute();
+
 export const deleteIntegration = (db: Handle, id: number) => db.deleteFrom('webhook_integrations').where('id', '=', id).execute();

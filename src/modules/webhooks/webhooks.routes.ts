@@ -5,7 +5,7 @@ import { deliveriesRoutes } from './deliveries.routes.ts';
 import { createWebhookRuntime } from './webhook.worker.ts';
 import * as repo from './webhooks.repository.ts';
 import { Integration, IntegrationCreate, IntegrationCreated, IntegrationList, IntegrationUpdate } from './webhooks.schemas.ts';
-import { createIntegration, newSigningSecret, ownerOnly, requireIntegration, toResponse, updateIntegration } from './webhooks.service.ts';
+import { createIntegration, ownerOnly, requireIntegration, rotateSigningSecret, toResponse, updateIntegration } from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -107,13 +107,7 @@ export async function webhooksRoutes(app: App) {
         response: { 200: Type.Object({ signing_secret: Type.String() }), ...ErrorResponses },
       },
     },
-    async (request) => {
-      ownerOnly(request.principal);
-      const row = await requireIntegration(db, request.principal, request.params.id);
-      const signingSecret = newSigningSecret();
-      await db.updateTable('webhook_integrations').set({ signing_secret: app.deps.secrets.seal(signingSecret), updated_at: new Date() }).where('id', '=', row.id).execute();
-      return { signing_secret: signingSecret };
-    },
+    async (request) => ({ signing_secret: await rotateSigningSecret({ db, secrets: app.deps.secrets, principal: request.principal, id: request.params.id }) }),
   );
 
   await app.register(deliveriesRoutes, { runtime });

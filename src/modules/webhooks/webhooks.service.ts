@@ -184,3 +184,12 @@ export async function updateIntegration(input: { db: Db; secrets: SecretBox; pri
   const ids = await repo.campaignIdsOf(input.db, [row.id]);
   return toResponse(updated, ids.get(row.id) ?? [], input.secrets);
 }
+
+/** A new signing secret, sealed in place of the old one; answered in the clear once. Owner only. */
+export async function rotateSigningSecret(input: { db: Db; secrets: SecretBox; principal: Principal; id: number }): Promise<string> {
+  ownerOnly(input.principal);
+  const row = await requireIntegration(input.db, input.principal, input.id);
+  const signingSecret = newSigningSecret();
+  await repo.setSigningSecret(input.db, row.id, input.secrets.seal(signingSecret));
+  return signingSecret;
+}
