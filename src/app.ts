@@ -7,7 +7,7 @@ import { buildValidator } from './shared/validators.ts';
 import { simInboundRoutes } from './modules/dialer/inbound.routes.ts';
 import { registerJsonBodyParser } from './shared/json-body.ts';
 import { handleError } from './shared/error-handler.ts';
-import { queryNormaliser } from './shared/query-normalise.ts';
+import { applyRequestInputRules } from './shared/request-input.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import type { Principal } from './modules/auth/principal.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -45,10 +45,28 @@ declare module 'fastify' {
   }
 }
 
-/** Request log lines without secrets: integration tokens may come in the query (`?token=`). */
+/**
+ * A URL for the log without its integration token (`?token=`). The query is parsed as the
+ * routes parse it, so an encoded name (`%74oken=`) is found too; matching the raw text
+ * missed it and logged the token in full.
+ */
+export function redactedUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  let found = false;
+  for (const name of new Set(params.keys())) {
+    if (name.trim().toLowerCase() !== 'token') continue;
+    params.set(name, '[redacted]');
+    found = true;
+  }
+  return found ? `${url.slice(0, at)}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}` : url;
+}
+
+/** Request log lines without secrets. */
 export const redactedRequest = (req: { method: string; url: string; host?: string; ip?: string }) => ({
   method: req.method,
-  url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+  url: redactedUrl(req.url),
   host: req.host,
   remoteAddress: req.ip,
 });
@@ -85,21 +103,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   app.decorateRequest('principal', null as never);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
-  app.addHook('onRoute', (route) => {
-    const normalise = queryNormaliser(route);
-    const body = route.schema?.body as { type?: string; required?: string[] } | undefined;
-    // A body whose fields are all optional may be left out entirely (POST /api-keys, approve, ...).
-    const optionalBody = body?.type === 'object' && !(body.required?.length);
-    if (!normalise && !optionalBody) return;
-    const existing = route.preValidation ? [route.preValidation].flat() : [];
-    route.preValidation = [
-      async (request) => {
-        normalise?.(request.query as Record<string, unknown>);
-        if (optionalBody && (request.body === undefined || request.body === null)) request.body = {};
-      },
-      ...existing,
-    ];
-  });
+  app.addHook('onRoute', applyRequestInputRules);
 
   await app.register(formbody);
   registerJsonBodyParser(app);

@@ -18,8 +18,10 @@ export const TAGS = [
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }];
-// Routes with their own authentication (or none) under /api/v1.
-const PUBLIC_PREFIXES = ['/api/v1/login/', '/api/v1/contact-creation-integration/', '/api/v1/voice/'];
+// Routes with their own authentication (or none) under /api/v1: login, the integration token's
+// routes, and provider events (signed by the provider). The simulator's inbound trigger beside
+// them needs a credential like any other operation.
+const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/];
 
 const DESCRIPTION = `AI voice-call campaigns: accounts, campaigns, contacts, a dialer, calls and analytics.
 
@@ -30,13 +32,16 @@ Conventions this service fixes where the public interface leaves them open:
 - Range filters (\`*_from\`, \`*_to\`) include both bounds. Lists are sorted newest first (id descending).
 - \`limit\` is at most 1000 on every list; above it is a 422.
 - Date-times are ISO 8601; responses are in UTC. In the query a date alone or a date-time without an offset is read in the request's \`timezone\` parameter (analytics), else UTC; in a JSON body a date-time needs its offset.
+- Unknown body fields are ignored on every operation (dropped before the request is handled): owners, ids, hashes, counters and timestamps never come from a body.
+- Ids in the path, query or body are integers from 1 to 2^53-1; outside that range: 422. An id in range that names nothing: 404.
+- Query numbers must be finite (\`1e400\` is a 422); query and path text may not hold NUL or lone surrogates (422).
 - A JSON body is checked in full when small (every error listed, at most 50) and up to its first error when large; text may not hold NUL or lone surrogates, and JSON nests at most 64 levels (422).
 - Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.
 - Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).`;
 
 export async function registerOpenApi(app: App) {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/v1/') || PUBLIC_PREFIXES.some((p) => route.url.startsWith(p))) return;
+    if (!route.url.startsWith('/api/v1/') || OWN_AUTHENTICATION.some((p) => p.test(route.url))) return;
     route.schema = { ...route.schema, security: route.schema?.security ?? SECURITY } as typeof route.schema;
   });
   await app.register(swagger, {

@@ -136,6 +136,15 @@ describe('secrets and stored text', () => {
     expect(redactedRequest({ method: 'GET', url: '/x?TOKEN=abc' }).url).not.toContain('abc');
   });
 
+  it('redacts a token whose name is percent-encoded, or given twice, as the query parser reads it', () => {
+    for (const url of ['/x?%74oken=vci_secret123', '/x?to%6Ben=vci_secret123&a=1', '/x?token=a&token=vci_secret123', '/x?a=1&%54OKEN=vci_secret123#f']) {
+      const line = redactedRequest({ method: 'GET', url }).url;
+      expect(line, url).not.toContain('secret123');
+      expect(line).toContain('[redacted]');
+    }
+    expect(redactedRequest({ method: 'GET', url: '/x?phone=%2B1&tokens=keep' }).url).toBe('/x?phone=%2B1&tokens=keep');
+  });
+
   it('keeps the start of a webhook response without splitting a surrogate pair', () => {
     const text = `${'a'.repeat(4095)}😀tail`;
     const kept = keepStart(text, 4096);

@@ -205,6 +205,24 @@ describe('the document', () => {
     }
     expect(checked).toBeGreaterThan(0);
   });
+
+  it('declares the account credentials on exactly the operations that refuse a request without them', async () => {
+    // Operations with an authentication of their own: an integration token, a provider's signature, none (login).
+    const ownAuthentication = /^\/api\/v1\/(login\/|contact-creation-integration\/|voice\/\{provider\}\/events$)/;
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') continue;
+      for (const [method, op] of Object.entries(methods)) {
+        const declared = (op.security ?? []).length > 0;
+        const url = path.replace(/\{[^}]+\}/g, (m) => (m === '{provider}' ? 'sim' : '1'));
+        const res = await t.request({ method: method.toUpperCase() as 'GET', url });
+        if (declared) expect(res.statusCode, `${method} ${path}`).toBe(401);
+        else expect(ownAuthentication.test(path), `${method} ${path} answers ${res.statusCode} without credentials but declares none`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
 });
 
 describe('every operation of the spec', () => {

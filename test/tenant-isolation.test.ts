@@ -495,6 +495,21 @@ describe('account-level resources', () => {
   });
 });
 
+describe('simulated inbound calls', () => {
+  it('lets bob ring no number of alice\'s: 404, and no contact or call is written', async () => {
+    const inbound = await ok('alice', 'POST', '/api/v1/campaigns/', { title: 'alice inbound', campaign_type: 'Inbound' });
+    const number = await ok('alice', 'POST', '/api/v1/phone-numbers/', { phone_number: nextPhone(), campaign_id: inbound.id });
+    const rows = async () => Number((await t.deps.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+      + Number((await t.deps.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await rows();
+    const res = await call('bob', 'POST', '/api/v1/voice/sim/inbound', { from: nextPhone(), to: number.phone_number });
+    expect(res.statusCode, res.body).toBe(404);
+    expect(await rows()).toBe(before);
+    const own = await ok('alice', 'POST', '/api/v1/voice/sim/inbound', { from: nextPhone(), to: number.phone_number });
+    expect(own.campaign_id).toBe(inbound.id);
+  });
+});
+
 describe('coverage', () => {
   // Operations whose isolation is shown by another path in this file or that touch no tenant data.
   const NOT_APPLICABLE = new Map<string, string>([

@@ -23,8 +23,16 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
 }
 /** Responses hand Date objects to the serializer; requests receive ISO strings. */
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
+/**
+ * Every id a request carries (path, query or body): a positive integer a JavaScript number
+ * holds exactly. Outside 1..2^53-1 it is no id at all, so the answer is 422 wherever it appears
+ * (never a database error); an id in range that names nothing is 404.
+ */
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 export const IdParams = Type.Object({ id: Id });
+export const CampaignIdParams = Type.Object({ campaign_id: Id });
+/** Ids in a query filter: repeated keys or a comma list. */
+export const IdList = (description: string) => Type.Array(Id, { maxItems: 1000, description });
 
 export const MAX_LIMIT = 1000;
 // Bounded like ids: beyond, PostgreSQL's bigint OFFSET overflowed into a 500.

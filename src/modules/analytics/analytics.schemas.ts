@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
 
 export const CALL_TYPE_FILTERS = ['outbound', 'inbound', 'none'] as const;
 export const METRICS = ['calls', 'cost', 'duration', 'successful'] as const;
@@ -23,7 +23,7 @@ const PERIOD_RULE =
 const commonQuery = {
   start_date: Type.Optional(DateTime),
   end_date: Type.Optional(DateTime),
-  campaign_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
+  campaign_id: Type.Optional(Type.Unsafe<number>({ ...Id, description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
   call_types: Type.Optional(
     Type.Array(StringEnum(CALL_TYPE_FILTERS), {
       description: 'Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls.',

@@ -1,16 +1,27 @@
 import { SignJWT, jwtVerify } from 'jose';
 
-/** Login tokens: HS256 JWTs whose subject names the account (`u:1`) or sub-user (`s:7`). */
+/**
+ * Login tokens: HS256 JWTs whose subject names the account (`u:1`) or sub-user (`s:7`), with
+ * `born`, the creation time (ms) of the account or sub-user they were issued to. A token
+ * names one row, not one id: an account deleted and created again under the same id has a
+ * new creation time, so the old account's tokens no longer match. A token without `exp` or
+ * `born` is refused.
+ */
+export interface TokenClaims {
+  subject: string;
+  born: number;
+}
+
 export interface AccessTokenService {
-  issue(subject: string): Promise<string>;
-  verify(token: string): Promise<string | null>;
+  issue(subject: string, bornAt: Date): Promise<string>;
+  verify(token: string): Promise<TokenClaims | null>;
 }
 
 export function createAccessTokenService(secret: string, expireMinutes: number): AccessTokenService {
   const key = new TextEncoder().encode(secret);
   return {
-    issue: (subject) =>
-      new SignJWT({})
+    issue: (subject, bornAt) =>
+      new SignJWT({ born: bornAt.getTime() })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(subject)
         .setIssuedAt()
@@ -18,8 +29,10 @@ export function createAccessTokenService(secret: string, expireMinutes: number):
         .sign(key),
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-        return typeof payload.sub === 'string' ? payload.sub : null;
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
+        const born = payload.born;
+        if (typeof payload.sub !== 'string' || typeof born !== 'number' || !Number.isSafeInteger(born)) return null;
+        return { subject: payload.sub, born };
       } catch {
         return null;
       }

@@ -9,8 +9,8 @@ import type { Db } from '../../db/connection.ts';
 const FIND_API_KEY = `SELECT k.id, k.owner_id, k.last_used_at, u.is_superuser
   FROM api_keys k JOIN users u ON u.id = k.owner_id
   WHERE k.key_hash = $1 AND u.is_active`;
-const FIND_USER = 'SELECT id, is_superuser FROM users WHERE id = $1 AND is_active';
-const FIND_SUB_USER = `SELECT s.id, s.owner_id FROM sub_users s JOIN users u ON u.id = s.owner_id
+const FIND_USER = 'SELECT id, is_superuser, created_at FROM users WHERE id = $1 AND is_active';
+const FIND_SUB_USER = `SELECT s.id, s.owner_id, s.created_at FROM sub_users s JOIN users u ON u.id = s.owner_id
   WHERE s.id = $1 AND s.is_active AND u.is_active`;
 
 /** Lookups that turn a credential into an active principal. */
@@ -20,8 +20,8 @@ export function createAuthRepository(db: Db, pool: pg.Pool, options: { prepared:
     return result.rows[0];
   }
   return {
-    findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean }>('vc_auth_user', FIND_USER, [id]),
-    findActiveSubUser: (id: number) => first<{ id: number; owner_id: number }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
+    findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean; created_at: Date }>('vc_auth_user', FIND_USER, [id]),
+    findActiveSubUser: (id: number) => first<{ id: number; owner_id: number; created_at: Date }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
     findApiKey: (hash: string) =>
       first<{ id: number; owner_id: number; last_used_at: Date | null; is_superuser: boolean }>('vc_auth_api_key', FIND_API_KEY, [hash]),
     touchApiKey: (id: number) =>

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
@@ -14,6 +15,8 @@ beforeAll(async () => {
   alice = await createAccount(t);
 });
 afterAll(() => t?.close());
+
+const bornAt = async (userId: number) => (await t.deps.db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirstOrThrow()).created_at;
 
 const form = (body: Record<string, string>) => ({
   payload: new URLSearchParams(body).toString(),
@@ -47,13 +50,40 @@ describe('login', () => {
 
 describe('credentials', () => {
   it('rejects a missing, malformed, forged or expired credential with 401', async () => {
-    const forged = await createAccessTokenService('another-secret-key-that-is-long-enough-0123', 60).issue(`u:${alice.id}`);
-    const expired = await createAccessTokenService(t.config.SECRET_KEY, -1).issue(`u:${alice.id}`);
+    const born = await bornAt(alice.id);
+    const forged = await createAccessTokenService('another-secret-key-that-is-long-enough-0123', 60).issue(`u:${alice.id}`, born);
+    const expired = await createAccessTokenService(t.config.SECRET_KEY, -1).issue(`u:${alice.id}`, born);
     for (const headers of [{}, { authorization: 'Basic abc' }, bearer('not-a-jwt'), bearer(forged), bearer(expired), { 'x-api-key': 'vck_unknown' }]) {
       const res = await t.request({ method: 'GET', url: '/api/v1/users/me', headers });
       expect(res.statusCode).toBe(401);
       expect(typeof res.json().detail).toBe('string');
     }
+  });
+
+  it('refuses a correctly signed token without an expiry or without the account\'s creation time', async () => {
+    const key = new TextEncoder().encode(t.config.SECRET_KEY);
+    const born = (await bornAt(alice.id)).getTime();
+    const valid = await new SignJWT({ born }).setProtectedHeader({ alg: 'HS256' }).setSubject(`u:${alice.id}`).setExpirationTime('5m').sign(key);
+    const noExpiry = await new SignJWT({ born }).setProtectedHeader({ alg: 'HS256' }).setSubject(`u:${alice.id}`).sign(key);
+    const noBirth = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(`u:${alice.id}`).setExpirationTime('5m').sign(key);
+    expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(valid) })).statusCode).toBe(200);
+    for (const token of [noExpiry, noBirth]) {
+      expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) })).statusCode).toBe(401);
+    }
+  });
+
+  it('refuses the token of a deleted account once another account holds its id', async () => {
+    const bob = await createAccount(t);
+    const token = await login(t, bob.email, bob.password);
+    expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) })).statusCode).toBe(200);
+    // Deleted and created again under the same id (a restore, a reset sequence): a new row.
+    await t.deps.db.deleteFrom('users').where('id', '=', bob.id).execute();
+    await t.deps.db
+      .insertInto('users')
+      .values({ id: bob.id, email: `reborn-${bob.id}@example.com`, hashed_password: 'x', full_name: 'Reborn', is_superuser: false, is_active: true, created_at: new Date(Date.now() + 1000) })
+      .execute();
+    const res = await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) });
+    expect(res.statusCode).toBe(401);
   });
 
   it('accepts the API key header', async () => {

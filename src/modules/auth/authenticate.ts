@@ -27,15 +27,17 @@ export async function authenticate(input: {
   }
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match?.[1]) throw unauthorized();
-  const subject = await tokens.verify(match[1]);
-  const [kind, rawId] = subject?.split(':') ?? [];
+  const claims = await tokens.verify(match[1]);
+  const [kind, rawId] = claims?.subject.split(':') ?? [];
   const id = Number(rawId);
+  // The token must name the row it was issued to (see access-token.ts), not only its id.
+  const sameRow = (row: { created_at: Date }) => row.created_at.getTime() === claims?.born;
   if (kind === 'u' && Number.isSafeInteger(id)) {
     const user = await repo.findActiveUser(id);
-    if (user) return { kind: 'user', userId: user.id, ownerId: user.id, isSuperuser: user.is_superuser };
+    if (user && sameRow(user)) return { kind: 'user', userId: user.id, ownerId: user.id, isSuperuser: user.is_superuser };
   } else if (kind === 's' && Number.isSafeInteger(id)) {
     const sub = await repo.findActiveSubUser(id);
-    if (sub) return { kind: 'sub_user', subUserId: sub.id, ownerId: sub.owner_id };
+    if (sub && sameRow(sub)) return { kind: 'sub_user', subUserId: sub.id, ownerId: sub.owner_id };
   }
   throw unauthorized('Could not validate credentials');
 }

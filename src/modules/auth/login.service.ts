@@ -38,19 +38,19 @@ export async function loginWithPassword(input: LoginInput): Promise<string> {
   // An inactive user gave the right password: not a failure.
   await settleLoginAttempt(db, counted, address, maxFailures, login.is_active ? 'success' : 'other');
   if (!login.is_active) throw badRequest('Inactive user');
-  return tokens.issue(login.subject);
+  return tokens.issue(login.subject, login.created_at);
 }
 
 /** The account (by e-mail) or, failing that, the sub-user (by username or e-mail) a name logs in as. */
-async function findLogin(db: Db, name: string): Promise<{ subject: string; hashed_password: string; is_active: boolean } | undefined> {
-  const user = await db.selectFrom('users').select(['id', 'hashed_password', 'is_active']).where(sql`lower(email)`, '=', name).executeTakeFirst();
-  if (user) return { subject: `u:${user.id}`, hashed_password: user.hashed_password, is_active: user.is_active };
+async function findLogin(db: Db, name: string): Promise<{ subject: string; hashed_password: string; is_active: boolean; created_at: Date } | undefined> {
+  const user = await db.selectFrom('users').select(['id', 'hashed_password', 'is_active', 'created_at']).where(sql`lower(email)`, '=', name).executeTakeFirst();
+  if (user) return { subject: `u:${user.id}`, hashed_password: user.hashed_password, is_active: user.is_active, created_at: user.created_at };
   const sub = await db
     .selectFrom('sub_users')
-    .select(['id', 'hashed_password', 'is_active'])
+    .select(['id', 'hashed_password', 'is_active', 'created_at'])
     .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
     .executeTakeFirst();
-  return sub ? { subject: `s:${sub.id}`, hashed_password: sub.hashed_password, is_active: sub.is_active } : undefined;
+  return sub ? { subject: `s:${sub.id}`, hashed_password: sub.hashed_password, is_active: sub.is_active, created_at: sub.created_at } : undefined;
 }
 
 let decoy: Promise<string> | null = null;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { StringEnum } from '../contacts/contacts.schemas.ts';
 
 export const CALL_STATUSES = [
@@ -84,9 +84,9 @@ export const CallsQuery = Type.Object({
   duration_to: Type.Optional(Type.Integer({ description: 'call_duration (seconds) <= this (inclusive)' })),
   cost_from: Type.Optional(Type.Number({ description: 'cost >= this (inclusive)' })),
   cost_to: Type.Optional(Type.Number({ description: 'cost <= this (inclusive)' })),
-  campaign_id: Type.Optional(Type.Array(Type.Integer(), { description: 'any of these campaigns' })),
-  contact_id: Type.Optional(Type.Integer()),
-  call_id: Type.Optional(Type.Integer({ description: 'the call id' })),
+  campaign_id: Type.Optional(IdList('any of these campaigns')),
+  contact_id: Type.Optional(Id),
+  call_id: Type.Optional({ ...Id, description: 'the call id' }),
   call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
   call_data: Type.Optional(
     Type.String({ maxLength: 500, description: 'case-insensitive substring of the call data JSON text (keys and values); % and _ are literal' }),

@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { columns } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 import type { CampaignUpdate as CampaignPatch, Database, NewCampaign } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -20,8 +21,20 @@ function typed<R extends { campaign_type: string; limit_unit: string | null; wor
   };
 }
 
-export async function insertCampaign(db: Db, values: NewCampaign) {
-  const { id } = await db.insertInto('campaigns').values(values).returning('id').executeTakeFirstOrThrow();
+/** What a client may set on a campaign; the owner and the limit's usage are the service's. */
+export const CAMPAIGN_SETTINGS = [
+  'title', 'campaign_type', 'description', 'campaign_data', 'campaign_phone', 'campaign_sip', 'assistant_id',
+  'max_call_attempts', 'concurrent_call_limit', 'call_interval', 'call_allowed_from_time', 'call_allowed_to_time',
+  'work_schedule', 'auto_calls', 'is_auto_ai_message', 'is_archive', 'is_paused', 'limit_start', 'limit_end', 'limit_value', 'limit_unit',
+] as const;
+const SERVICE_COLUMNS = ['limit_usage', 'limit_reached', 'created_at', 'updated_at'] as const;
+
+export async function insertCampaign(db: Db, ownerId: number, values: Omit<NewCampaign, 'owner_id'>) {
+  const { id } = await db
+    .insertInto('campaigns')
+    .values({ ...columns(values, [...CAMPAIGN_SETTINGS, ...SERVICE_COLUMNS]), owner_id: ownerId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return id;
 }
 
@@ -30,7 +43,7 @@ export const lockCampaign = (trx: Db, id: number) =>
   trx.selectFrom('campaigns').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
 
 export async function updateCampaign(db: Db, id: number, patch: CampaignPatch) {
-  await db.updateTable('campaigns').set(patch).where('id', '=', id).execute();
+  await db.updateTable('campaigns').set(columns(patch, [...CAMPAIGN_SETTINGS, 'limit_reached', 'updated_at'])).where('id', '=', id).execute();
 }
 
 export interface CampaignFilter {

@@ -1,7 +1,7 @@
 import type { App } from '../../app.ts';
 import { requirePhone } from '../../shared/phone.ts';
-import { ErrorResponses } from '../../shared/schemas.ts';
-import { Campaign, CampaignCreate, CampaignIdParams, CampaignList, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
+import { ErrorResponses, IdParams } from '../../shared/schemas.ts';
+import { Campaign, CampaignCreate, CampaignList, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
 import { rejectMistypedPrompt } from './campaign-rules.ts';
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from './campaigns.service.ts';
 import { promptHistoryRoutes } from './prompt-history.routes.ts';
@@ -53,7 +53,7 @@ export async function campaignsRoutes(app: App) {
 
   app.get(
     '/:id',
-    { schema: { tags, summary: 'Read a campaign', description: ACCESS, params: CampaignIdParams, response: { 200: Campaign, ...ErrorResponses } } },
+    { schema: { tags, summary: 'Read a campaign', description: ACCESS, params: IdParams, response: { 200: Campaign, ...ErrorResponses } } },
     async (request) => getCampaign({ db, principal: request.principal, id: request.params.id }),
   );
 
@@ -67,7 +67,7 @@ export async function campaignsRoutes(app: App) {
           `${ACCESS} Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. ` +
           'A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. ' +
           'Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).',
-        params: CampaignIdParams,
+        params: IdParams,
         body: CampaignUpdate,
         response: { 200: Campaign, ...ErrorResponses },
       },

@@ -1,7 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
-import { RowId } from './schema-helpers.ts';
 import { WorkSchedule } from './work-schedule.ts';
 
 const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
@@ -87,7 +86,7 @@ const fields = {
   campaign_data: Nullable(CampaignData),
   campaign_phone: Nullable(Type.String({ maxLength: 255 })),
   campaign_sip: Nullable(Type.String({ maxLength: 1000 })),
-  assistant_id: Nullable({ ...RowId, description: 'the voice provider\'s assistant to use' }),
+  assistant_id: Nullable({ ...Id, description: 'the voice provider\'s assistant to use' }),
   max_call_attempts: Nullable(Type.Integer({ minimum: 1, maximum: 100 }), {
     description: 'Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries).',
   }),
@@ -219,9 +218,9 @@ export const CampaignListQuery = Type.Object({
   skip: Skip,
   limit: Limit(100),
   title: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive substring of the title; % and _ match themselves' })),
-  id: Type.Optional(Type.Array(RowId, { description: 'exact campaign ids (repeated keys or a comma list)' })),
+  id: Type.Optional(Type.Array(Id, { description: 'exact campaign ids (repeated keys or a comma list)' })),
   sub_user_id: Type.Optional(
-    Type.Array(RowId, { description: 'campaigns any of these sub-users can access; only sub-users of your account count (others match nothing)' }),
+    Type.Array(Id, { description: 'campaigns any of these sub-users can access; only sub-users of your account count (others match nothing)' }),
   ),
   include_archived: Nullable(Type.Boolean(), { default: false, description: 'include archived campaigns (default false; null or empty = false)' }),
 });
@@ -232,8 +231,7 @@ export const CampaignList = Type.Object({
   count: Type.Integer({ description: 'total number of matches, not the page size' }),
 });
 
-export const CampaignIdParams = Type.Object({ id: RowId });
-export const PromptDecisionParams = Type.Object({ id: RowId, history_id: RowId });
+export const PromptDecisionParams = Type.Object({ id: Id, history_id: Id });
 export const PromptDecisionBody = Type.Object(
   { comment: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'stored as approval_comment' }))) },
   { additionalProperties: false },

@@ -43,8 +43,7 @@ export async function createCampaign({ db, principal, input, now = new Date() }:
   checkCampaignRules(input);
   const limitValue = input.limit_value ?? null;
   const id = await db.transaction().execute(async (trx) => {
-    const campaignId = await repo.insertCampaign(trx, {
-      owner_id: principal.ownerId,
+    const campaignId = await repo.insertCampaign(trx, principal.ownerId, {
       title: input.title,
       description: input.description ?? null,
       campaign_type: input.campaign_type,
@@ -86,7 +85,8 @@ const toDate = (v: Date | string | null) => (v === null ? null : v instanceof Da
 
 function patchFrom(input: CampaignUpdate): CampaignPatch {
   const patch: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
+  for (const key of repo.CAMPAIGN_SETTINGS) {
+    const value = input[key];
     if (value === undefined || (value === null && NULL_KEEPS.has(key))) continue;
     patch[key] = JSON_COLUMNS.has(key) ? json(value) : value;
   }

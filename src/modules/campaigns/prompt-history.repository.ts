@@ -1,3 +1,4 @@
+import { columns } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 import type { PROMPT_STATUSES } from './campaigns.schemas.ts';
 
@@ -15,10 +16,12 @@ export interface NewPromptHistory {
 }
 
 export async function insertPromptHistory(db: Db, row: NewPromptHistory) {
-  const { prompt, ...rest } = row;
   const { id } = await db
     .insertInto('prompt_history')
-    .values({ ...rest, prompt_data: JSON.stringify({ prompt: prompt ?? null }) })
+    .values({
+      ...columns(row, ['campaign_id', 'status', 'created_at', 'created_by_user_id', 'created_by_sub_user_id', 'approved_by_user_id', 'approved_at']),
+      prompt_data: JSON.stringify({ prompt: row.prompt ?? null }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;

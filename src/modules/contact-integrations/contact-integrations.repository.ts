@@ -1,8 +1,14 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
+import { columns } from '../../db/columns.ts';
 
 type Executor = Db | Transaction<Database>;
+
+const SETTINGS = ['name', 'auto_start_calls', 'determine_timezone', 'rate_limit_per_minute'] as const;
+const TOKEN = ['token_prefix', 'token_hash'] as const;
+type Settings = { name: string; auto_start_calls: boolean; determine_timezone: boolean; rate_limit_per_minute: number };
+type Token = { token_prefix: string; token_hash: string };
 
 const COLUMNS = ['id', 'owner_id', 'name', 'token_prefix', 'auto_start_calls', 'determine_timezone', 'rate_limit_per_minute', 'created_at', 'updated_at'] as const;
 
@@ -35,12 +41,21 @@ export function createContactIntegrationsRepository(db: Db) {
       return withCampaigns(db, rows);
     },
 
-    async insert(trx: Executor, values: { owner_id: number; name: string; token_prefix: string; token_hash: string; auto_start_calls: boolean; determine_timezone: boolean; rate_limit_per_minute: number }) {
-      return trx.insertInto('contact_integrations').values(values).returning('id').executeTakeFirstOrThrow();
+    async insert(trx: Executor, ownerId: number, values: Settings & Token) {
+      return trx
+        .insertInto('contact_integrations')
+        .values({ owner_id: ownerId, ...columns(values, [...SETTINGS, ...TOKEN]) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     },
 
-    async update(trx: Executor, id: number, values: Partial<{ name: string; token_prefix: string; token_hash: string; auto_start_calls: boolean; determine_timezone: boolean; rate_limit_per_minute: number }>) {
-      await trx.updateTable('contact_integrations').set({ ...values, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    /** Changes the settings present; the owner, token and timestamps are not settings. */
+    async updateSettings(trx: Executor, id: number, values: Partial<Settings>) {
+      await trx.updateTable('contact_integrations').set({ ...columns(values, SETTINGS), updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    },
+
+    async replaceToken(trx: Executor, id: number, token: Token) {
+      await trx.updateTable('contact_integrations').set({ ...columns(token, TOKEN), updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
     },
 
     async setCampaigns(trx: Executor, id: number, campaignIdList: number[]) {

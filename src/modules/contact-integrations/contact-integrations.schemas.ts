@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { DateTime } from '../../shared/schemas.ts';
+import { DateTime, Id } from '../../shared/schemas.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
-const CampaignIds = Type.Array(Type.Integer(), {
+const CampaignIds = Type.Array(Id, {
   minItems: 1,
   maxItems: 100,
   uniqueItems: true,

@@ -37,8 +37,7 @@ export async function createIntegration(input: { db: Db; repo: ContactIntegratio
   await checkCampaigns(db, principal, body.campaign_ids);
   const { token, hash, displayPrefix } = generateToken(TOKEN_PREFIX);
   const id = await db.transaction().execute(async (trx) => {
-    const { id } = await repo.insert(trx, {
-      owner_id: ownerId,
+    const { id } = await repo.insert(trx, ownerId, {
       name: body.name,
       token_prefix: displayPrefix,
       token_hash: hash,
@@ -56,10 +55,14 @@ export async function updateIntegration(input: { db: Db; repo: ContactIntegratio
   const { db, repo, principal, id, body } = input;
   await requireIntegration(repo, principal, id);
   if (body.campaign_ids) await checkCampaigns(db, principal, body.campaign_ids);
-  const { campaign_ids, ...settings } = body;
   await db.transaction().execute(async (trx) => {
-    await repo.update(trx, id, settings);
-    if (campaign_ids) await repo.setCampaigns(trx, id, campaign_ids);
+    await repo.updateSettings(trx, id, {
+      name: body.name,
+      auto_start_calls: body.auto_start_calls,
+      determine_timezone: body.determine_timezone,
+      rate_limit_per_minute: body.rate_limit_per_minute,
+    });
+    if (body.campaign_ids) await repo.setCampaigns(trx, id, body.campaign_ids);
   });
   return present((await repo.findById(id))!);
 }
@@ -69,6 +72,6 @@ export async function regenerateToken(input: { repo: ContactIntegrationsReposito
   const { repo, principal, id, db } = input;
   await requireIntegration(repo, principal, id);
   const { token, hash, displayPrefix } = generateToken(TOKEN_PREFIX);
-  await repo.update(db, id, { token_hash: hash, token_prefix: displayPrefix });
+  await repo.replaceToken(db, id, { token_hash: hash, token_prefix: displayPrefix });
   return { ...present((await repo.findById(id))!), token };
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
 import { HttpError } from '../../shared/errors.ts';
-import { Detail, ValidationDetail } from '../../shared/schemas.ts';
+import { Detail, Id, ValidationDetail } from '../../shared/schemas.ts';
 import { Contact } from '../contacts/contacts.schemas.ts';
 import { createContactIntegrationsRepository } from './contact-integrations.repository.ts';
 import { readContactInput, type InputSource } from './create-contact.input.ts';
@@ -12,7 +12,7 @@ export const MAX_ARRAY_ITEMS = 100;
 const BODY_LIMIT = 256 * 1024;
 
 const params = {
-  campaign_id: Type.Optional(Type.Integer({ description: 'one of the integration\'s campaigns (else 403); default: its first campaign' })),
+  campaign_id: Type.Optional(Type.Unsafe<number>({ ...Id, description: 'one of the integration\'s campaigns (else 403); default: its first campaign' })),
   name: Type.Optional(Type.String({ description: 'stored as contact_data.name; when omitted, contact_data\'s name, fio, FIO or famili is used' })),
   phone: Type.Optional(Type.String({ description: 'the contact\'s phone (or msisdn); one of the two is required (422); stored as E.164' })),
   msisdn: Type.Optional(Type.String({ description: 'another name for phone' })),

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/connection.ts';
+import { columns } from '../../db/columns.ts';
 import type { Database, NewContact } from '../../db/schema.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -94,15 +95,28 @@ export function findContactIdByPhone(db: Db, campaignId: number, phoneNumber: st
     .executeTakeFirst();
 }
 
-export async function insertContact(trx: Transaction<Database> | Db, values: NewContact): Promise<number> {
-  const row = await trx.insertInto('contacts').values(values).returning('id').executeTakeFirstOrThrow();
+/** What a caller may set on a contact; its attempt counters belong to the dialer. */
+const WRITABLE = ['phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'next_action_time', 'next_action_reason'] as const;
+type Writable = Pick<NewContact, (typeof WRITABLE)[number]>;
+
+export async function insertContact(
+  trx: Transaction<Database> | Db,
+  owner: { owner_id: number; campaign_id: number },
+  values: Writable & Pick<NewContact, 'phone_number' | 'status'>,
+  stamps: { created_at?: Date | string; updated_at?: Date | string } = {},
+): Promise<number> {
+  const row = await trx
+    .insertInto('contacts')
+    .values({ owner_id: owner.owner_id, campaign_id: owner.campaign_id, ...columns(values, WRITABLE), ...columns(stamps, ['created_at', 'updated_at']) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateContactRow(trx: Transaction<Database> | Db, id: number, values: Omit<Partial<NewContact>, 'id'>) {
+export async function updateContactRow(trx: Transaction<Database> | Db, id: number, values: Partial<Writable>) {
   await trx
     .updateTable('contacts')
-    .set({ ...values, updated_at: sql<Date>`now()` })
+    .set({ ...columns(values, WRITABLE), updated_at: sql<Date>`now()` })
     .where('id', '=', id)
     .execute();
 }

@@ -1,9 +1,8 @@
 import type { App } from '../../app.ts';
-import { Detail, ErrorResponses, IdParams, Message } from '../../shared/schemas.ts';
+import { CampaignIdParams, Detail, ErrorResponses, IdParams, Message } from '../../shared/schemas.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import {
   CampaignContactsQuery,
-  CampaignIdParams,
   Contact,
   ContactCreate,
   ContactsList,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 
 /** A string enum that appears in OpenAPI as `{type: string, enum}` and types as a union. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
@@ -55,7 +55,7 @@ export const ContactsList = Type.Object({
 
 export const ContactCreate = Type.Object({
   status: ContactStatus,
-  campaign_id: Type.Integer(),
+  campaign_id: Id,
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY)' }),
   contact_data: Type.Optional(Nullable(ContactData)),
   timezone: Type.Optional(Nullable(TimeZone)),
@@ -89,7 +89,7 @@ const campaignFilters = {
 export const ContactsQuery = Type.Object({
   skip: Skip,
   limit: Limit(100),
-  campaign_id: Type.Optional(Type.Array(Type.Integer(), { description: 'any of these campaigns' })),
+  campaign_id: Type.Optional(IdList('any of these campaigns')),
   ...campaignFilters,
   created_at_from: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'date-time', description: 'created_at >= this (inclusive)' })),
   created_at_to: Type.Optional(Type.Unsafe<string>({ type: 'string', format: 'date-time', description: 'created_at <= this (inclusive)' })),
@@ -99,4 +99,3 @@ export type ContactsQuery = Static<typeof ContactsQuery>;
 export const CampaignContactsQuery = Type.Object({ skip: Skip, limit: Limit(400), ...campaignFilters });
 export type CampaignContactsQuery = Static<typeof CampaignContactsQuery>;
 
-export const CampaignIdParams = Type.Object({ campaign_id: Type.Integer() });

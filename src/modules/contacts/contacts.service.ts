@@ -70,9 +70,7 @@ export async function createContact(args: {
     if (existing) throw duplicate(phone.e164, campaign.id, existing.id);
     let id: number;
     try {
-      id = await insertContact(trx, {
-        owner_id: campaign.owner_id,
-        campaign_id: campaign.id,
+      id = await insertContact(trx, { owner_id: campaign.owner_id, campaign_id: campaign.id }, {
         phone_number: phone.e164,
         status: input.status,
         contact_data: jsonOrNull(input.contact_data),
@@ -81,6 +79,7 @@ export async function createContact(args: {
         creation_method: input.creation_method ?? 'external_api',
         next_action_time: input.next_action_time ?? null,
         next_action_reason: input.next_action_reason ?? null,
+      }, {
         ...(input.created_at ? { created_at: input.created_at } : {}),
         ...(input.updated_at ? { updated_at: input.updated_at } : {}),
       });

@@ -1,7 +1,7 @@
 import type { App } from '../../app.ts';
-import { ErrorResponses, Message } from '../../shared/schemas.ts';
+import { CampaignIdParams, ErrorResponses, Message } from '../../shared/schemas.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
-import { CampaignIdParams, EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
+import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
 import { queueCampaignContacts } from './queue.ts';
 
 const MESSAGE_DOC =

@@ -5,7 +5,6 @@ export const CONTACT_STATUSES = [
   'paused', 'added_to_queue', 'call_scheduled', 'no_answer', 'awaiting_queue',
 ] as const;
 
-export const CampaignIdParams = Type.Object({ campaign_id: Type.Integer() });
 export const EnqueueQuery = Type.Object({
   // One string enum (a union of literals answered a wrong value with "Input should be 'new'").
   status: Type.Unsafe<(typeof CONTACT_STATUSES)[number]>({

@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { unprocessable } from '../../shared/errors.ts';
-import { Detail, ErrorResponses } from '../../shared/schemas.ts';
+import { HttpError, unprocessable } from '../../shared/errors.ts';
+import { Detail, ErrorResponses, Id } from '../../shared/schemas.ts';
 import { createImportsRepository } from './imports.repository.ts';
 import { BULK_BODY_LIMIT, BulkBody, MAX_BULK_ITEMS, MAX_CSV_BYTES, TaskCreated, TaskList, TaskListQuery, TaskParams, TaskProgress } from './imports.schemas.ts';
 import { createBulkImport, importCsv, requireTask, toProgress, toProgressWithErrors, type CsvOptions } from './imports.service.ts';
@@ -17,7 +17,7 @@ no data for 15 minutes, is ended failed with a failure_reason.`;
 
 const CsvForm = Type.Object({
   file: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: `the CSV file, at most ${MAX_CSV_BYTES / 1024 / 1024} MiB; send it as the last part` }),
-  campaign_id: Type.Integer(),
+  campaign_id: Id,
   phone_column: Type.Optional(Type.String({ default: 'phone', description: 'header of the phone column (exact, else case-insensitive)' })),
   timezone_column: Type.Optional(Type.String({ description: 'header of a column of IANA zones stored in the contact\'s timezone; an invalid zone fails that row' })),
 });
@@ -100,19 +100,34 @@ ${MAX_CSV_BYTES / 1024 / 1024} MiB (413 above, and nothing is imported). Row ind
     async (request) => {
       if (!request.isMultipart()) throw unprocessable(['body'], 'Expected a multipart/form-data upload with a file part', 'multipart');
       const fields: Record<string, string> = { ...(request.query as Record<string, string>) };
-      for await (const part of request.parts()) {
-        if (part.type === 'field') {
-          fields[part.fieldname] = String(part.value);
-          continue;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            fields[part.fieldname] = String(part.value);
+            continue;
+          }
+          const options = csvOptions(fields, part.filename || null);
+          // Later parts are drained by the multipart iterator; only the first file counts.
+          return await importCsv({ db, repo, principal: request.principal, options, file: part.file });
         }
-        const options = csvOptions(fields, part.filename || null);
-        const task = await importCsv({ db, repo, principal: request.principal, options, file: part.file });
-        // Later parts are drained by the multipart iterator; only the first file counts.
-        return task;
+      } catch (error) {
+        throw malformedMultipart(error) ?? error;
       }
       throw unprocessable(['body', 'file'], 'Field required', 'missing');
     },
   );
+}
+
+/**
+ * The multipart parser's own complaints (no boundary, a truncated body, a bad part header) are
+ * the client's: a 422 saying what is wrong instead of a 500. importCsv has already removed the
+ * task it started, so nothing is left behind.
+ */
+function malformedMultipart(error: unknown): HttpError | null {
+  if (error instanceof HttpError || (error as { statusCode?: number }).statusCode) return null;
+  const message = error instanceof Error ? error.message : '';
+  if (!/^(Multipart|Unexpected end of|Malformed|Part terminated)/i.test(message)) return null;
+  return unprocessable(['body'], `Malformed multipart/form-data body: ${message}`, 'multipart');
 }
 
 function csvOptions(fields: Record<string, string>, fileName: string | null): CsvOptions {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { ContactStatus, StringEnum } from '../contacts/contacts.schemas.ts';
 
 /** Decided limits (the spec leaves them open); repeated in the OpenAPI descriptions. */
@@ -12,7 +12,7 @@ export const CHUNK_ROWS = 5000;
 
 export const BulkItem = Type.Object({
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only' }),
-  campaign_id: Type.Integer({ description: 'a campaign the caller may use; another account\'s campaign rejects the whole request with 403' }),
+  campaign_id: Type.Unsafe<number>({ ...Id, description: 'a campaign the caller may use; another account\'s campaign rejects the whole request with 403' }),
   status: Type.Optional(ContactStatus),
   contact_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
 });
@@ -63,4 +63,4 @@ export const TaskList = Type.Object({
 });
 
 export const TaskListQuery = Type.Object({ skip: Skip, limit: Limit(100) });
-export const TaskParams = Type.Object({ task_id: Type.Integer() });
+export const TaskParams = Type.Object({ task_id: Id });

@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { columns as pick } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -58,12 +59,15 @@ export async function phoneNumbersOfCampaigns(db: Db, campaignIds: number[]) {
   return base(db).where('phone_numbers.campaign_id', 'in', campaignIds).orderBy('phone_numbers.id', 'asc').execute();
 }
 
-export async function insertPhoneNumber(db: Db, row: { owner_id: number; phone_number: string; country_code: string | null; campaign_id: number | null }) {
-  const { id } = await db.insertInto('phone_numbers').values(row).returning('id').executeTakeFirstOrThrow();
+const SETTINGS = ['phone_number', 'country_code', 'campaign_id'] as const;
+
+export async function insertPhoneNumber(db: Db, ownerId: number, row: { phone_number: string; country_code: string | null; campaign_id: number | null }) {
+  const { id } = await db.insertInto('phone_numbers').values({ owner_id: ownerId, ...pick(row, SETTINGS) }).returning('id').executeTakeFirstOrThrow();
   return id;
 }
 
-export async function updatePhoneNumber(db: Db, id: number, patch: { phone_number?: string; country_code?: string | null; campaign_id?: number | null }) {
+export async function updatePhoneNumber(db: Db, id: number, values: { phone_number?: string; country_code?: string | null; campaign_id?: number | null }) {
+  const patch = pick(values, SETTINGS);
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('phone_numbers').set(patch).where('id', '=', id).execute();
 }

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { Detail, ErrorResponses } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, IdParams } from '../../shared/schemas.ts';
 import { PhoneNumber, PhoneNumberCreate, PhoneNumberList, PhoneNumberListQuery, PhoneNumberUpdate } from './phone-numbers.schemas.ts';
-import { RowIdParams } from '../campaigns/schema-helpers.ts';
 import { createPhoneNumber, deletePhoneNumber, getPhoneNumber, listPhoneNumbers, updatePhoneNumber } from './phone-numbers.service.ts';
 
 const tags = ['phone-numbers'];
@@ -36,13 +35,13 @@ export async function phoneNumbersRoutes(app: App) {
 
   app.get(
     '/:id',
-    { schema: { tags, summary: 'Read a phone number', params: RowIdParams, response: { 200: PhoneNumber, ...ErrorResponses } } },
+    { schema: { tags, summary: 'Read a phone number', params: IdParams, response: { 200: PhoneNumber, ...ErrorResponses } } },
     async (request) => getPhoneNumber({ db, principal: request.principal, id: request.params.id }),
   );
 
   app.put(
     '/:id',
-    { schema: { tags, summary: 'Update a phone number', description: WRITE_RULES, params: RowIdParams, body: PhoneNumberUpdate, response: { 200: PhoneNumber, ...ErrorResponses, 409: Detail } } },
+    { schema: { tags, summary: 'Update a phone number', description: WRITE_RULES, params: IdParams, body: PhoneNumberUpdate, response: { 200: PhoneNumber, ...ErrorResponses, 409: Detail } } },
     async (request) => updatePhoneNumber({ db, principal: request.principal, id: request.params.id, input: request.body, defaultCountry }),
   );
 
@@ -53,7 +52,7 @@ export async function phoneNumbersRoutes(app: App) {
         tags,
         summary: 'Delete a phone number',
         description: 'Owner only. Campaigns that used it simply lose it from phone_numbers.',
-        params: RowIdParams,
+        params: IdParams,
         response: { 200: Type.Object({ message: Type.String() }), ...ErrorResponses },
       },
     },

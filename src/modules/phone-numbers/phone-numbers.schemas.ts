@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Limit, Nullable, Skip } from '../../shared/schemas.ts';
-import { RowId } from '../campaigns/schema-helpers.ts';
+import { Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country, e.g. DE (stored upper-case)' });
 
@@ -18,7 +17,7 @@ export const PhoneNumberCreate = Type.Object(
   {
     phone_number: Type.String({ minLength: 1, maxLength: 40, description: 'Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422.' }),
     country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; omitted or null = the country of the number' })),
-    campaign_id: Type.Optional(Nullable({ ...RowId, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
+    campaign_id: Type.Optional(Nullable({ ...Id, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
   },
   { additionalProperties: false },
 );
@@ -28,7 +27,7 @@ export const PhoneNumberUpdate = Type.Object(
   {
     phone_number: Type.Optional(PhoneNumberCreate.properties.phone_number),
     country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again).' })),
-    campaign_id: Type.Optional(Nullable({ ...RowId, description: 'null unassigns the number; omitted = unchanged' })),
+    campaign_id: Type.Optional(Nullable({ ...Id, description: 'null unassigns the number; omitted = unchanged' })),
   },
   { additionalProperties: false, description: 'Every field optional; omitted = unchanged.' },
 );
@@ -37,7 +36,7 @@ export type PhoneNumberUpdate = Static<typeof PhoneNumberUpdate>;
 export const PhoneNumberListQuery = Type.Object({
   skip: Skip,
   limit: Limit(100),
-  campaign_id: Type.Optional({ ...RowId, description: 'only numbers assigned to this campaign (a campaign you cannot see matches nothing)' }),
+  campaign_id: Type.Optional({ ...Id, description: 'only numbers assigned to this campaign (a campaign you cannot see matches nothing)' }),
 });
 export type PhoneNumberListQuery = Static<typeof PhoneNumberListQuery>;
 

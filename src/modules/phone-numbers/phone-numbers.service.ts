@@ -46,8 +46,7 @@ export async function createPhoneNumber({ db, principal, input, defaultCountry }
   const campaignId = input.campaign_id ?? null;
   if (campaignId !== null) await requireCampaign(db, owner, campaignId);
   const id = await guardDuplicate(() =>
-    repo.insertPhoneNumber(db, {
-      owner_id: owner.ownerId,
+    repo.insertPhoneNumber(db, owner.ownerId, {
       phone_number: phone.e164,
       country_code: input.country_code?.toUpperCase() ?? phone.country,
       campaign_id: campaignId,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { columns as pick } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 
 const columns = ['id', 'owner_id', 'username', 'full_name', 'email', 'is_active', 'created_at'] as const;
@@ -19,13 +20,20 @@ export const subUsersRepository = {
 
   find: (db: Db, id: number) => db.selectFrom('sub_users').select(columns).where('id', '=', id).executeTakeFirst(),
 
-  insert: (db: Db, values: { owner_id: number; username: string; email: string | null; full_name: string | null; hashed_password: string }) =>
-    db.insertInto('sub_users').values(values).returning(columns).executeTakeFirstOrThrow(),
+  insert: (db: Db, ownerId: number, values: { username: string; email: string | null; full_name: string | null; hashed_password: string }) =>
+    db
+      .insertInto('sub_users')
+      .values({ owner_id: ownerId, ...pick(values, ['username', 'email', 'full_name', 'hashed_password']) })
+      .returning(columns)
+      .executeTakeFirstOrThrow(),
 
-  update: (db: Db, id: number, values: { email?: string | null; full_name?: string | null; hashed_password?: string; is_active?: boolean }) =>
-    Object.keys(values).length === 0
+  /** The username and owner are fixed; these are what an update may change. */
+  update: (db: Db, id: number, values: { email?: string | null; full_name?: string | null; hashed_password?: string; is_active?: boolean }) => {
+    const patch = pick(values, ['email', 'full_name', 'hashed_password', 'is_active']);
+    return Object.keys(patch).length === 0
       ? db.selectFrom('sub_users').select(columns).where('id', '=', id).executeTakeFirstOrThrow()
-      : db.updateTable('sub_users').set(values).where('id', '=', id).returning(columns).executeTakeFirstOrThrow(),
+      : db.updateTable('sub_users').set(patch).where('id', '=', id).returning(columns).executeTakeFirstOrThrow();
+  },
 
   delete: (db: Db, id: number) => db.deleteFrom('sub_users').where('id', '=', id).execute(),
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, IdParams, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 
 /**
  * What a sub-user may do, stated once for the OpenAPI descriptions and kept in step
@@ -55,8 +55,8 @@ export type SubUserUpdate = Static<typeof SubUserUpdate>;
 
 export const SubUserListQuery = Type.Object({ skip: Skip, limit: Limit(100) });
 
-export const SubUserParams = Type.Object({ id: Type.Integer() });
-export const GrantParams = Type.Object({ id: Type.Integer(), campaign_id: Type.Integer() });
+export const SubUserParams = IdParams;
+export const GrantParams = Type.Object({ id: Id, campaign_id: Id });
 
 export const GrantedCampaign = Type.Object({ id: Type.Integer(), title: Type.String() });
 export const GrantList = Type.Object({

@@ -87,7 +87,7 @@ export async function createSubUser(input: { db: Db; principal: Principal; body:
   await assertNamesFree(input.db, { username, email });
   const hashed_password = await hashPassword(input.body.password);
   const row = await uniqueOr409(() =>
-    repo.insert(input.db, { owner_id: ownerId, username, email, full_name: clean(input.body.full_name), hashed_password }),
+    repo.insert(input.db, ownerId, { username, email, full_name: clean(input.body.full_name), hashed_password }),
   );
   return (await present(input.db, [row]))[0]!;
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { Detail, ErrorResponses, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, Id, IdParams, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { listDeliveries } from './deliveries.repository.ts';
 import type { WebhookRuntime } from './delivery.service.ts';
 import { redeliver, sendTest } from './manual-delivery.service.ts';
@@ -23,8 +23,8 @@ export async function deliveriesRoutes(app: App, options: { runtime: WebhookRunt
         description:
           'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
           'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver.',
-        params: Type.Object({ id: Type.Integer() }),
-        querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Type.Integer()), skip: Skip, limit: Limit(100) }),
+        params: IdParams,
+        querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),
         response: { 200: DeliveryList, ...ErrorResponses },
       },
     },
@@ -46,7 +46,7 @@ export async function deliveriesRoutes(app: App, options: { runtime: WebhookRunt
         description:
           'Builds the payload from one of the caller\'s calls (call_id) or, without call_id, from a synthetic finished call, sends it at once ' +
           'and answers the recorded delivery (kind test). Filters do not apply and the recording wait is skipped. The webhook-id header is msg_test_<delivery id>.',
-        params: Type.Object({ id: Type.Integer() }),
+        params: IdParams,
         body: Type.Object({ call_id: Type.Optional(Nullable(Id)) }),
         response: { 200: Delivery, ...ErrorResponses },
       },
@@ -72,7 +72,7 @@ export async function deliveriesRoutes(app: App, options: { runtime: WebhookRunt
         description:
           'A new delivery row (kind redeliver) is written and sent now with the payload of the original (built afresh if the original never got one), ' +
           'to the integration\'s current URL and credentials. It carries the original webhook-id so receivers can de-duplicate. 409 while the original is pending.',
-        params: Type.Object({ id: Type.Integer(), delivery_id: Type.Integer() }),
+        params: Type.Object({ id: Id, delivery_id: Id }),
         response: { 200: Delivery, ...ErrorResponses, 409: Detail },
       },
     },

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { columns } from '../../db/columns.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 
@@ -13,12 +14,18 @@ export type IntegrationValues = Omit<WebhookIntegrationRow, 'id' | 'owner_id' | 
 
 const json = (v: unknown) => JSON.stringify(v);
 
+/** The settings an integration's create and update write; owner, signing secret and timestamps are not among them. */
+const SETTINGS = [
+  'name', 'url', 'auth_type', 'basic_login', 'basic_password', 'bearer_token', 'api_key_value', 'api_key_header',
+  'http_method', 'allowed_hosts', 'timeout', 'save_data_use_url_params', 'only_interested', 'call_statuses', 'is_active',
+] as const satisfies readonly (keyof IntegrationValues)[];
+
 export async function insertIntegration(db: Handle, input: { ownerId: number; values: IntegrationValues; signingSecret: string; campaignIds: number[] }) {
   const { values } = input;
   const row = await db
     .insertInto('webhook_integrations')
     .values({
-      ...values,
+      ...columns(values, SETTINGS),
       owner_id: input.ownerId,
       signing_secret: input.signingSecret,
       request_schema: json(values.request_schema),
@@ -35,7 +42,7 @@ export async function updateIntegration(db: Handle, id: number, values: Integrat
   const row = await db
     .updateTable('webhook_integrations')
     .set({
-      ...values,
+      ...columns(values, SETTINGS),
       request_schema: json(values.request_schema),
       request_schema_source: json(values.request_schema_source),
       instructions: json(values.instructions),

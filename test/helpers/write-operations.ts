@@ -1,0 +1,171 @@
+import type { TestApp } from './test-app.ts';
+import { login, bearer, type Account } from './factories.ts';
+
+/**
+ * Every operation of the OpenAPI document that creates or updates a row from a JSON body, with
+ * what a test needs to call it validly and find the row it wrote. test/mass-assignment.test.ts
+ * fails for an operation with a body that is neither here nor in NOT_ROW_WRITES, so a new
+ * operation cannot go unchecked.
+ */
+export interface WriteOperation {
+  table: string;
+  kind: 'create' | 'update';
+  /** A valid call: its URL, body and headers; for an update, the id of the row it changes. */
+  prepare(n: number): Promise<{ url: string; body: Record<string, unknown>; headers?: Record<string, string>; rowId?: number }>;
+  /** The id of the row a create wrote, from its answer. */
+  createdId?(answer: Record<string, unknown>): number;
+  /** Columns the operation changes although its body does not name them (derived values). */
+  derived?: string[];
+}
+
+/** Operations with a body that write no row from it, and why they need no mass-assignment check. */
+export const NOT_ROW_WRITES: Record<string, string> = {
+  'post /api/v1/login/access-token': 'a form read field by field; writes only the failed-login count',
+  'post /api/v1/voice/{provider}/events': 'a provider event, verified by signature and read field by field by the provider adapter',
+  'post /api/v1/contacts/import/csv': 'multipart fields are read by name (campaign_id, phone_column, timezone_column) and nothing else',
+  'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',
+};
+
+export interface WriteFixture {
+  t: TestApp;
+  owner: Account;
+  admin: Account;
+  campaignId: number;
+  secondCampaignId: number;
+}
+
+const phone = (n: number) => `+1212555${String(1000 + n).slice(-4)}`;
+const post = async (f: WriteFixture, url: string, payload: unknown, headers = f.owner.headers) => {
+  const res = await f.t.request({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+};
+
+const WEBHOOK = (f: WriteFixture, n: number) => ({
+  name: `hook ${n}`,
+  url: `https://crm${n}.example.com/hook`,
+  request_schema: { type: 'object', properties: { interested: { type: 'boolean' } } },
+  campaign_ids: [f.campaignId],
+});
+
+export function writeOperations(f: WriteFixture): Record<string, WriteOperation> {
+  const id = (a: Record<string, unknown>) => a.id as number;
+  let subUser: { id: number; token: string } | null = null;
+  const ensureSubUser = async () => {
+    if (subUser) return subUser;
+    const created = await post(f, '/api/v1/sub-users', { username: 'prompt-writer', password: 'correct horse battery' });
+    await post(f, `/api/v1/sub-users/${created.id}/campaigns/${f.campaignId}`, undefined);
+    subUser = { id: created.id, token: await login(f.t, 'prompt-writer', 'correct horse battery') };
+    return subUser;
+  };
+  /** A pending prompt change by the sub-user: the row approve and reject update. */
+  const pendingHistory = async (n: number) => {
+    const sub = await ensureSubUser();
+    const res = await f.t.request({ method: 'PUT', url: `/api/v1/campaigns/${f.campaignId}`, headers: bearer(sub.token), payload: { campaign_data: { prompt: `prompt ${n}` } } });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    const row = await f.t.deps.db.selectFrom('prompt_history').select('id').where('campaign_id', '=', f.campaignId).where('status', '=', 'pending').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    return row.id;
+  };
+  const decision = (verb: 'approve' | 'reject'): WriteOperation => ({
+    table: 'prompt_history',
+    kind: 'update',
+    derived: ['status', 'approved_by_user_id', 'approved_at', 'approval_comment'],
+    async prepare(n) {
+      const rowId = await pendingHistory(n);
+      return { url: `/api/v1/campaigns/${f.campaignId}/prompt-history/${rowId}/${verb}`, body: { comment: `decided ${n}` }, rowId };
+    },
+  });
+
+  return {
+    'post /api/v1/users/': {
+      table: 'users', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: '/api/v1/users/', headers: f.admin.headers, body: { email: `planted-${n}@example.com`, password: 'correct horse battery', is_superuser: false, is_active: true } }),
+    },
+    'post /api/v1/api-keys/': { table: 'api_keys', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/api-keys/', body: { name: `key ${n}` } }) },
+    'post /api/v1/sub-users/': {
+      table: 'sub_users', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: '/api/v1/sub-users/', body: { username: `sub-${n}`, password: 'correct horse battery' } }),
+    },
+    'put /api/v1/sub-users/{id}': {
+      table: 'sub_users', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/sub-users/', { username: `upd-${n}`, password: 'correct horse battery' });
+        return { url: `/api/v1/sub-users/${created.id}`, body: { full_name: `Name ${n}` }, rowId: created.id };
+      },
+    },
+    'put /api/v1/sub-users/{id}/campaigns': {
+      table: 'sub_users', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/sub-users/', { username: `grant-${n}`, password: 'correct horse battery' });
+        return { url: `/api/v1/sub-users/${created.id}/campaigns`, body: { campaign_ids: [f.campaignId] }, rowId: created.id };
+      },
+    },
+    'post /api/v1/campaigns/': { table: 'campaigns', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/campaigns/', body: { title: `Campaign ${n}`, campaign_type: 'Outbound' } }) },
+    'put /api/v1/campaigns/{id}': {
+      table: 'campaigns', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/campaigns/', { title: `Target ${n}`, campaign_type: 'Outbound' });
+        return { url: `/api/v1/campaigns/${created.id}`, body: { title: `Renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/campaigns/{id}/prompt-history/{history_id}/approve': decision('approve'),
+    'post /api/v1/campaigns/{id}/prompt-history/{history_id}/reject': decision('reject'),
+    'post /api/v1/phone-numbers/': { table: 'phone_numbers', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/phone-numbers/', body: { phone_number: phone(100 + n) } }) },
+    'put /api/v1/phone-numbers/{id}': {
+      table: 'phone_numbers', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/phone-numbers/', { phone_number: phone(200 + n) });
+        return { url: `/api/v1/phone-numbers/${created.id}`, body: { campaign_id: f.campaignId }, rowId: created.id };
+      },
+    },
+    'post /api/v1/contacts/': {
+      table: 'contacts', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: '/api/v1/contacts/', body: { status: 'new', campaign_id: f.campaignId, phone_number: phone(300 + n) } }),
+    },
+    'put /api/v1/contacts/{id}': {
+      table: 'contacts', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/contacts/', { status: 'new', campaign_id: f.campaignId, phone_number: phone(400 + n) });
+        return { url: `/api/v1/contacts/${created.id}`, body: { source: `source ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/contacts/bulk': {
+      table: 'import_tasks', kind: 'create', createdId: (a) => a.task_id as number,
+      // The task's counters are its own; a body is an array, so the planted fields go into its item.
+      prepare: async (n) => ({ url: '/api/v1/contacts/bulk', body: { phone_number: phone(500 + n), campaign_id: f.campaignId } }),
+    },
+    'post /api/v1/contact-creation-integration/create-contact': {
+      table: 'contacts', kind: 'create', createdId: id, derived: ['phone_number', 'contact_data', 'source'],
+      async prepare(n) {
+        const integration = await post(f, '/api/v1/integrations/contact-creation/', { name: `form ${n}`, campaign_ids: [f.campaignId] });
+        return { url: '/api/v1/contact-creation-integration/create-contact', headers: { authorization: `Bearer ${integration.token}` }, body: { phone: phone(600 + n), name: 'Ann' } };
+      },
+    },
+    'post /api/v1/voice/sim/inbound': {
+      table: 'calls', kind: 'create', createdId: (a) => a.call_id as number, derived: ['contact_id', 'from_number', 'to_number', 'start_time', 'external_session_id', 'call_data'],
+      async prepare(n) {
+        const number = await post(f, '/api/v1/phone-numbers/', { phone_number: phone(700 + n), campaign_id: f.secondCampaignId });
+        return { url: '/api/v1/voice/sim/inbound', body: { from: phone(800 + n), to: number.phone_number } };
+      },
+    },
+    'post /api/v1/integrations/contact-creation/': {
+      table: 'contact_integrations', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: '/api/v1/integrations/contact-creation/', body: { name: `integration ${n}`, campaign_ids: [f.campaignId] } }),
+    },
+    'put /api/v1/integrations/contact-creation/{id}': {
+      table: 'contact_integrations', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/integrations/contact-creation/', { name: `target ${n}`, campaign_ids: [f.campaignId] });
+        return { url: `/api/v1/integrations/contact-creation/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/integrations/webhooks/': { table: 'webhook_integrations', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/integrations/webhooks/', body: WEBHOOK(f, n) }) },
+    'put /api/v1/integrations/webhooks/{id}': {
+      table: 'webhook_integrations', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/integrations/webhooks/', WEBHOOK(f, 1000 + n));
+        return { url: `/api/v1/integrations/webhooks/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+  };
+}
