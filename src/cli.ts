@@ -5,10 +5,14 @@ import { migrateToLatest } from './db/migrate.ts';
 import { DataDirLockedError } from './db/embedded/data-dir-lock.ts';
 import { prepareDatabase, startServer } from './server.ts';
 import { startWorkers } from './workers.ts';
-import { createUser, findUserByEmail } from './modules/users/users.service.ts';
+import { startupProblem } from './startup-errors.ts';
+import { createUser, findUserByEmail, type NewUserInput } from './modules/users/users.service.ts';
+import { UserCreate } from './modules/users/users.schemas.ts';
+import { buildValidator } from './shared/validators.ts';
+import { toValidationIssues } from './shared/validation-errors.ts';
 import { createApiKey } from './modules/api-keys/api-keys.service.ts';
 
-const USAGE = `Usage: voice-campaigns <command>
+const USAGE = `Usage: voice-campaigns <command>   (--help prints this)
 
 Commands:
   serve                                   run the HTTP API and the background workers
@@ -22,10 +26,10 @@ embedded database, the other commands connect to its database through the socket
 publishes in DATA_DIR, so they work at the same time.`;
 
 /** Runs a one-shot command against the database, joining a running embedded server if there is one. */
-async function withDatabase<T>(run: (deps: Awaited<ReturnType<typeof createDeps>>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(run: (deps: Awaited<ReturnType<typeof createDeps>>) => Promise<T>, options = { prepare: true }): Promise<T> {
   const deps = await createDeps(loadConfig(), { joinRunningEmbedded: true });
   try {
-    await prepareDatabase(deps);
+    if (options.prepare) await prepareDatabase(deps);
     return await run(deps);
   } finally {
     await deps.database.close();
@@ -44,19 +48,52 @@ function onSignals(stop: () => Promise<void>) {
   process.on('SIGTERM', () => handler('SIGTERM'));
 }
 
+/** The options each command takes; anything else is refused by name. */
+const COMMANDS: Record<string, Record<string, { type: 'string' | 'boolean' }>> = {
+  serve: {},
+  worker: {},
+  migrate: {},
+  'users create': { email: { type: 'string' }, password: { type: 'string' }, superuser: { type: 'boolean' }, 'full-name': { type: 'string' } },
+  'api-keys create': { email: { type: 'string' }, name: { type: 'string' } },
+};
+
+/** A mistake on the command line: one line naming it, then the usage. */
+class UsageError extends Error {}
+
+function parseCommand(argv: string[]): { command: string; values: Record<string, string | boolean | undefined> } | 'help' {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return 'help';
+  const twoWords = `${argv[0]} ${argv[1] ?? ''}`.trim();
+  const command = COMMANDS[argv[0]!] ? argv[0]! : COMMANDS[twoWords] ? twoWords : null;
+  if (!command) throw new UsageError(`unknown command '${argv.slice(0, argv[0] === 'users' || argv[0] === 'api-keys' ? 2 : 1).join(' ')}'`);
+  const args = argv.slice(command.split(' ').length);
+  try {
+    const { values, positionals } = parseArgs({ args, options: COMMANDS[command]!, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`${command}: unexpected argument '${positionals[0]}'`);
+    return { command, values };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // Settings are environment variables; `serve --port 9000` used to be ignored silently.
+    const hint = Object.keys(COMMANDS[command]!).length === 0 ? ' (settings are environment variables, e.g. PORT=9000 voice-campaigns serve)' : '';
+    throw new UsageError(`${command}: ${(error as Error).message.split('. ')[0]}${hint}`);
+  }
+}
+
+/** The API's own body validation, so the CLI refuses exactly what POST /api/v1/users refuses (422). */
+function checkNewUser(input: Record<string, unknown>): void {
+  const validate = buildValidator({})({ schema: UserCreate, method: 'POST', url: '/api/v1/users/', httpPart: 'body' });
+  if (validate(input)) return;
+  const issues = toValidationIssues((validate.errors ?? []) as never, 'body');
+  const flag = (loc: (string | number)[]) => `--${String(loc[1] ?? '').replace(/_/g, '-')}`;
+  throw new UsageError(`users create: ${issues.map((i) => `${flag(i.loc)}: ${i.msg}`).join('; ')}`);
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const [command, sub, ...rest] = argv;
-  const { values } = parseArgs({
-    args: command === 'users' || command === 'api-keys' ? rest : [],
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      superuser: { type: 'boolean', default: false },
-      'full-name': { type: 'string' },
-      name: { type: 'string' },
-    },
-    strict: true,
-  });
+  const parsed = parseCommand(argv);
+  if (parsed === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const { command, values } = parsed;
   switch (command) {
     case 'serve': {
       const service = await startServer(loadConfig());
@@ -77,33 +114,46 @@ export async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'migrate': {
-      const applied = await withDatabase(async (deps) => migrateToLatest(deps.db));
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      // Migrations only: prepareDatabase would apply them first and leave nothing to report.
+      const applied = await withDatabase(async (deps) => migrateToLatest(deps.db), { prepare: false });
+      console.log(applied.length ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}` : 'database is up to date: no migration to apply');
       return 0;
     }
-    case 'users':
-      if (sub !== 'create' || !values.email || !values.password) break;
+    case 'users create': {
+      if (values.email === undefined || values.password === undefined) throw new UsageError('users create needs --email and --password');
+      const input = { email: values.email, password: values.password, full_name: values['full-name'] ?? null, is_superuser: values.superuser === true, is_active: true };
+      checkNewUser(input);
       await withDatabase(async ({ db }) => {
-        const user = await createUser(db, { email: values.email!, password: values.password!, is_superuser: values.superuser, full_name: values['full-name'] ?? null });
+        const user = await createUser(db, input as NewUserInput);
         console.log(`created user ${user.id} <${user.email}>${user.is_superuser ? ' (superuser)' : ''}`);
       });
       return 0;
-    case 'api-keys':
-      if (sub !== 'create' || !values.email) break;
+    }
+    case 'api-keys create': {
+      if (values.email === undefined) throw new UsageError('api-keys create needs --email');
       return withDatabase(async ({ db }) => {
-        const user = await findUserByEmail(db, values.email!);
+        const user = await findUserByEmail(db, String(values.email));
         if (!user) {
           console.error(`no user with e-mail ${values.email}`);
           return 1;
         }
-        const key = await createApiKey(db, user.id, values.name ?? null);
+        const key = await createApiKey(db, user.id, typeof values.name === 'string' ? values.name : null);
         console.log(`API key ${key.id} for ${user.email} (shown once):`);
         console.log(key.key);
         return 0;
       });
+    }
   }
-  console.error(USAGE);
-  return 2;
+  throw new UsageError(`unknown command '${command}'`);
+}
+
+/** The settings for an error message; null when they are what failed. */
+function configOrNull() {
+  try {
+    return loadConfig();
+  } catch {
+    return null;
+  }
 }
 
 export async function runCli(argv: string[]) {
@@ -111,8 +161,17 @@ export async function runCli(argv: string[]) {
     const code = await main(argv);
     if (code >= 0) process.exit(code);
   } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`voice-campaigns: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
       console.error(error.message);
+      process.exit(1);
+    }
+    const problem = startupProblem(error, configOrNull());
+    if (problem) {
+      console.error(problem);
       process.exit(1);
     }
     const status = (error as { statusCode?: number }).statusCode;

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { isSupportedCountry } from 'libphonenumber-js';
 
 /**
  * Every setting of the service, read from environment variables once at boot.
@@ -34,10 +35,11 @@ const ConfigSchema = Type.Object({
   LLM_API_KEY: Type.Optional(Type.String()),
   LLM_MODEL: Type.Optional(Type.String()),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  LOG_LEVEL: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
+    type: 'string',
+    enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+  }),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
@@ -59,11 +61,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     else raw[key] = value;
   }
   const withDefaults = Value.Default(ConfigSchema, raw);
-  const errors = [...Value.Errors(ConfigSchema, withDefaults)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.instancePath.replace(/^\//, '') || '(root)'}: ${e.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  // One line per bad setting: its name, what is wrong with the value, and what is allowed.
+  const badKeys = new Set([...Value.Errors(ConfigSchema, withDefaults)].map((e) => e.instancePath.split('/')[1] ?? ''));
+  const problems = [...badKeys].map((key) => `${key}=${shown(key, env[key])}: ${allowedValues(key)}`);
+  for (const [key, check] of Object.entries(DOMAIN_CHECKS)) {
+    const value = env[key];
+    if (!badKeys.has(key) && value !== undefined && value !== '') {
+      const problem = check(value);
+      if (problem) problems.push(`${key}=${shown(key, value)}: ${problem}`);
+    }
   }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   const config = withDefaults as RawConfig;
   if ((config.FIRST_USER_EMAIL === undefined) !== (config.FIRST_USER_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration: FIRST_USER_EMAIL and FIRST_USER_PASSWORD must be set together');
@@ -71,6 +79,63 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(config.DATA_DIR);
   return { ...config, DATA_DIR: dataDir, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(dataDir) };
 }
+
+const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY']);
+
+/** A setting's value as an error may show it: secrets hidden, a URL's password masked, long text cut. */
+function shown(key: string, value: string | undefined): string {
+  if (SECRET_SETTINGS.has(key)) return `(${value?.length ?? 0} characters, hidden)`;
+  const text = (value ?? '').replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+/** What a setting accepts, read from its schema. */
+function allowedValues(key: string): string {
+  const s = (ConfigSchema.properties as unknown as Record<string, Record<string, unknown>>)[key];
+  if (!s) return 'not a setting';
+  if (Array.isArray(s.enum)) return `must be one of ${s.enum.join(', ')}`;
+  if (s.type === 'boolean') return 'must be true, false, 1 or 0';
+  if (s.type === 'integer' || s.type === 'number') {
+    const kind = s.type === 'integer' ? 'a whole number' : 'a number';
+    const low = s.minimum !== undefined ? `${s.minimum}` : s.exclusiveMinimum !== undefined ? `above ${s.exclusiveMinimum}` : undefined;
+    if (low !== undefined && s.maximum !== undefined) return `must be ${kind} from ${low} to ${s.maximum}`;
+    return low !== undefined ? `must be ${kind}, ${s.exclusiveMinimum !== undefined ? low : `at least ${low}`}` : `must be ${kind}`;
+  }
+  if (s.format === 'email') return 'must be an e-mail address';
+  if (s.minLength) return `must be at least ${s.minLength} characters`;
+  if (s.pattern) return `must match ${s.pattern}`;
+  return 'invalid value';
+}
+
+/** Checks a schema cannot express; each answers the problem, or null. */
+const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
+  DATABASE_URL(value) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return 'not a URL; expected postgres://user:password@host:5432/database (or unset for the embedded database)';
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return `the scheme ${url.protocol.replace(/:$/, '')} is not PostgreSQL; expected postgres://user:password@host:5432/database`;
+    if (!url.hostname) return 'names no host; expected postgres://user:password@host:5432/database';
+    return null;
+  },
+  DEFAULT_COUNTRY: (value) => (isSupportedCountry(value) ? null : 'not a country phone numbers are known for; use an ISO 3166 code such as US, GB or DE'),
+  PUBLIC_BASE_URL(value) {
+    try {
+      return /^https?:$/.test(new URL(value).protocol) ? null : 'must be an http:// or https:// URL';
+    } catch {
+      return 'not a URL; expected e.g. https://calls.example.com';
+    }
+  },
+  LLM_BASE_URL(value) {
+    try {
+      return /^https?:$/.test(new URL(value).protocol) ? null : 'must be an http:// or https:// URL';
+    } catch {
+      return 'not a URL; expected e.g. http://127.0.0.1:11434/v1';
+    }
+  },
+};
 
 /** A generated secret is kept in DATA_DIR so tokens survive restarts. */
 function readOrCreateSecret(dataDir: string): string {

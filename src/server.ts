@@ -28,7 +28,9 @@ export async function startServer(config: Config, options: { workers?: boolean }
     const app = await buildApp(deps);
     const url = await app.listen({ port: config.PORT, host: config.HOST });
     const background = options.workers === false ? null : startWorkers(deps);
-    app.log.info({ database: deps.database.kind, dataDir: config.DATA_DIR }, 'voice-campaigns ready');
+    // Name the database in use: the data directory only matters to the embedded one.
+    const where = config.DATABASE_URL ? { database: deps.database.kind, databaseHost: new URL(config.DATABASE_URL).host } : { database: deps.database.kind, dataDir: config.DATA_DIR };
+    app.log.info({ ...where, url }, 'voice-campaigns ready');
     let stopping: Promise<void> | undefined;
     return {
       app,
