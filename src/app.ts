@@ -7,6 +7,7 @@ import { buildValidator } from './shared/validators.ts';
 import { simInboundRoutes } from './modules/dialer/inbound.routes.ts';
 import { registerJsonBodyParser } from './shared/json-body.ts';
 import { handleError } from './shared/error-handler.ts';
+import { clientErrorHandler, frameworkErrors } from './shared/framework-errors.ts';
 import { applyRequestInputRules } from './shared/request-input.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import type { Principal } from './modules/auth/principal.ts';
@@ -94,6 +95,8 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: proxies,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (proxies === true) {
     app.log.warn('TRUST_PROXY=true takes the left-most X-Forwarded-For address, which a client can write itself; prefer a hop count');

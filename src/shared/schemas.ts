@@ -34,6 +34,9 @@ export const CampaignIdParams = Type.Object({ campaign_id: Id });
 /** Ids in a query filter: repeated keys or a comma list. */
 export const IdList = (description: string) => Type.Array(Id, { maxItems: 1000, description });
 
+/** A count or duration filter over a PostgreSQL integer column: beyond 2^31-1 the database refused it (a 500). */
+export const CountFilter = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
+
 export const MAX_LIMIT = 1000;
 // Bounded like ids: beyond, PostgreSQL's bigint OFFSET overflowed into a 500.
 export const Skip = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { StringEnum } from '../contacts/contacts.schemas.ts';
 
 export const CALL_STATUSES = [
@@ -80,10 +80,10 @@ export const CallsQuery = Type.Object({
   start_time_to: DateTimeQuery('start_time <= this (inclusive)'),
   end_time_from: DateTimeQuery('end_time >= this (inclusive)'),
   end_time_to: DateTimeQuery('end_time <= this (inclusive)'),
-  duration_from: Type.Optional(Type.Integer({ description: 'call_duration (seconds) >= this (inclusive)' })),
-  duration_to: Type.Optional(Type.Integer({ description: 'call_duration (seconds) <= this (inclusive)' })),
-  cost_from: Type.Optional(Type.Number({ description: 'cost >= this (inclusive)' })),
-  cost_to: Type.Optional(Type.Number({ description: 'cost <= this (inclusive)' })),
+  duration_from: Type.Optional(CountFilter('call_duration (seconds) >= this (inclusive)')),
+  duration_to: Type.Optional(CountFilter('call_duration (seconds) <= this (inclusive)')),
+  cost_from: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12, description: 'cost >= this (inclusive)' })),
+  cost_to: Type.Optional(Type.Number({ minimum: -1e12, maximum: 1e12, description: 'cost <= this (inclusive)' })),
   campaign_id: Type.Optional(IdList('any of these campaigns')),
   contact_id: Type.Optional(Id),
   call_id: Type.Optional({ ...Id, description: 'the call id' }),

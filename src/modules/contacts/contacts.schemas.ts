@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 
 /** A string enum that appears in OpenAPI as `{type: string, enum}` and types as a union. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
@@ -82,8 +82,8 @@ export type ContactUpdate = Static<typeof ContactUpdate>;
 const campaignFilters = {
   phone_number: Type.Optional(Type.String({ maxLength: 64, description: 'exact number; normalised to E.164 when it parses as one, else matched as written' })),
   status: Type.Optional(Type.Array(ContactStatus, { description: 'any of these statuses (repeated keys or a comma list)' })),
-  calls_attempts_from: Type.Optional(Type.Integer({ description: 'calls_attempts >= this (inclusive)' })),
-  calls_attempts_to: Type.Optional(Type.Integer({ description: 'calls_attempts <= this (inclusive)' })),
+  calls_attempts_from: Type.Optional(CountFilter('calls_attempts >= this (inclusive)')),
+  calls_attempts_to: Type.Optional(CountFilter('calls_attempts <= this (inclusive)')),
 };
 
 export const ContactsQuery = Type.Object({

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { Detail } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/errors.ts';
+import { unstorable } from '../../shared/json-body.ts';
+import { Detail, ValidationDetail } from '../../shared/schemas.ts';
 import { SIGNATURE_HEADER } from '../../voice/signature.ts';
 import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './voice-events.service.ts';
 
@@ -15,11 +17,15 @@ export async function voiceEventsRoutes(app: App) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     rawBodies.set(req, body as string);
+    let parsed: unknown = {};
     try {
-      done(null, (body as string).length ? JSON.parse(body as string) : {});
+      parsed = (body as string).length ? JSON.parse(body as string) : {};
     } catch {
-      done(null, {});
+      return done(null, {});
     }
+    // The same limits as every JSON body (NUL, lone surrogates, 64 levels): no vendor event comes near them.
+    const bad = unstorable(parsed);
+    done(bad ? unprocessable(['body', ...bad.loc], bad.msg) : null, bad ? undefined : parsed);
   });
 
   // The simulator reports through this route: in-process through inject until the
@@ -53,7 +59,7 @@ export async function voiceEventsRoutes(app: App) {
         `(a late event only fills fields that are still empty, e.g. record_url).`,
       params: Type.Object({ provider: Type.String() }),
       body: Type.Unknown(),
-      response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail },
+      response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail, 422: ValidationDetail },
     },
   }, async (request, reply) => {
     const rawBody = rawBodies.get(request) ?? "";

@@ -1,0 +1,173 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { AddressInfo } from 'node:net';
+import { createTestApp } from './helpers/test-app.ts';
+import { bearer, createAccount, login } from './helpers/factories.ts';
+import { casesFor, type FuzzCase, type FuzzContext, type Operation } from './helpers/fuzz-inputs.ts';
+import { keepAlive, problemsOf, send, summarise, type Finding, type RawResponse } from './helpers/fuzz-http.ts';
+import { createFinishedCall, startReceiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
+import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
+
+/**
+ * Every operation of the served OpenAPI document (`doc.paths` x methods, so a new one is covered
+ * without being listed here) gets malformed and boundary input over real HTTP, as an account owner
+ * whose seeded objects give the path ids, so the requests reach handlers and not only auth. Each
+ * answer: never a 5xx; every 4xx has the documented error shape; a refused request writes nothing.
+ * Cases are fixed per seed: FUZZ_SEED=<n> replays a run (the seed is printed with any failure);
+ * FUZZ_VERBOSE=1 prints every request and its status.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20260714);
+// The file must stay under ~2 minutes on 2 cores; operations not started by then are skipped, loudly.
+const DEADLINE = Date.now() + 105_000;
+
+// Setup at collection time: the served document decides which tests exist.
+const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }); // so the webhook test send reaches the local receiver
+const receiver = await startReceiver();
+await t.app.listen({ port: 0, host: '127.0.0.1' });
+const port = (t.app.server.address() as AddressInfo).port;
+const agent = keepAlive();
+const owner = await createAccount(t);
+
+async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers = owner.headers) {
+  const res = await t.request({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  if (res.statusCode !== 200) throw new Error(`seeding: ${method} ${url} answered ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+// Seeded through the API: one object of each kind the paths name, owned by `owner`.
+const campaign = await api('POST', '/api/v1/campaigns/', { title: 'Fuzz', campaign_type: 'Outbound', campaign_data: { prompt: 'v1' } });
+const contact = await api('POST', '/api/v1/contacts/', { status: 'new', campaign_id: campaign.id, phone_number: '+12125550100' });
+const phone = await api('POST', '/api/v1/phone-numbers/', { phone_number: '+12125550101', campaign_id: campaign.id });
+const sub = await api('POST', '/api/v1/sub-users/', { username: 'fuzz_sub', password: 'correct horse battery' });
+await api('PUT', `/api/v1/sub-users/${sub.id}/campaigns`, { campaign_ids: [campaign.id] });
+// A prompt change by a sub-user is pending: approve/reject then reach their real logic.
+await api('PUT', `/api/v1/campaigns/${campaign.id}`, { campaign_data: { prompt: 'v2' } }, bearer(await login(t, 'fuzz_sub', 'correct horse battery')));
+const history = (await api('GET', `/api/v1/campaigns/${campaign.id}`)).prompt_history.find((h: { status: string }) => h.status === 'pending');
+const integration = await api('POST', '/api/v1/integrations/contact-creation/', { name: 'Fuzz', campaign_ids: [campaign.id], rate_limit_per_minute: 100_000 });
+const webhook = await api('POST', '/api/v1/integrations/webhooks/', { url: `${receiver.url}/hook`, request_schema: 'name - the client name', campaign_ids: [campaign.id] });
+const delivery = await api('POST', `/api/v1/integrations/webhooks/${webhook.id}/test`, {});
+const spareKey = await api('POST', '/api/v1/api-keys/', { name: 'spare' }); // the one DELETE /api-keys/{id} may delete
+const task = await api('POST', '/api/v1/contacts/bulk', [{ phone_number: '+12125550102', campaign_id: campaign.id }]);
+// No operation creates a call (only the dialer does): written the way the dialer writes it.
+const call = await createFinishedCall(t.deps.db, { ownerId: owner.id, campaignId: campaign.id, finish: false });
+
+let unique = 0;
+const fuzz: FuzzContext = {
+  seed: SEED,
+  ids: {
+    campaigns: campaign.id, contacts: contact.id, 'phone-numbers': phone.id, 'sub-users': sub.id, calls: call.id, 'api-keys': spareKey.id,
+    'contact-creation': integration.id, webhooks: webhook.id, campaign_id: campaign.id, history_id: history.id, task_id: task.task_id,
+    delivery_id: delivery.id, provider: 'sim',
+  },
+  // Valid values by field name, so that one broken part is the only thing wrong with a request.
+  hints: {
+    campaign_id: campaign.id, campaign_ids: [campaign.id], call_id: call.id, contact_id: contact.id, sub_user_id: sub.id,
+    phone_number: () => `+1212555${2000 + ++unique}`, phone: () => `+1212555${2000 + ++unique}`, email: () => `fuzz${++unique}@example.com`,
+    from: () => `+1212555${2000 + ++unique}`, url: `${receiver.url}/hook`, request_schema: 'name - the client name', password: 'correct horse battery',
+    username: (template: string) => (template.includes('/login/') ? 'fuzz_sub' : `fuzz_${++unique}`), // logs in; elsewhere a new sub-user
+    token: 'not-a-token', timezone: 'Europe/Berlin', country_code: 'US', call_allowed_from_time: '09:00', call_allowed_to_time: '18:00',
+    start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z', title: 'Fuzz', name: 'Fuzz',
+  },
+  apiKeyHeaders: owner.headers,
+  integrationToken: integration.token,
+  // Provider events are believed only when signed: sign the exact bytes, so the handler sees the malformed events.
+  signers: { '/api/v1/voice/{provider}/events': (body) => ({ [SIGNATURE_HEADER]: signBody(webhookSecret(t.config), body.toString('utf8'), new Date()) }) },
+};
+
+// Left out of the write check, each for a reason:
+const EXCLUDED: Record<string, string> = {
+  login_failures: 'a refused login is counted by design (the throttle counts each attempt before checking the password)',
+  contact_integration_rate_windows: 'the integration rate limit counts every request with a valid token, refused or not',
+  analytics_dirty: 'analytics_*: derived caches a report may fold at any time (analytics.compaction.ts); real writes show in calls/contacts',
+  analytics_rollup: 'see analytics_dirty',
+  analytics_contacts: 'see analytics_dirty',
+};
+// api_keys.last_used_at is touched by any request with a key (at most once a minute), refused or not: hashed without it, still counted.
+const ROW: Record<string, string> = { api_keys: `(to_jsonb(t) - 'last_used_at')::text` };
+const tables = (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`.execute(t.deps.db)).rows.map((r) => r.name).filter((n) => !(n in EXCLUDED));
+// One statement: the count and an md5 of every row of every table (~5 ms on PGlite).
+const SNAPSHOT = sql.raw(`SELECT ${tables.map((n) => `(SELECT count(*) || ':' || coalesce(md5(string_agg(${ROW[n] ?? 't::text'}, ',' ORDER BY ${ROW[n] ?? 't::text'})), '') FROM "${n}" t) AS "${n}"`).join(', ')}`);
+const snapshot = async () => (await SNAPSHOT.execute(t.deps.db)).rows[0] as Record<string, string>;
+const changedTables = (a: Record<string, string>, b: Record<string, string>) => tables.filter((n) => a[n] !== b[n]);
+
+const docRes = await send(agent, port, { label: 'doc', method: 'GET', path: '/api/v1/openapi.json', headers: {} });
+const doc = JSON.parse(docRes.body) as { paths: Record<string, Record<string, Operation>> };
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+// DELETEs last, so a deleted seed object does not turn the other operations' real ids into 404s: deeper paths
+// first (a grant before its sub-user), the API key last of all (a fuzzed id may be the one the requests use).
+const rank = (m: string, p: string) => (m !== 'delete' ? 0 : p.includes('api-keys') ? 100 : 50 - p.split('/').length);
+const operations = Object.entries(doc.paths)
+  .flatMap(([path, methods]) => Object.entries(methods).filter(([m]) => HTTP_METHODS.has(m)).map(([method, op]) => ({ method, path, op })))
+  .sort((a, b) => rank(a.method, a.path) - rank(b.method, b.path));
+
+const stats = { requests: 0, fiveXX: 0, writes: 0, skipped: 0 };
+
+async function inParallel<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < items.length) { const i = next++; out[i] = await run(items[i]!); }
+  }));
+  return out;
+}
+
+/** Sends one case alone, with a snapshot after it: `before` is the state it started from. */
+async function sendChecked(c: FuzzCase, before: Record<string, string>, findings: Finding[], onlyWrites = false) {
+  const res = await send(agent, port, c);
+  const after = await snapshot();
+  const rejected = res.status >= 400 || res.status === 0;
+  const wrote = rejected ? changedTables(before, after) : [];
+  if (wrote.length) stats.writes++;
+  const writes = wrote.length ? [`wrote on rejection (${wrote.join(', ')})`] : [];
+  if (onlyWrites) { stats.requests++; findings.push(...writes.map((problem) => ({ problem, c, res }))); } else record(c, res, findings, writes);
+  return after;
+}
+
+function record(c: FuzzCase, res: RawResponse, findings: Finding[], extra: string[] = []) {
+  stats.requests++;
+  if (res.status >= 500) stats.fiveXX++;
+  if (process.env.FUZZ_VERBOSE) console.log(res.status, c.method, c.path.slice(0, 100), `[${c.label}]`);
+  for (const problem of [...problemsOf(c, res), ...extra]) findings.push({ problem, c, res });
+}
+
+afterAll(async () => {
+  console.log(`fuzz: ${stats.requests} requests, ${stats.fiveXX} 5xx, ${stats.writes} writes on rejection${stats.skipped ? `, ${stats.skipped} operations skipped (time)` : ''} (seed ${SEED})`);
+  agent.destroy();
+  await receiver.close();
+  await t.close();
+});
+
+describe('every operation of the served OpenAPI document under malformed input', () => {
+  it('serves a document with operations', () => {
+    expect(docRes.status).toBe(200);
+    expect(operations.length).toBeGreaterThan(40);
+  });
+
+  for (const { method, path, op } of operations) {
+    it(`${method.toUpperCase()} ${path}`, async (ctx) => {
+      if (Date.now() > DEADLINE) {
+        stats.skipped++;
+        console.warn(`fuzz: out of time, ${method.toUpperCase()} ${path} not fuzzed`);
+        ctx.skip();
+      }
+      const cases = casesFor(method, path, op, fuzz);
+      const findings: Finding[] = [];
+      if (method === 'get') {
+        // Reads: 4 in flight, one snapshot around the batch. If it changed, each refused case is sent
+        // again alone to find the writer (a GET may write on success: create-contact has a GET form).
+        const before = await snapshot();
+        const answers = await inParallel(cases, 4, (c) => send(agent, port, c));
+        cases.forEach((c, i) => record(c, answers[i]!, findings));
+        let state = await snapshot();
+        if (changedTables(before, state).length) {
+          for (const [i, c] of cases.entries()) if (answers[i]!.status >= 400) state = await sendChecked(c, state, findings, true);
+        }
+      } else {
+        // Writes: one at a time, so a change of the database belongs to exactly one request.
+        let state = await snapshot();
+        for (const c of cases) state = await sendChecked(c, state, findings);
+      }
+      expect(summarise(findings), `${findings.length} findings for ${method.toUpperCase()} ${path}; seed ${SEED} (FUZZ_SEED=${SEED} replays it)`).toEqual([]);
+    }, 60_000);
+  }
+});
