@@ -9,6 +9,7 @@ import { registerJsonBodyParser } from './shared/json-body.ts';
 import { handleError } from './shared/error-handler.ts';
 import { clientErrorHandler, frameworkErrors } from './shared/framework-errors.ts';
 import { applyRequestInputRules } from './shared/request-input.ts';
+import { createAllowedMethods } from './shared/allowed-methods.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import type { Principal } from './modules/auth/principal.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -105,7 +106,13 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as never);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  const allowed = createAllowedMethods();
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed.allowedFor(request.url);
+    if (methods.length === 0) return reply.code(404).send({ detail: 'Not Found' });
+    return reply.code(405).header('allow', methods.join(', ')).send({ detail: `Method ${request.method} is not allowed here; this path answers ${methods.join(', ')}` });
+  });
+  app.addHook('onRoute', (route) => allowed.record(route));
   app.addHook('onRoute', applyRequestInputRules);
 
   await app.register(formbody);

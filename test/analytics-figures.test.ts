@@ -1,6 +1,10 @@
+import { FIGURE_DIGITS } from '../src/modules/analytics/analytics.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
+
+// Figures are answered rounded (money to the cent): compared within their last digit.
+const DIGITS: Record<string, number> = FIGURE_DIGITS;
 
 /**
  * Every figure is computed here in plain JS over the generated list and compared with the API.
@@ -139,9 +143,13 @@ function expectedTotals(list: GenCall[]) {
 
 function expectClose(actual: Record<string, number | null>, expected: Record<string, number | null>) {
   expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  for (const [key, digits] of Object.entries(DIGITS)) {
+    const v = actual[key];
+    if (typeof v === 'number') expect(Math.round(v * 10 ** digits), `${key} has at most ${digits} decimals`).toBeCloseTo(v * 10 ** digits, 6);
+  }
   for (const [key, value] of Object.entries(expected)) {
     if (value === null) expect(actual[key], key).toBeNull();
-    else expect(actual[key], key).toBeCloseTo(value, 6);
+    else expect(actual[key], key).toBeCloseTo(value, DIGITS[key] ?? 6);
   }
 }
 
@@ -242,8 +250,8 @@ describe('detailed analytics', () => {
     for (const key of Object.keys(cur) as (keyof typeof cur)[]) {
       const c = cur[key];
       const p = old[key];
-      expect(body.change[key].absolute, key).toBeCloseTo((c ?? 0) - (p ?? 0), 6);
-      expect(body.change[key].percent, key).toBeCloseTo((((c ?? 0) - (p ?? 0)) / (p ?? 1)) * 100, 6);
+      expect(body.change[key].absolute, key).toBeCloseTo((c ?? 0) - (p ?? 0), 4);
+      expect(body.change[key].percent, key).toBeCloseTo((((c ?? 0) - (p ?? 0)) / (p ?? 1)) * 100, 2);
     }
 
     const empty = await detailed({ start_date: '2026-03-01T00:00:00Z', end_date: '2026-03-05T00:00:00Z', compare_with_previous: true });
@@ -296,9 +304,10 @@ function checkBuckets(body: any, f: Filter, metric: string, timeZone: string, gr
     else expect(local.slice(11), b.start).toBe('00:00:00');
     if (granularity === 'month') expect(local.slice(8, 10)).toBe('01');
     const inBucket = selected({ ...f, start: new Date(Math.max(Date.parse(b.start), Date.parse(f.start))).toISOString(), end: new Date(Math.min(Date.parse(b.end), Date.parse(f.end))).toISOString() });
-    expect(b.value, `${b.start} ${metric}`).toBeCloseTo(METRIC_OF[metric]!(inBucket), 6);
+    expect(b.value, `${b.start} ${metric}`).toBeCloseTo(METRIC_OF[metric]!(inBucket), 2);
+    expect(Math.round(b.value * 100), 'answered to the cent').toBeCloseTo(b.value * 100, 9);
   }
-  expect(body.total).toBeCloseTo(METRIC_OF[metric]!(selected(f)), 6);
+  expect(body.total).toBeCloseTo(METRIC_OF[metric]!(selected(f)), 2);
 }
 
 describe('trends', () => {

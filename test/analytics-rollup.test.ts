@@ -1,8 +1,12 @@
+import { FIGURE_DIGITS } from '../src/modules/analytics/analytics.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { compactAnalytics } from '../src/modules/analytics/analytics.compaction.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
+
+// Figures are answered rounded (money to the cent): compared within their last digit.
+const DIGITS: Record<string, number> = FIGURE_DIGITS;
 
 /**
  * The precomputed rollup (migration 0006_analytics_speed) against the calls themselves: after
@@ -83,7 +87,7 @@ function expectedTotals(list: Call[]) {
 function expectTotals(actual: Record<string, number | null>, expected: Record<string, number | null>, label: string) {
   for (const [key, value] of Object.entries(expected)) {
     if (value === null) expect(actual[key], `${label} ${key}`).toBeNull();
-    else expect(actual[key], `${label} ${key}`).toBeCloseTo(value, 6);
+    else expect(actual[key], `${label} ${key}`).toBeCloseTo(value, DIGITS[key] ?? 6);
   }
 }
 

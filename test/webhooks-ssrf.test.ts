@@ -89,6 +89,8 @@ describe('SSRF protection with WEBHOOK_ALLOW_PRIVATE_NETWORKS off', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ kind: 'test', status: 'failed' });
     expect(res.json().reason).toMatch(/blocked by SSRF protection: 127\.0\.0\.1 is a loopback address/);
+    // The refusal says how to allow it while developing against a local receiver.
+    expect(res.json().reason).toContain('set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true');
     const log = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${i.id}/deliveries?status=failed`, headers: alice.headers });
     expect(log.json().data[0].reason).toMatch(/SSRF/);
     expect(receiver.requests).toHaveLength(0);

@@ -17,6 +17,10 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
   if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
     return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${fe.message}`, type: 'json_invalid' }] });
   }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const sent = (request.headers['content-type'] ?? '').split(';')[0]!.trim() || 'none';
+    return reply.code(415).send({ detail: `Content-Type ${sent} is not accepted here: send the body as application/json` });
+  }
   const status = fe.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ detail: fe.message });

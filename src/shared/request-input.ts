@@ -1,5 +1,5 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
-import { unprocessable } from './errors.ts';
+import { HttpError, unprocessable } from './errors.ts';
 import { unstorable } from './json-body.ts';
 import { queryNormaliser } from './query-normalise.ts';
 
@@ -52,6 +52,19 @@ function refuseNonFinite(part: 'query' | 'path', values: unknown) {
 }
 
 /**
+ * A body in another media type than the route takes is a 415 that names the header: sent as a
+ * form (curl -d without -H 'content-type: application/json'), a JSON body was read as one odd
+ * form field and answered as if every field were missing.
+ */
+function refuseOtherMediaType(request: FastifyRequest, consumes: string[]) {
+  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return;
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (consumes.includes(type)) return;
+  throw new HttpError(415, `Content-Type must be ${consumes.join(' or ')}; this request sent ${type || 'none'}`);
+}
+
+/**
  * The rules every route's input follows, attached when the route is declared: unknown body
  * fields dropped, query conventions applied, unstorable query and path text refused, numbers
  * beyond any bound refused, and a body whose fields are all optional may be left out.
@@ -62,9 +75,12 @@ export function applyRequestInputRules(route: RouteOptions): void {
   const body = route.schema?.body as JsonSchema | undefined;
   // A body whose fields are all optional may be left out entirely (POST /api-keys, approve, ...).
   const optionalBody = body?.type === 'object' && !(body.required?.length);
+  // The media types a body may come as: JSON unless the route says otherwise (login's form, the CSV upload).
+  const consumes = route.schema?.body ? ((route.schema as { consumes?: string[] }).consumes ?? ['application/json']) : null;
   const existing = route.preValidation ? [route.preValidation].flat() : [];
   route.preValidation = [
     async (request: FastifyRequest) => {
+      if (consumes) refuseOtherMediaType(request, consumes);
       refuseUnstorable('path', request.params);
       refuseUnstorable('query', request.query);
       normalise?.(request.query as Record<string, unknown>);

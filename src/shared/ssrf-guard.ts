@@ -11,8 +11,14 @@ import { Agent, buildConnector, type Dispatcher } from 'undici';
  * 0177.0.0.1, hex, IPv4-mapped IPv6) are normalised by the WHATWG URL parser and
  * by ipaddr.js before the check.
  */
+/** What to do about a refusal, said with it: the refusal alone left developers testing a local receiver stuck. */
+export const SSRF_HINT = 'to reach a receiver on this machine or a private network during local development, set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true';
+
 export class SsrfBlockedError extends Error {
   readonly code = 'ERR_SSRF_BLOCKED';
+  constructor(reason: string) {
+    super(`blocked by SSRF protection: ${reason} (${SSRF_HINT})`);
+  }
 }
 
 /** Resolves a host name to every address it has (injectable for tests). */
@@ -87,7 +93,7 @@ export function guardedLookup(options: GuardOptions) {
           // One bad answer refuses the host: a mixed answer is how rebinding is usually tried.
           for (const a of addresses) {
             const reason = blockedAddressReason(a.address);
-            if (reason) return callback(new SsrfBlockedError(`blocked by SSRF protection: ${hostname} resolves to ${reason}`), '');
+            if (reason) return callback(new SsrfBlockedError(`${hostname} resolves to ${reason}`), '');
           }
         }
         if (lookupOptions.all) return callback(null, addresses);
@@ -107,7 +113,7 @@ export function createGuardedDispatcher(options: GuardOptions & { connections?: 
     const literal = ipLiteralOf(connectOptions.hostname);
     if (literal && !options.allowPrivateNetworks) {
       const reason = blockedAddressReason(literal);
-      if (reason) return callback(new SsrfBlockedError(`blocked by SSRF protection: ${reason}`), null);
+      if (reason) return callback(new SsrfBlockedError(reason), null);
     }
     return base(connectOptions, callback);
   };

@@ -4,7 +4,7 @@ import { breakdownsOf, byHourOf, type BreakdownRow, type CallScope } from './ana
 import { checkCampaign, periodParts } from './analytics.parts.ts';
 import { BASE_COLUMNS, rollupStatement, type RollupResult, type TotalsTuple } from './analytics.rollup.ts';
 import { ACTION_STATUSES, CALL_STATUSES, type DetailedResponseT, type TotalsT } from './analytics.schemas.ts';
-import { changeOf, resolveScope, toTotals, type ScopeInput } from './analytics.service.ts';
+import { cents, changeOf, resolveScope, roundedTotals, toTotals, type ScopeInput } from './analytics.service.ts';
 import { localHourSql, offsetSegments, type OffsetSegments } from './analytics.zone.ts';
 
 // Positions in a TotalsTuple: [p, GROUPING(call_type), call_type, duration, cost, ...BASE_COLUMNS].
@@ -91,14 +91,14 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
   const { byStatus, byAction } = await statusBreakdowns(input, scope, total);
   const hours = rawHours ? hoursFromCalls(rawHours) : hoursFromRollup(result, zone);
   const campaigns = (result.campaigns ?? [])
-    .map(([id, title, calls, successful, duration, cost]) => ({ campaign_id: Number(id), campaign_title: title, calls: Number(calls), successful: Number(successful), total_cost: Number(cost), total_duration: Number(duration) }))
+    .map(([id, title, calls, successful, duration, cost]) => ({ campaign_id: Number(id), campaign_title: title, calls: Number(calls), successful: Number(successful), total_cost: cents(Number(cost)), total_duration: Number(duration) }))
     .filter((c) => c.calls > 0)
     .sort((a, b) => b.calls - a.calls || a.campaign_id - b.campaign_id);
 
   const period = (s: CallScope) => ({ start: s.start, end: s.end, timezone: timeZone });
   const response: DetailedResponseT = {
     period: period(scope),
-    totals,
+    totals: roundedTotals(totals),
     by_status: byStatus.map(([status, count]) => ({ status, count })),
     by_action_status: byAction.map(([action_status, count]) => ({ action_status, count })),
     by_call_type: ordered<string | null>(['outbound', 'inbound', null], current.filter((r) => !isTotal(r)).map((r) => [r[2], col(r, 'calls')])).map(([call_type, count]) => ({ call_type, count })),
@@ -107,7 +107,7 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
   };
   if (input.compareWithPrevious) {
     const previousTotals = totalsOf(rows.find((r) => r[0] === 2 && isTotal(r)), unique.get(2) ?? 0);
-    response.previous = { period: period(previousScope), totals: previousTotals };
+    response.previous = { period: period(previousScope), totals: roundedTotals(previousTotals) };
     response.change = changeOf(totals, previousTotals);
   }
   return response;

@@ -1,7 +1,7 @@
 import { IANAZone, DateTime as Lux } from 'luxon';
 import type { DatabaseHandle } from '../../db/connection.ts';
 import { unprocessable } from '../../shared/errors.ts';
-import { isValidTimeZone } from '../../shared/timezone.ts';
+import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { CallScope } from './analytics.repository.ts';
 import { offsetSegments } from './analytics.zone.ts';
@@ -63,7 +63,7 @@ function checkedDate(text: string | Date, field: 'start_date' | 'end_date'): Dat
 /** Validates the shared inputs and turns them into a scope (the campaign is checked by the caller). */
 export function resolveScope(input: ScopeInput): Resolved {
   const timeZone = input.timezone ?? 'UTC';
-  if (!validZone(timeZone)) throw unprocessable(['query', 'timezone'], 'Input should be a valid IANA time zone name', 'value_error');
+  if (!validZone(timeZone)) throw unprocessable(['query', 'timezone'], unknownTimeZone(timeZone), 'timezone');
   const givenStart = input.startDate !== undefined ? checkedDate(input.startDate, 'start_date') : undefined;
   const end = input.endDate !== undefined ? checkedDate(input.endDate, 'end_date') : input.now;
   // The spec's default is "one month before now"; taken from end_date so an explicit end keeps a one-month window.
@@ -76,6 +76,14 @@ export function resolveScope(input: ScopeInput): Resolved {
 }
 
 const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
+
+/**
+ * Figures as a person reads them: money to the cent, averages and rates to a precision that
+ * means something. Sums of float costs showed as 3.3990000000000005.
+ */
+export const rounded = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+const roundedOrNull = (value: number | null, digits: number) => (value === null ? null : rounded(value, digits));
+export const cents = (value: number) => rounded(value, 2);
 
 /** The additive figures of a period, from which the totals' ratios follow. */
 export interface Figures {
@@ -107,6 +115,16 @@ export function toTotals(row: Figures | undefined, uniqueContacts: number): Tota
   };
 }
 
+/** Digits each figure is answered with (the rest are whole numbers); docs/analytics.md says the same. */
+export const FIGURE_DIGITS = { success_rate: 4, average_duration: 2, total_cost: 2, average_cost: 4 } as const;
+
+/** Totals as answered: each figure rounded to its digits, after every ratio and change was taken from the exact ones. */
+export function roundedTotals(t: TotalsT): TotalsT {
+  const out = { ...t };
+  for (const [key, digits] of Object.entries(FIGURE_DIGITS) as [keyof typeof FIGURE_DIGITS, number][]) (out as Record<string, number | null>)[key] = roundedOrNull(t[key], digits);
+  return out;
+}
+
 /** absolute = current - previous; percent relative to previous, null where previous is 0 or either side is null. */
 export function changeOf(current: TotalsT, previous: TotalsT) {
   return Object.fromEntries(
@@ -114,7 +132,7 @@ export function changeOf(current: TotalsT, previous: TotalsT) {
       const c = current[key];
       const p = previous[key];
       if (c === null || p === null) return [key, { absolute: null, percent: null }];
-      return [key, { absolute: c - p, percent: p === 0 ? null : ((c - p) / Math.abs(p)) * 100 }];
+      return [key, { absolute: rounded(c - p, 4), percent: p === 0 ? null : rounded(((c - p) / Math.abs(p)) * 100, 2) }];
     }),
   ) as NonNullable<DetailedResponseT['change']>;
 }

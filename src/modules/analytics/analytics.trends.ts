@@ -3,7 +3,7 @@ import { readRollupFirst } from './analytics.compaction.ts';
 import { campaignsVisible, checkCampaign, checks, partRows, partsAndRanges, periodParts, rollupOnlyParts, type Checks, type PartsInput, type PeriodParts } from './analytics.parts.ts';
 import { METRIC_SQL, scopedCalls } from './analytics.repository.ts';
 import type { Granularity, Metric, TrendsResponseT } from './analytics.schemas.ts';
-import { bucketBounds, defaultGranularity, resolveScope, type ScopeInput } from './analytics.service.ts';
+import { bucketBounds, defaultGranularity, resolveScope, type ScopeInput, cents } from './analytics.service.ts';
 
 const WEEK = 7 * 86_400_000;
 
@@ -81,7 +81,8 @@ export async function trendsAnalytics(input: ScopeInput & { metric: Metric; gran
     granularity,
     timezone: timeZone,
     period: { start: scope.start, end: scope.end, timezone: timeZone },
-    buckets: starts.map((start, i) => ({ start, end: ends[i]!, value: values[i]! })),
-    total: values.reduce((a, b) => a + b, 0),
+    // Cost sums to the cent; counts and seconds are whole already.
+    buckets: starts.map((start, i) => ({ start, end: ends[i]!, value: cents(values[i]!) })),
+    total: cents(values.reduce((a, b) => a + b, 0)),
   };
 }

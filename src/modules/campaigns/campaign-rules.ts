@@ -24,7 +24,7 @@ const merged = <K extends keyof RuleFields>(body: RuleFields, current: RuleField
 export function checkCampaignRules(body: RuleFields, current: RuleFields = {}) {
   if (body.work_schedule) {
     const problem = workScheduleProblem(body.work_schedule, isValidTimeZone);
-    if (problem) throw unprocessable(['body', 'work_schedule', ...problem.path], problem.msg);
+    if (problem) throw unprocessable(['body', 'work_schedule', ...problem.path], problem.msg, problem.type);
   }
 
   if (body.call_allowed_from_time !== undefined || body.call_allowed_to_time !== undefined) {

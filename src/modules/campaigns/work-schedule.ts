@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { unknownTimeZone } from '../../shared/timezone.ts';
 
 /**
  * The campaign's weekly calling schedule (`work_schedule`). Shape decided here, since
@@ -50,7 +51,7 @@ const TOP_KEYS = ['timezone', 'days', 'skip_dates'];
 const unknownKey = (value: object, known: readonly string[]) => Object.keys(value).find((k) => !known.includes(k));
 
 /** Checks Ajv does not make here: no unknown key, a known time zone and from < to. Returns a message or null. */
-export function workScheduleProblem(schedule: WorkSchedule, isValidZone: (zone: string) => boolean): { path: (string | number)[]; msg: string } | null {
+export function workScheduleProblem(schedule: WorkSchedule, isValidZone: (zone: string) => boolean): { path: (string | number)[]; msg: string; type?: string } | null {
   const extra = unknownKey(schedule, TOP_KEYS);
   if (extra !== undefined) return { path: [extra], msg: `Unknown key '${extra}'; a work_schedule has ${TOP_KEYS.join(', ')}` };
   const extraDay = schedule.days ? unknownKey(schedule.days, WEEKDAYS) : undefined;
@@ -61,7 +62,7 @@ export function workScheduleProblem(schedule: WorkSchedule, isValidZone: (zone: 
       if (extraField !== undefined) return { path: ['days', day, i, extraField], msg: `Unknown key '${extraField}'; an interval has from and to` };
     }
   }
-  if (schedule.timezone !== undefined && !isValidZone(schedule.timezone)) return { path: ['timezone'], msg: `Unknown time zone '${schedule.timezone}'` };
+  if (schedule.timezone !== undefined && !isValidZone(schedule.timezone)) return { path: ['timezone'], msg: unknownTimeZone(String(schedule.timezone)), type: 'timezone' };
   for (const day of WEEKDAYS) {
     const intervals = schedule.days?.[day] ?? [];
     for (const [i, interval] of intervals.entries()) {

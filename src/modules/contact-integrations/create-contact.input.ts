@@ -1,6 +1,6 @@
 import { unprocessable } from '../../shared/errors.ts';
 import { unstorable } from '../../shared/json-body.ts';
-import { isValidTimeZone } from '../../shared/timezone.ts';
+import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 
 /** One contact's parameters after parsing, whichever place they came from. */
 export interface ContactInput {
@@ -85,7 +85,7 @@ export function readContactInput(sources: InputSource[]): ContactInput {
   const tz = pick(sources, 'timezone');
   let timezone: string | null = null;
   if (tz) {
-    if (typeof tz.value !== 'string' || !isValidTimeZone(tz.value.trim())) throw unprocessable(tz.loc, 'Input should be an IANA time zone name, e.g. Europe/Berlin', 'timezone');
+    if (typeof tz.value !== 'string' || !isValidTimeZone(tz.value.trim())) throw unprocessable(tz.loc, unknownTimeZone(String(tz.value).trim()), 'timezone');
     timezone = tz.value.trim();
   }
 

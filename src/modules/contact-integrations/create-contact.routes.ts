@@ -126,6 +126,8 @@ export async function createContactRoutes(app: App) {
         summary: 'Create or update one or several contacts with an integration token',
         description: DESCRIPTION,
         querystring: Query,
+        // Web forms post urlencoded; CRMs post JSON.
+        consumes: ['application/json', 'application/x-www-form-urlencoded'],
         body: Type.Union([BodyItem, Type.Array(BodyItem, { maxItems: MAX_ARRAY_ITEMS })]),
         response: { 200: Type.Union([Result, Type.Array(Type.Union([Result, ItemError]))]), ...responses },
       },

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
 import { normalisePhone, requirePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
-import { isValidTimeZone } from '../../shared/timezone.ts';
+import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
 import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
@@ -35,7 +35,7 @@ const duplicate = (phone: string, campaignId: number, existingId?: number) =>
   );
 
 function checkTimeZone(zone: string | null | undefined, loc: Loc) {
-  if (zone != null && !isValidTimeZone(zone)) throw unprocessable(loc, `'${zone.slice(0, 64)}' is not an IANA time zone`, 'timezone');
+  if (zone != null && !isValidTimeZone(zone)) throw unprocessable(loc, unknownTimeZone(zone), 'timezone');
 }
 
 /** A phone filter: E.164 when the text parses as a number, else the text as written. */
