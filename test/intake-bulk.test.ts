@@ -63,6 +63,27 @@ describe('bulk import', () => {
     expect(await t.deps.db.selectFrom('import_task_chunks').selectAll().where('task_id', '=', done.task_id).execute()).toEqual([]);
   });
 
+  it('gives a contact the time zone of its number, the zone POST /api/v1/contacts/ gives the same number', async () => {
+    const imported = await createCampaign(t, alice);
+    const viaApi = await createCampaign(t, alice);
+    // New York, Los Angeles, Berlin (read as written), and toll-free: several zones, so none.
+    const numbers = [usPhone(60), '+1 310 200 0061', '+49 30 12345678', '+1 800 200 0062'];
+    const res = await bulk(alice.headers, numbers.map((phone_number) => ({ phone_number, campaign_id: imported.id })));
+    expect(res.json().columns).toBeNull();
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ created: 4, failed: 0, columns: null });
+
+    const fromApi: Record<string, string | null> = {};
+    for (const phone_number of numbers) {
+      const created = await t.request({ method: 'POST', url: '/api/v1/contacts/', headers: alice.headers, payload: { campaign_id: viaApi.id, phone_number, status: 'new' } });
+      expect(created.statusCode).toBe(200);
+      fromApi[created.json().phone_number] = created.json().timezone;
+    }
+    expect(Object.values(fromApi)).toEqual(['America/New_York', 'America/Los_Angeles', 'Europe/Berlin', null]);
+    // Rows are inserted in phone order, so compare by number.
+    expect(Object.fromEntries((await contactsOf(imported.id)).map((c) => [c.phone_number, c.timezone]))).toEqual(fromApi);
+  });
+
   it('queues created contacts at once when the campaign has auto_calls, and only those', async () => {
     const auto = await createCampaign(t, alice, { auto_calls: true });
     const manual = await createCampaign(t, alice);

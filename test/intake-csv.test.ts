@@ -41,7 +41,7 @@ describe('CSV import', () => {
     expect(done).toMatchObject({ kind: 'csv', file_name: 'contacts.csv', status: 'completed', total: 3, created: 1, failed: 1, skipped: 1 });
     expect(done.errors.map((e: { index: number }) => e.index)).toEqual([1, 2]);
     expect(await contactsOf(campaign.id)).toEqual([
-      { phone_number: usPhone(1), contact_data: { name: 'Smith, Ann', note: 'said "hi"\nthen left' }, timezone: null, creation_method: 'import' },
+      { phone_number: usPhone(1), contact_data: { name: 'Smith, Ann', note: 'said "hi"\nthen left' }, timezone: 'America/New_York', creation_method: 'import' },
     ]);
   });
 
@@ -64,9 +64,10 @@ describe('CSV import', () => {
     const done = await waitForTask(t, alice.headers, res.json().task_id);
     expect(done).toMatchObject({ total: 3, created: 2, failed: 1 });
     expect(done.errors[0]).toMatchObject({ index: 2, phone_number: usPhone(12) });
+    // The zone column wins over the number's zone (a New York number here); an empty cell falls back to it.
     expect(await contactsOf(campaign.id)).toEqual([
-      { phone_number: usPhone(10), contact_data: { Name: 'Ann', City: 'Berlin; Mitte' }, timezone: 'Europe/Berlin', creation_method: 'import' },
-      { phone_number: usPhone(11), contact_data: { Name: 'Bob', City: 'Paris' }, timezone: null, creation_method: 'import' },
+      { phone_number: usPhone(10), contact_data: { name: 'Ann', city: 'Berlin; Mitte' }, timezone: 'Europe/Berlin', creation_method: 'import' },
+      { phone_number: usPhone(11), contact_data: { name: 'Bob', city: 'Paris' }, timezone: 'America/New_York', creation_method: 'import' },
     ]);
   });
 
@@ -103,8 +104,11 @@ describe('CSV import', () => {
     expect(await contactsOf(mine.id)).toEqual([]);
   });
 
-  it('answers 422 to a request that is not multipart', async () => {
+  it('answers 415 to a JSON body and 422 to no body at all', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v1/contacts/import/csv', headers: alice.headers, payload: { campaign_id: 1 } });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(415);
+    expect(res.json().detail).toContain('multipart/form-data');
+    const empty = await t.request({ method: 'POST', url: '/api/v1/contacts/import/csv', headers: alice.headers });
+    expect(empty.statusCode).toBe(422);
   });
 });

@@ -46,7 +46,7 @@ describe('import robustness', () => {
     const shown = done.errors.map((e: { phone_number: string }) => e.phone_number);
     expect(shown[0]).toBe('123');
     expect(shown[2]).toHaveLength(65); // 64 characters and an ellipsis
-    expect(done.errors[1].reason).toBe("'Europe/Berlin' is not an IANA time zone");
+    expect(done.errors[1].reason).toBe("'Europe/Berlin' is not an IANA time zone name (e.g. Europe/Berlin, America/New_York)");
     await stopWorker();
   });
 

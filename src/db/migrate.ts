@@ -8,6 +8,7 @@ import * as analyticsSpeed from './migrations/0006_analytics_speed.ts';
 import * as providerRefs from './migrations/0007_call_provider_refs.ts';
 import * as loginFailures from './migrations/0008_login_failures.ts';
 import * as importStalledClaims from './migrations/0009_import_stalled_claims.ts';
+import * as importColumns from './migrations/0010_import_columns.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_call_provider_refs': providerRefs,
   '0008_login_failures': loginFailures,
   '0009_import_stalled_claims': importStalledClaims,
+  '0010_import_columns': importColumns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -24,6 +24,8 @@ export interface ImportTasksTable {
   locked_at: NullableTimestamp;
   progress_at: NullableTimestamp;
   stalled_claims: Generated<number>;
+  /** A CSV task's data columns, header as written -> contact_data key (migration 0010); null for bulk tasks. */
+  columns: Json;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -1,6 +1,7 @@
 import { storableExcerpt, unstorable } from '../../shared/json-body.ts';
 import { normalisePhone } from '../../shared/phone.ts';
-import { isValidTimeZone } from '../../shared/timezone.ts';
+import { timezoneForPhone } from '../../shared/phone-timezones.ts';
+import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { ImportError, StoredRow } from './imports.repository.ts';
 
 export interface PreparedRow {
@@ -25,8 +26,9 @@ export interface PreparedChunk {
  * The CPU part of importing a chunk, done outside any transaction: normalise phones to
  * E.164, check time zones, and drop repeats inside the chunk (the first row wins).
  * Repeats across chunks and of existing contacts are caught by the unique key.
+ * A row without a zone gets its number's, as POST /contacts gives it (an explicit zone wins).
  */
-export function prepareChunk(chunk: { seq: number; first_index: number; rows: unknown }, defaultCountry: string): PreparedChunk {
+export async function prepareChunk(chunk: { seq: number; first_index: number; rows: unknown }, defaultCountry: string): Promise<PreparedChunk> {
   const stored = chunk.rows as StoredRow[];
   const rows: PreparedRow[] = [];
   const failed: ImportError[] = [];
@@ -43,7 +45,7 @@ export function prepareChunk(chunk: { seq: number; first_index: number; rows: un
       continue;
     }
     if (timezone !== null && !isValidTimeZone(timezone)) {
-      failed.push({ index, phone_number: input, reason: `'${storableExcerpt(timezone)}' is not an IANA time zone` });
+      failed.push({ index, phone_number: input, reason: unknownTimeZone(storableExcerpt(timezone)) });
       continue;
     }
     // Text PostgreSQL cannot store fails this row alone (it failed the chunk, and the task).
@@ -59,7 +61,10 @@ export function prepareChunk(chunk: { seq: number; first_index: number; rows: un
       continue;
     }
     seen.set(key, index);
-    rows.push({ index, input, campaignId, phone: phone.e164, status, contactData: data === null ? null : JSON.stringify(data), timezone });
+    rows.push({
+      index, input, campaignId, phone: phone.e164, status, contactData: data === null ? null : JSON.stringify(data),
+      timezone: timezone ?? (await timezoneForPhone(phone.e164)),
+    });
   }
   return { seq: chunk.seq, rowCount: stored.length, rows, failed, skipped };
 }

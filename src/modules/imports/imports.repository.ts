@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
+import type { CsvColumn } from './csv-columns.ts';
 
 /** A row as stored in a chunk: [phone as given, campaign_id, status, contact_data, timezone]. */
 export type StoredRow = [string, number, string, Record<string, unknown> | null, string | null];
@@ -23,10 +24,13 @@ const PROGRESS_COLUMNS = [
 
 export function createImportsRepository(db: Db) {
   return {
-    async insertTask(trx: Executor, input: { ownerId: number; subUserId: number | null; kind: 'bulk' | 'csv'; sealed: boolean; fileName?: string | null }) {
+    async insertTask(trx: Executor, input: { ownerId: number; subUserId: number | null; kind: 'bulk' | 'csv'; sealed: boolean; fileName?: string | null; columns?: CsvColumn[] }) {
       return trx
         .insertInto('import_tasks')
-        .values({ owner_id: input.ownerId, created_by_sub_user_id: input.subUserId, kind: input.kind, sealed: input.sealed, file_name: input.fileName ?? null })
+        .values({
+          owner_id: input.ownerId, created_by_sub_user_id: input.subUserId, kind: input.kind, sealed: input.sealed, file_name: input.fileName ?? null,
+          columns: input.columns ? JSON.stringify(input.columns) : null,
+        })
         .returning(['id', 'status'])
         .executeTakeFirstOrThrow();
     },
@@ -63,7 +67,7 @@ export function createImportsRepository(db: Db) {
     },
 
     async findTask(taskId: number) {
-      return db.selectFrom('import_tasks').select([...PROGRESS_COLUMNS, 'errors']).where('id', '=', taskId).executeTakeFirst();
+      return db.selectFrom('import_tasks').select([...PROGRESS_COLUMNS, 'errors', 'columns']).where('id', '=', taskId).executeTakeFirst();
     },
 
     async listTasks(input: { ownerId: number; subUserId: number | null; skip: number; limit: number }) {

@@ -23,10 +23,20 @@ const TaskStatus = StringEnum(['pending', 'running', 'completed', 'failed'] as c
   description: 'pending (stored, waiting for a worker), running, completed, failed (see failure_reason)',
 });
 
+export const ImportColumn = Type.Object({
+  header: Type.String({ description: 'the header as written in the file' }),
+  key: Type.String({ description: 'its key in contact_data' }),
+});
+
+const Columns = Nullable(Type.Array(ImportColumn), {
+  description: 'a CSV import\'s data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept',
+});
+
 export const TaskCreated = Type.Object({
   task_id: Type.Integer(),
   status: TaskStatus,
   total: Type.Integer({ description: 'rows stored for import' }),
+  columns: Columns,
 });
 
 export const ImportRowError = Type.Object({
@@ -54,6 +64,7 @@ const progressFields = {
 
 export const TaskProgress = Type.Object({
   ...progressFields,
+  columns: Columns,
   errors: Type.Array(ImportRowError, { description: 'the first 1000 skipped or failed rows, in row order per batch' }),
 });
 

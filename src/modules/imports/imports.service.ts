@@ -1,8 +1,11 @@
 import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../shared/errors.ts';
+import { unstorable } from '../../shared/json-body.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
+import { mapColumns, normaliseHeader } from './csv-columns.ts';
 import { openCsv } from './csv-reader.ts';
+import type { CsvColumn } from './csv-columns.ts';
 import type { ImportError, ImportsRepository, StoredRow } from './imports.repository.ts';
 import { CHUNK_ROWS, MAX_BULK_ITEMS, type BulkItem } from './imports.schemas.ts';
 
@@ -27,7 +30,7 @@ export async function createBulkImport(input: { db: Db; repo: ImportsRepository;
     }
     // One transaction: no sweeper can end this task before it is sealed.
     const sealed = (await repo.sealTask(trx, { taskId: task.id, total: items.length, chunkCount: seq }))!;
-    return { task_id: sealed.id, status: sealed.status, total: sealed.total };
+    return { task_id: sealed.id, status: sealed.status, total: sealed.total, columns: null };
   });
 }
 
@@ -38,9 +41,13 @@ export interface CsvOptions {
   fileName: string | null;
 }
 
+/** A named column: exact header, else case-insensitive, else the same contact_data key (`first_name` finds `First Name`). */
 const findColumn = (header: string[], name: string) => {
   const exact = header.indexOf(name);
-  return exact !== -1 ? exact : header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
+  if (exact !== -1) return exact;
+  const folded = header.findIndex((h) => h.toLowerCase() === name.toLowerCase());
+  const key = normaliseHeader(name);
+  return folded !== -1 || key === '' ? folded : header.findIndex((h) => normaliseHeader(h) === key);
 };
 
 /**
@@ -57,14 +64,19 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
   try {
     const first = await iterator.next();
     if (first.done) throw unprocessable(['body', 'file'], 'The CSV file is empty: a header line is required');
-    const header = first.value.map((h) => h.trim());
+    const written = first.value;
+    const header = written.map((h) => h.trim());
     const phoneAt = findColumn(header, options.phoneColumn);
     if (phoneAt === -1) throw unprocessable(['body', 'phone_column'], `Column '${options.phoneColumn}' is not in the header (${header.slice(0, 20).join(', ')})`);
     const tzAt = options.timezoneColumn === null ? -1 : findColumn(header, options.timezoneColumn);
     if (options.timezoneColumn !== null && tzAt === -1) throw unprocessable(['body', 'timezone_column'], `Column '${options.timezoneColumn}' is not in the header`);
-    const dataColumns = header.map((name, i) => [name, i] as const).filter(([, i]) => i !== phoneAt && i !== tzAt);
+    // The header as written is kept with the task (the answer's mapping), so it must be storable.
+    const badHeader = written.findIndex((h) => unstorable(h) !== null);
+    if (badHeader !== -1) throw unprocessable(['body', 'file'], `Header of column ${badHeader + 1}: ${unstorable(written[badHeader])!.msg}`, 'csv_invalid');
+    const dataColumns = mapColumns(written, written.map((_, i) => i).filter((i) => i !== phoneAt && i !== tzAt));
+    const columns = dataColumns.map(({ header, key }) => ({ header, key }));
 
-    const task = await repo.insertTask(db, { ownerId: principal.ownerId, subUserId: subUserOf(principal), kind: 'csv', sealed: false, fileName: options.fileName });
+    const task = await repo.insertTask(db, { ownerId: principal.ownerId, subUserId: subUserOf(principal), kind: 'csv', sealed: false, fileName: options.fileName, columns });
     taskId = task.id;
     let total = 0;
     let seq = 0;
@@ -79,7 +91,7 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
       if (next.done) break;
       const cells = next.value;
       const data: Record<string, string> = {};
-      for (const [name, i] of dataColumns) if (cells[i] !== undefined) data[name] = cells[i];
+      for (const { key, index } of dataColumns) if (cells[index] !== undefined) data[key] = cells[index];
       const tz = tzAt === -1 ? '' : (cells[tzAt] ?? '').trim();
       batch.push([cells[phoneAt] ?? '', options.campaignId, 'new', data, tz === '' ? null : tz]);
       total++;
@@ -88,7 +100,7 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
     if (batch.length > 0) await flush();
     const sealed = await repo.sealTask(db, { taskId: task.id, total, chunkCount: seq });
     if (!sealed) throw conflict('The upload stalled and was stopped before it completed; send the file again');
-    return { task_id: sealed.id, status: sealed.status, total: sealed.total };
+    return { task_id: sealed.id, status: sealed.status, total: sealed.total, columns };
   } catch (error) {
     records.destroy();
     if (taskId !== null) await repo.deleteTask(taskId);
@@ -114,6 +126,6 @@ export function toProgress<T extends { id: number }>(task: T) {
   return { task_id: id, ...rest };
 }
 
-export function toProgressWithErrors<T extends { id: number; errors: unknown }>(task: T) {
-  return { ...toProgress(task), errors: task.errors as ImportError[] };
+export function toProgressWithErrors<T extends { id: number; errors: unknown; columns: unknown }>(task: T) {
+  return { ...toProgress(task), errors: task.errors as ImportError[], columns: task.columns as CsvColumn[] | null };
 }

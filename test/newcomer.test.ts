@@ -1,0 +1,81 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The README's first hour, run as a newcomer runs it: its own commands, from a copy of the
+ * repository (its tracked files, with node_modules linked: CI has just run `npm ci`), on a free
+ * port, through a first finished call at the simulator speed the README gives.
+ */
+const run = promisify(execFile);
+const copy = mkdtempSync(join(tmpdir(), 'vc-newcomer-'));
+let service: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (service && service.exitCode === null) {
+    const exited = new Promise((r) => service!.once('exit', r));
+    process.kill(-service.pid!, 'SIGTERM'); // the whole group: bash, npm and the service
+    await exited;
+  }
+  rmSync(copy, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The shell blocks of the README's walk-through section, in order. */
+function walkThrough(readme: string): string[] {
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Walk-through'))!;
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through', () => {
+  it('shows a finished call within a minute of queueing it', async () => {
+    const { stdout } = await run('git', ['ls-files', '-z'], { maxBuffer: 16 * 1024 * 1024 });
+    for (const file of stdout.split('\0').filter(Boolean)) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      try {
+        cpSync(file, join(copy, file));
+      } catch {} // a tracked file deleted in the work tree
+    }
+    symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
+
+    const [start, steps] = walkThrough(readFileSync(join(copy, 'README.md'), 'utf8'));
+    // The start command exactly as written (its environment prefix included), with a free port.
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' };
+    delete (env as Record<string, string | undefined>).DATA_DIR;
+    expect(start!.trim()).toBe('SIM_TIME_SCALE=60 npm start');
+    service = spawn('bash', ['-c', start!.trim()], { cwd: copy, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    service.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      if (service.exitCode !== null) throw new Error(`npm start exited: ${stderr}`);
+      if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+      if (i > 900) throw new Error('the service did not become ready in 90 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const script = steps!.replace('BASE=http://127.0.0.1:8000', `BASE=${base}`);
+    expect(script).not.toContain('127.0.0.1:8000');
+    const started = Date.now();
+    const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: copy, env, timeout: 120_000 });
+    const seconds = (Date.now() - started) / 1000;
+    const calls = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { data: { status: string; end_time: string | null }[]; count: number };
+    expect(calls.count).toBe(1);
+    expect(calls.data[0]!.end_time, result.stdout).not.toBeNull();
+    expect(calls.data[0]!.status).not.toBe('in progress');
+    expect(seconds).toBeLessThan(60);
+  }, 240_000);
+});
