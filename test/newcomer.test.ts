@@ -72,7 +72,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
     const started = Date.now();
     const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: copy, env, timeout: 120_000 });
     const seconds = (Date.now() - started) / 1000;
-    const calls = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { data: { status: string; end_time: string | null }[]; count: number };
+    const lines = result.stdout.trim().split('\n');
+    const summary = JSON.parse(lines.at(-1)!) as { contacts: { total: number }; calls_in_progress: number };
+    expect(summary).toMatchObject({ contacts: { total: 1 }, calls_in_progress: 0 });
+    const calls = JSON.parse(lines.findLast((line) => line.startsWith('{"data":'))!) as { data: { status: string; end_time: string | null }[]; count: number };
     expect(calls.count).toBe(1);
     expect(calls.data[0]!.end_time, result.stdout).not.toBeNull();
     expect(calls.data[0]!.status).not.toBe('in progress');

@@ -189,6 +189,12 @@ describe('campaigns', () => {
     await expectForbidden('alice', 'POST', `/api/v1/campaigns/${bobs.campaign}/prompt-history/${bobs.promptEntry}/approve`, {});
   });
 
+  it('answers a campaign\'s summary only to whom may read the campaign', async () => {
+    for (const f of [granted, ungranted]) await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/summary`);
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/summary`);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/summary`)).campaign_id).toBe(granted.campaign);
+  });
+
   it('hides other accounts\' sub-users from a campaign', async () => {
     const campaign = await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}`);
     expect(campaign.sub_users.map((s: { id: number }) => s.id)).toEqual([subUserId]);

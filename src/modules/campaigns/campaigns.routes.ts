@@ -5,6 +5,7 @@ import { Campaign, CampaignCreate, CampaignList, CampaignListQuery, CampaignUpda
 import { rejectMistypedPrompt } from './campaign-rules.ts';
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from './campaigns.service.ts';
 import { promptHistoryRoutes } from './prompt-history.routes.ts';
+import { campaignSummaryRoutes } from './campaign-summary.routes.ts';
 
 const tags = ['campaigns'];
 const ACCESS =
@@ -77,4 +78,5 @@ export async function campaignsRoutes(app: App) {
   );
 
   await app.register(promptHistoryRoutes);
+  await app.register(campaignSummaryRoutes);
 }
