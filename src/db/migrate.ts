@@ -9,6 +9,7 @@ import * as providerRefs from './migrations/0007_call_provider_refs.ts';
 import * as loginFailures from './migrations/0008_login_failures.ts';
 import * as importStalledClaims from './migrations/0009_import_stalled_claims.ts';
 import * as importColumns from './migrations/0010_import_columns.ts';
+import * as deliveryMissingRequired from './migrations/0011_delivery_missing_required.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_login_failures': loginFailures,
   '0009_import_stalled_claims': importStalledClaims,
   '0010_import_columns': importColumns,
+  '0011_delivery_missing_required': deliveryMissingRequired,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -39,6 +39,20 @@ export interface CallContext {
   call_data?: Record<string, unknown>;
 }
 
+/**
+ * Facts of the call row that the spec's AI context leaves out. The rule-based extractor
+ * reads them (with the context above) to fill fields without a model; the LLM is not
+ * sent them, as the spec fixes what the model sees.
+ */
+export interface CallFacts {
+  action_status_reason: string | null;
+  /** HUMAN or AI. */
+  call_ended_by: string | null;
+  call_ended_by_reason: string | null;
+  /** The contact's own number (contacts.phone_number). */
+  contact_phone: string | null;
+}
+
 export interface ExtractionInput {
   schema: PayloadSchema;
   /** Per-field rules, placeholders already substituted. */
@@ -47,6 +61,8 @@ export interface ExtractionInput {
   /** The contact's data fields (contact_data). */
   contact: Record<string, unknown>;
   call: CallContext;
+  /** Absent when the caller has only the spec's context (a facts-based rule then finds nothing). */
+  facts?: CallFacts;
   signal?: AbortSignal;
 }
 

@@ -1,16 +1,25 @@
 import { baseType, repairToSchema, type ExtractionInput, type Extractor, type FieldSchema, type TranscriptTurn } from './extractor.ts';
+import { conform, contactPhoneOf, contactValue, factFor, interestOf, lazySummary, meaningOf } from './call-facts.ts';
 
 /**
  * The default extractor: no network, no model. It fills only what plain rules can
- * determine and leaves the rest null:
- * - a field whose name is a contact data key or one of the listed call fields: that value;
- * - email / phone fields: the first address or number the caller said (phone falls back
- *   to nothing; the contact's own number is available through the call fields);
+ * determine and leaves the rest null. In this order, the first value that fits the
+ * field's type and enum wins:
+ * - a field whose name is a contact data key, one of the listed call fields or a call_data
+ *   key: that value (a number becomes text for a string field);
+ * - a field whose name (or description) names one of the call's own facts (see
+ *   call-facts.ts): interest from the action status (interested, scheduled, transferred:
+ *   yes; an explicit yes/no in the transcript otherwise; any other finished call: no),
+ *   reason (action_status_reason), ended by and its reason, call duration (seconds, or
+ *   minutes when the field says so), outcome (action status, else call status), call status;
+ * - email / phone fields: the first address or number the caller said;
  * - date fields: the first explicit date (2025-03-14, 14.03.2025, 03/14/2025, March 14 2025) as YYYY-MM-DD;
  * - enum fields: the first literal of the enum the caller said;
  * - boolean fields: an explicit yes/no answer to the assistant's question about the field;
  * - integer/number fields: a number in the answer to the question about the field;
- * - name fields: the contact data's name (name, full_name, fio, first_name + last_name).
+ * - name fields: the contact data's name (name, full_name, fio, first_name + last_name);
+ * - summary fields: the first substantive sentences of the transcript, word for word (summary.ts);
+ * - email / phone fields nobody said: the contact's own (contact data, else the number called).
  */
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 const PHONE = /\+?\(?\d[\d\s().-]{5,}\d/g;
@@ -94,22 +103,56 @@ function contactName(contact: Record<string, unknown>, name: string): string | n
   return str('name') ?? str('full_name') ?? str('fio') ?? str('FIO') ?? (first && last ? `${first} ${last}` : first);
 }
 
-function fromContext(name: string, field: FieldSchema, input: ExtractionInput): unknown {
+function fromContext(name: string, input: ExtractionInput): unknown {
   if (name in input.contact) return input.contact[name];
   if (CALL_FIELDS.includes(name)) return (input.call as unknown as Record<string, unknown>)[name];
-  void field;
+  // What the voice provider stored with the call (its own summary, sentiment...).
+  if (input.call.call_data && Object.hasOwn(input.call.call_data, name)) return input.call.call_data[name];
   return undefined;
 }
+
+/** The first explicit yes or no among the answers. */
+function yesNo(answers: string[]): boolean | null {
+  for (const answer of answers) {
+    if (NO.test(answer)) return false;
+    if (YES.test(answer)) return true;
+  }
+  return null;
+}
+
+const EMAIL_KEYS = ['email', 'e_mail', 'mail', 'email_address'];
+/** Stricter than the transcript rule's name test: a wrong fallback is sent as fact ("hotel" is no phone). */
+const PHONE_NAME = /phone|mobile|msisdn|(^|_)(tel|cell)($|_)/;
 
 /** Everything the caller said, once per call rather than once per field. */
 const userTextOf = (transcript: TranscriptTurn[]) => transcript.filter(isUser).map((t) => t.text).join('\n');
 
-function extractField(name: string, field: FieldSchema, input: ExtractionInput, userText: string): unknown {
-  const direct = fromContext(name, field, input);
-  if (direct !== undefined && direct !== null) return direct;
+function extractField(name: string, field: FieldSchema, input: ExtractionInput, userText: string, summary: () => string | null): unknown {
+  const direct = conform(field, fromContext(name, input));
+  if (direct !== null) return direct;
   const lower = name.toLowerCase();
-  const type = baseType(field);
   const answers = answersAbout(input.transcript, keywordsOf(name, field, input.instructions[name]));
+  const meaning = meaningOf(name, field);
+  // The call's own facts come before the transcript rules: the dialer's classification
+  // and the call row are exact, a word the caller happened to say is not.
+  if (meaning === 'interest') {
+    const interest = conform(field, interestOf(input, yesNo(answers)));
+    if (interest !== null) return interest;
+  } else if (meaning && meaning !== 'summary') {
+    const fact = conform(field, factFor(meaning, name, field, input, summary));
+    if (fact !== null) return fact;
+  }
+  const said = conform(field, fromTranscript(lower, field, input, userText, answers));
+  if (said !== null) return said;
+  if (meaning === 'summary') return conform(field, factFor(meaning, name, field, input, summary));
+  if (/e_?mail/.test(lower)) return conform(field, contactValue(input.contact, EMAIL_KEYS));
+  if (PHONE_NAME.test(lower)) return conform(field, contactPhoneOf(input));
+  return null;
+}
+
+/** The rules that read the transcript (and, for names, the contact data). */
+function fromTranscript(lower: string, field: FieldSchema, input: ExtractionInput, userText: string, answers: string[]): unknown {
+  const type = baseType(field);
 
   if (field.enum) {
     const said = `${answers.join('\n')}\n${userText}`.toLowerCase();
@@ -121,13 +164,7 @@ function extractField(name: string, field: FieldSchema, input: ExtractionInput, 
   }
   if (type === 'string' && /date|day|when/.test(lower)) return findDate(answers.join('\n')) ?? findDate(userText);
   if (type === 'string' && /(^|_)(name|fio|full_?name|first_?name|last_?name|surname)($|_)|name$/.test(lower)) return contactName(input.contact, lower);
-  if (type === 'boolean') {
-    for (const answer of answers) {
-      if (NO.test(answer)) return false;
-      if (YES.test(answer)) return true;
-    }
-    return null;
-  }
+  if (type === 'boolean') return yesNo(answers);
   if (type === 'integer' || type === 'number') {
     for (const answer of answers) {
       const m = answer.replace(/(\d),(\d{3})/g, '$1$2').match(/-?\d+(\.\d+)?/);
@@ -144,7 +181,8 @@ export function createOfflineExtractor(): Extractor {
     async extract(input) {
       const answer: Record<string, unknown> = {};
       const userText = userTextOf(input.transcript);
-      for (const [name, field] of Object.entries(input.schema.properties)) answer[name] = extractField(name, field, input, userText);
+      const summary = lazySummary(input);
+      for (const [name, field] of Object.entries(input.schema.properties)) answer[name] = extractField(name, field, input, userText, summary);
       return repairToSchema(input.schema, answer, 'offline');
     },
   };

@@ -66,6 +66,12 @@ export interface VoiceProvider {
   parseWebhook(input: WebhookInput): CallEvent[];
   hangup(providerCallId: string): Promise<void>;
   fetchCall?(providerCallId: string, callId: number): Promise<FetchedCall>;
+  /**
+   * Only for a provider whose calls live in this process (the simulator): takes up again a call
+   * started at `startedAt` by a process that stopped, as if it had gone on meanwhile. A vendor's
+   * calls go on at the vendor and report when they end, so vendors leave this out.
+   */
+  resumeCall?(req: StartCallRequest, startedAt: Date): Promise<void>;
   /** Providers that report to our own events route learn how to reach it (HTTP or in-process). */
   setDelivery?(deliver: EventDelivery | null): void;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */

@@ -50,6 +50,8 @@ export interface WebhookDeliveriesTable {
   payload: Json;
   extraction_method: string | null;
   null_fields: NullableTextArray;
+  /** Migration 0011: required fields sent as null. */
+  missing_required: NullableTextArray;
   http_status: number | null;
   duration_ms: number | null;
   response_body: string | null;

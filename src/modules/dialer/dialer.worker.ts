@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { dialDueContacts } from './dialer.service.ts';
 import { reconcileStaleCalls } from './reconciler.ts';
+import { resumeInterruptedCalls } from './resume.ts';
 import { sweepCampaignStates } from './sweep.ts';
 import { ensureDelivery } from './voice-events.service.ts';
 import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
@@ -72,6 +73,12 @@ export function createDialerWorker(deps: Deps): BackgroundWorker {
   }
 
   async function run() {
+    try {
+      const resumed = await resumeInterruptedCalls(deps);
+      if (resumed > 0) log.info({ resumed }, 'dialer: took up calls a stopped process left in progress');
+    } catch (error) {
+      log.error({ err: error }, 'dialer: resuming calls in progress failed (the reconciler settles them)');
+    }
     while (!stopped) {
       pending = false;
       try {

@@ -14,6 +14,8 @@ export interface DeliveryOutcome {
   payload: Record<string, unknown> | null;
   extraction_method: string | null;
   null_fields: string[] | null;
+  /** Required fields (per the stored request schema) sent as null; null when this delivery built no payload. */
+  missing_required?: string[] | null;
   http_status: number | null;
   duration_ms: number | null;
   response_body: string | null;
@@ -57,7 +59,8 @@ export async function claimDeliveries(db: Handle, input: { workerId: string; lim
       ))
       RETURNING d.id, d.integration_id, d.call_id
     )
-    SELECT claimed.id AS delivery_id, claimed.integration_id, c.id AS call_id, c.status, c.action_status, c.from_number, c.to_number,
+    SELECT claimed.id AS delivery_id, claimed.integration_id, c.id AS call_id, c.status, c.action_status, c.action_status_reason,
+           c.call_ended_by, c.call_ended_by_reason, c.from_number, c.to_number,
            c.call_duration, c.start_time, c.end_time, c.call_type, c.record_url, c.call_data, c.contact_id,
            ct.phone_number AS contact_phone, coalesce(ct.contact_data, c.contact_data) AS contact_data,
            CASE WHEN row_number() OVER (PARTITION BY claimed.integration_id ORDER BY claimed.id) = 1 THEN to_json(i) END AS integration
@@ -80,7 +83,8 @@ export async function claimDeliveries(db: Handle, input: { workerId: string; lim
 /** Named fields rather than a rest spread of the driver's row: cheaper, and nothing else rides along. */
 function snapshotOf(id: number, r: Omit<CallSnapshot, 'id'>): CallSnapshot {
   return {
-    id, status: r.status, action_status: r.action_status, from_number: r.from_number, to_number: r.to_number, call_duration: r.call_duration,
+    id, status: r.status, action_status: r.action_status, action_status_reason: r.action_status_reason,
+    call_ended_by: r.call_ended_by, call_ended_by_reason: r.call_ended_by_reason, from_number: r.from_number, to_number: r.to_number, call_duration: r.call_duration,
     start_time: r.start_time, end_time: r.end_time, call_type: r.call_type, record_url: r.record_url, call_data: r.call_data,
     contact_id: r.contact_id, contact_phone: r.contact_phone, contact_data: r.contact_data,
   };
@@ -127,12 +131,12 @@ export async function completeDeliveries(db: Handle, claimedBy: string, outcomes
   await sql`
     UPDATE webhook_deliveries d
     SET status = v.status, reason = v.reason, request_method = v.request_method, request_url = v.request_url,
-        payload = v.payload, extraction_method = v.extraction_method, null_fields = v.null_fields,
+        payload = v.payload, extraction_method = v.extraction_method, null_fields = v.null_fields, missing_required = v.missing_required,
         http_status = v.http_status, duration_ms = v.duration_ms, response_body = v.response_body,
         finished_at = now(), lease_until = NULL
     FROM json_to_recordset(${sql.lit(JSON.stringify(rows))}::json) AS v(
       id bigint, status text, reason text, request_method text, request_url text, payload json,
-      extraction_method text, null_fields text[], http_status integer, duration_ms integer, response_body text, claimed_by text)
+      extraction_method text, null_fields text[], missing_required text[], http_status integer, duration_ms integer, response_body text, claimed_by text)
     WHERE d.id = ANY (${sql.lit(`{${ids}}`)}::bigint[]) AND d.id = v.id AND d.claimed_by = v.claimed_by AND d.status = 'pending'`.execute(db);
 }
 
@@ -141,6 +145,9 @@ export interface CallSnapshot {
   id: number | null;
   status: string;
   action_status: string | null;
+  action_status_reason: string | null;
+  call_ended_by: string | null;
+  call_ended_by_reason: string | null;
   from_number: string | null;
   to_number: string | null;
   call_duration: number | null;
@@ -160,7 +167,7 @@ export async function loadCalls(db: Handle, callIds: number[]): Promise<Map<numb
     .selectFrom('calls as c')
     .leftJoin('contacts as ct', 'ct.id', 'c.contact_id')
     .select([
-      'c.id', 'c.status', 'c.action_status', 'c.from_number', 'c.to_number', 'c.call_duration', 'c.start_time', 'c.end_time',
+      'c.id', 'c.status', 'c.action_status', 'c.action_status_reason', 'c.call_ended_by', 'c.call_ended_by_reason', 'c.from_number', 'c.to_number', 'c.call_duration', 'c.start_time', 'c.end_time',
       'c.call_type', 'c.record_url', 'c.call_data', 'c.contact_id', 'ct.phone_number as contact_phone',
       sql<Record<string, unknown> | null>`coalesce(ct.contact_data, c.contact_data)`.as('contact_data'),
     ])
@@ -193,7 +200,7 @@ export async function insertManualDelivery(db: Handle, input: { integrationId: n
 
 const DELIVERY_COLUMNS = [
   'id', 'integration_id', 'call_id', 'kind', 'redelivery_of', 'status', 'reason', 'request_method', 'request_url', 'payload',
-  'extraction_method', 'null_fields', 'http_status', 'duration_ms', 'response_body', 'created_at', 'started_at', 'finished_at',
+  'extraction_method', 'null_fields', 'missing_required', 'http_status', 'duration_ms', 'response_body', 'created_at', 'started_at', 'finished_at',
 ] as const;
 
 export const findDelivery = (db: Handle, id: number) =>

@@ -22,7 +22,8 @@ export async function deliveriesRoutes(app: App, options: { runtime: WebhookRunt
         summary: 'Delivery log of an integration',
         description:
           'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
-          'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver.',
+          'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. ' +
+          'A sent delivery lists in missing_required the required fields it had to send as null.',
         params: IdParams,
         querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),
         response: { 200: DeliveryList, ...ErrorResponses },

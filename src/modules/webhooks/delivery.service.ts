@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
-import { ExtractionError, type CallContext, type Extractor, type PayloadSchema, type TranscriptTurn } from '../../extraction/extractor.ts';
+import { ExtractionError, type CallContext, type CallFacts, type Extractor, type PayloadSchema, type TranscriptTurn } from '../../extraction/extractor.ts';
 import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
 import { hostAllowed } from '../../shared/ssrf-guard.ts';
 import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveries.repository.ts';
@@ -71,6 +71,14 @@ export function callContextOf(call: CallSnapshot): CallContext {
   return context;
 }
 
+/** The call row's facts outside the AI context, for rule-based extraction. */
+export const callFactsOf = (call: CallSnapshot): CallFacts => ({
+  action_status_reason: call.action_status_reason,
+  call_ended_by: call.call_ended_by,
+  call_ended_by_reason: call.call_ended_by_reason,
+  contact_phone: call.contact_phone,
+});
+
 export function placeholderContextOf(call: CallSnapshot): PlaceholderContext {
   return {
     contact: { id: call.contact_id, phone_number: call.contact_phone, contact_data: call.contact_data ?? {} },
@@ -96,7 +104,7 @@ export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Pro
   const { integration, call } = job;
   const outcome: DeliveryOutcome = {
     id: job.deliveryId, status: 'failed', reason: null, request_method: integration.http_method, request_url: null, payload: null,
-    extraction_method: null, null_fields: null, http_status: null, duration_ms: null, response_body: null,
+    extraction_method: null, null_fields: null, missing_required: null, http_status: null, duration_ms: null, response_body: null,
   };
   try {
     const instructions = (integration.instructions ?? {}) as Record<string, string>;
@@ -124,12 +132,15 @@ export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Pro
           transcript: transcriptOf(call.call_data),
           contact: call.contact_data ?? {},
           call: callContextOf(call),
+          facts: callFactsOf(call),
         });
         payload = result.payload;
         outcome.extraction_method = result.method;
         // Spec sequence: the link is set after the AI, without the AI.
         for (const field of RECORDING_FIELDS) if (field in schema.properties) payload[field] = call.record_url ?? null;
         outcome.null_fields = Object.keys(payload).filter((k) => payload![k] === null);
+        // The payload still carries them (as null): the receiver is told by the value, the user by the log.
+        outcome.missing_required = (schema.required ?? []).filter((k) => (payload![k] ?? null) === null);
       } catch (error) {
         const why = error instanceof ExtractionError ? error.message : `extraction failed: ${(error as Error).message}`;
         return { ...outcome, reason: why };

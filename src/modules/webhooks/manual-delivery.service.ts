@@ -12,7 +12,8 @@ export function syntheticCall(now: Date): CallSnapshot {
   const end = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const start = new Date(end.getTime() - 95_000);
   return {
-    id: null, status: 'finished', action_status: 'interested', from_number: '+12025550100', to_number: '+12025550123',
+    id: null, status: 'finished', action_status: 'interested', action_status_reason: 'wants a demo', call_ended_by: 'AI', call_ended_by_reason: null,
+    from_number: '+12025550100', to_number: '+12025550123',
     call_duration: 95, start_time: start, end_time: end, call_type: 'outbound', record_url: 'https://example.com/recordings/sample.mp3',
     contact_id: null, contact_phone: '+12025550123',
     contact_data: { name: 'Jane Sample', email: 'jane.sample@example.com' },

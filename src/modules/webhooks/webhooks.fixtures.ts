@@ -93,6 +93,9 @@ export interface CallInput {
   campaignId: number;
   status?: string;
   action_status?: string | null;
+  action_status_reason?: string | null;
+  call_ended_by?: 'HUMAN' | 'AI' | null;
+  call_ended_by_reason?: string | null;
   transcript?: { role: string; text: string }[] | null;
   contact_data?: Record<string, unknown>;
   record_url?: string | null;
@@ -117,6 +120,7 @@ export async function createFinishedCall(db: Db, input: CallInput) {
       .values({
         owner_id: input.ownerId, campaign_id: input.campaignId, contact_id: contact.id, status: input.status ?? 'finished',
         action_status: input.action_status === undefined ? 'interested' : input.action_status,
+        action_status_reason: input.action_status_reason ?? null, call_ended_by: input.call_ended_by ?? null, call_ended_by_reason: input.call_ended_by_reason ?? null,
         from_number: '+12025550100', to_number: contact.phone_number, start_time: new Date('2030-01-02T10:00:00Z'), end_time: new Date('2030-01-02T10:01:35Z'),
         call_duration: input.call_duration ?? 95, call_type: 'outbound', record_url: input.record_url ?? null, call_data: JSON.stringify(callData),
       })

@@ -137,8 +137,16 @@ export const Delivery = Type.Object({
   request_method: Nullable(Type.String()),
   request_url: Nullable(Type.String()),
   payload: Nullable(Type.Object({}, { additionalProperties: true })),
-  extraction_method: Nullable(Type.String()),
-  null_fields: Nullable(Type.Array(Type.String())),
+  extraction_method: Nullable(Type.String({ description: 'offline (the built-in rules, when LLM_BASE_URL is unset) or llm:<model>' })),
+  null_fields: Nullable(Type.Array(Type.String(), { description: 'every field sent as null' })),
+  missing_required: Nullable(
+    Type.Array(Type.String(), {
+      description:
+        'the required fields of the request schema that were sent as null because nothing in the call gave a value: ' +
+        'worth a look when it is not empty (an LLM, LLM_BASE_URL, fills free-text fields the offline rules cannot). ' +
+        'Null when the delivery built no payload (a redelivery resends the original\'s) and for deliveries older than this field.',
+    }),
+  ),
   http_status: Nullable(Type.Integer()),
   duration_ms: Nullable(Type.Integer()),
   response_body: Nullable(Type.String({ description: 'the receiver\'s answer, first 4 KB' })),

@@ -68,13 +68,25 @@ export class SimProvider implements VoiceProvider {
   }
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
+    return this.schedule(req, this.options.clock.now().getTime());
+  }
+
+  /**
+   * The same plan as at the dial (seeded by call id), timed from the original start: events
+   * already due are delivered at once, and those the stopped process had delivered carry the
+   * same ids, so they are recognised as duplicates.
+   */
+  async resumeCall(req: StartCallRequest, startedAt: Date): Promise<void> {
+    await this.schedule(req, startedAt.getTime());
+  }
+
+  private async schedule(req: StartCallRequest, t0: number): Promise<{ providerCallId: string }> {
     const providerCallId = `sim-${req.callId}`;
     if (this.calls.has(providerCallId)) return { providerCallId }; // idempotency key seen: no second dial
     const plan = planCall({ seed: this.options.seed, callId: req.callId, prompt: req.prompt, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound' });
     const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost };
     this.calls.set(providerCallId, sim);
     if (plan.lost) return { providerCallId };
-    const t0 = this.options.clock.now().getTime();
     const at = (simSec: number) => t0 + (simSec * 1000) / this.options.timeScale;
     const base = (type: WireEvent['type'], simSec: number, n: number): WireEvent => ({
       id: `${providerCallId}-${n}`, type, call_id: providerCallId, metadata: { call_id: req.callId }, timestamp: new Date(at(simSec)).toISOString(),

@@ -1,0 +1,43 @@
+import type { Deps } from '../../deps.ts';
+import { promptsFor } from './dialer.repository.ts';
+
+const PAGE = 1000;
+
+/**
+ * At start-up, calls left `in progress` by a stopped process are taken up again by a provider
+ * whose calls live in the process (the simulator), from the facts stored with each call: its
+ * number, contact data as dialled, campaign prompt and start. Without this, every restart of the
+ * embedded service ended its simulated calls `failed` and spent an attempt of each contact.
+ * Running it in several processes at once is harmless: a call's events are de-duplicated by id.
+ */
+export async function resumeInterruptedCalls(deps: Deps): Promise<number> {
+  const provider = deps.voice;
+  if (!provider.resumeCall) return 0;
+  let resumed = 0;
+  let after = 0;
+  for (;;) {
+    const calls = await deps.db
+      .selectFrom('calls')
+      .select(['id', 'campaign_id', 'from_number', 'to_number', 'contact_data', 'call_type', 'start_time'])
+      .where('status', '=', 'in progress')
+      .where('start_time', 'is not', null)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(PAGE)
+      .execute();
+    if (calls.length === 0) return resumed;
+    const prompts = await promptsFor(deps.db, [...new Set(calls.map((c) => c.campaign_id))]);
+    for (const call of calls) {
+      if (!call.to_number) continue;
+      await provider.resumeCall(
+        {
+          callId: call.id, from: call.from_number, to: call.to_number, campaignId: call.campaign_id, prompt: prompts.get(call.campaign_id) ?? null,
+          contactData: (call.contact_data as Record<string, unknown> | null) ?? {}, direction: call.call_type === 'inbound' ? 'inbound' : 'outbound',
+        },
+        call.start_time!,
+      );
+      resumed++;
+    }
+    after = calls.at(-1)!.id;
+  }
+}
