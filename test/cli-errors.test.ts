@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase } from './helpers/test-database.ts';
 
 /**
  * What a person typing a command gets for a mistake: one line naming it, an exit code, and
@@ -90,5 +92,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the command line on PostgreSQL'
     const res = await cli(['migrate'], { DATABASE_URL: url.toString() });
     expect(res.code).toBe(1);
     expect(res.stderr.trim()).toBe(`The database ${url.hostname}:${url.port || 5432}/vc_no_such_database does not exist: create it (createdb vc_no_such_database, or CREATE DATABASE "vc_no_such_database";) and start again`);
+  });
+
+  it('names the PostgreSQL host in its ready line, not an embedded data directory', async () => {
+    const database = await createTestDatabase(inject('databaseTemplate'));
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: '0', DATABASE_URL: database.databaseUrl!, SECRET_KEY: 'cli-errors-secret-key-0123456789-abcdefgh' };
+    const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 60_000);
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const ready = out.split('\n').find((l) => l.includes('voice-campaigns ready'));
+          if (ready) {
+            clearTimeout(timer);
+            resolve(JSON.parse(ready));
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      expect(line.database).toBe('postgres');
+      expect(line.databaseHost).toBe(new URL(database.databaseUrl!).host);
+      expect(line).not.toHaveProperty('dataDir');
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      await database.drop().catch(() => {});
+    }
   });
 });
