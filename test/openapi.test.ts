@@ -206,6 +206,11 @@ describe('the document', () => {
     expect(checked).toBeGreaterThan(0);
   });
 
+  it('documents the bulk import item\'s status default, which the import applies', () => {
+    const item = doc.paths['/api/v1/contacts/bulk']!.post!.requestBody!.content['application/json']!.schema.items!;
+    expect(item.properties!.status!.default).toBe('new');
+  });
+
   it('declares the account credentials on exactly the operations that refuse a request without them', async () => {
     // Operations with an authentication of their own: an integration token, a provider's signature, none (login).
     const ownAuthentication = /^\/api\/v1\/(login\/|contact-creation-integration\/|voice\/\{provider\}\/events$)/;

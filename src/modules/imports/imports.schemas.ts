@@ -13,7 +13,7 @@ export const CHUNK_ROWS = 5000;
 export const BulkItem = Type.Object({
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only' }),
   campaign_id: Type.Unsafe<number>({ ...Id, description: 'a campaign the caller may use; another account\'s campaign rejects the whole request with 403' }),
-  status: Type.Optional(ContactStatus),
+  status: Type.Optional({ ...ContactStatus, default: 'new' }),
   contact_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
 });
 export type BulkItem = Static<typeof BulkItem>;
