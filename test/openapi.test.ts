@@ -206,6 +206,16 @@ describe('the document', () => {
     expect(checked).toBeGreaterThan(0);
   });
 
+  it('says format: time for the calling window in the campaign create and update bodies', () => {
+    for (const [path, method] of [['/api/v1/campaigns/', 'post'], ['/api/v1/campaigns/{id}', 'put']] as const) {
+      const body = doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
+      for (const field of ['call_allowed_from_time', 'call_allowed_to_time']) {
+        const schema = body.properties![field]! as { format?: string; anyOf?: { format?: string }[] };
+        expect(schema.format ?? schema.anyOf?.find((s) => s.format)?.format, `${method} ${field}`).toBe('time');
+      }
+    }
+  });
+
   it('documents the bulk import item\'s status default, which the import applies', () => {
     const item = doc.paths['/api/v1/contacts/bulk']!.post!.requestBody!.content['application/json']!.schema.items!;
     expect(item.properties!.status!.default).toBe('new');

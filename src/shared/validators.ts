@@ -42,9 +42,10 @@ export function buildValidator(externalSchemas: Record<string, never>, serverOpt
   const factory = AjvCompiler();
   const plugins = serverOptions?.plugins ?? [];
   // The package's types describe the pool's result as Ajv's compile; at runtime it takes the route (as Fastify calls it).
-  const coercing = factory(externalSchemas, { customOptions: { ...SHARED, allErrors: true, coerceTypes: 'array' }, plugins }) as unknown as Compile;
-  const firstError = factory(externalSchemas, { customOptions: { ...SHARED, allErrors: false, coerceTypes: false }, plugins }) as unknown as Compile;
-  const allErrors = factory(externalSchemas, { customOptions: { ...SHARED, allErrors: true, coerceTypes: false }, plugins }) as unknown as Compile;
+  const options = (custom: Record<string, unknown>) => ({ customOptions: { ...SHARED, ...custom }, plugins, onCreate: wallClockTime });
+  const coercing = factory(externalSchemas, options({ allErrors: true, coerceTypes: 'array' })) as unknown as Compile;
+  const firstError = factory(externalSchemas, options({ allErrors: false, coerceTypes: false })) as unknown as Compile;
+  const allErrors = factory(externalSchemas, options({ allErrors: true, coerceTypes: false })) as unknown as Compile;
   return (route: RouteSchema): Validate => {
     if (route.httpPart !== 'body') return capped(coercing(route));
     const first = firstError(route);
@@ -61,6 +62,16 @@ export function buildValidator(externalSchemas: Record<string, never>, serverOpt
     };
     return validate;
   };
+}
+
+/**
+ * `format: time` in this API is a wall-clock time of day, HH:MM or HH:MM:SS without an offset
+ * (a calling window is read in each contact's own zone). ajv-formats' RFC 3339 `time` requires
+ * an offset, so the format is declared here the way the API uses it.
+ */
+export const WALL_CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
+function wallClockTime(ajv: { addFormat(name: string, format: RegExp): unknown }) {
+  ajv.addFormat('time', WALL_CLOCK_TIME);
 }
 
 function capped(inner: Validate): Validate {

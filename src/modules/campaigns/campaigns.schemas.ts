@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { WALL_CLOCK_TIME } from '../../shared/validators.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
 import { WorkSchedule } from './work-schedule.ts';
 
@@ -53,8 +54,8 @@ export const PromptHistory = Type.Object(
 
 // ---- Field rules, written once for the create body, the update body and the response (so OpenAPI shows them). ----
 
-const TIME_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,6})?)?$';
-const TimeOfDay = (description: string) => Type.String({ pattern: TIME_PATTERN, description });
+// format: time is this API's wall-clock time of day, HH:MM or HH:MM:SS (shared/validators.ts); the pattern says the same to clients.
+const TimeOfDay = (description: string) => Type.String({ format: 'time', pattern: WALL_CLOCK_TIME.source, description });
 const FROM_TIME =
   'Earliest local time of day (in the contact\'s time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). ' +
   'When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). ' +
