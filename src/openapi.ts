@@ -45,7 +45,7 @@ export async function registerOpenApi(app: App) {
     route.schema = { ...route.schema, security: route.schema?.security ?? SECURITY } as typeof route.schema;
   });
   await app.register(swagger, {
-    // A plugin's `/` route is registered without its trailing slash; the spec writes collections with it.
+    // A plugin's `/` route is registered without its trailing slash; the API writes collections with it.
     transform: ({ schema, url, route }) => {
       const { routePath, prefix } = route as { routePath?: string; prefix?: string };
       return { schema, url: routePath === '' && prefix ? `${url}/` : url };

@@ -24,7 +24,7 @@ const create = (body: Record<string, unknown>, headers = alice.headers) => t.req
 const locs = (res: { json(): any }) => res.json().detail.map((d: { loc: (string | number)[] }) => d.loc.join('.'));
 
 describe('creating a webhook integration', () => {
-  it('applies every default of the spec and shows the signing secret once', async () => {
+  it('applies every default of the API and shows the signing secret once', async () => {
     const res = await create(base());
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -42,7 +42,7 @@ const transcript = [
 ];
 
 describe('OpenAI-compatible extractor', () => {
-  it('asks with a strict json_schema derived from the user schema and exactly the spec\'s context', async () => {
+  it('asks with a strict json_schema derived from the user schema and exactly the API\'s context', async () => {
     llmAnswer = () => ({ content: { budget: 5000, interested: true, city: null } });
     const s = await setup({
       request_schema: { type: 'object', properties: { budget: { type: 'integer' }, interested: { type: 'boolean', description: 'wants it' }, city: { type: ['string', 'null'], enum: ['Paris', 'Rome'] } }, required: ['budget'], additionalProperties: false },

@@ -1,6 +1,6 @@
 /**
  * Extraction turns a call transcript into the payload a webhook integration asked for.
- * Every driver gets the same context (the spec's "Context given to the AI") and its
+ * Every driver gets the same context (the API's "Context given to the AI", README: webhook payloads) and its
  * answer is always checked against the user's schema: a value that does not fit is null.
  */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean';
@@ -25,7 +25,7 @@ export interface TranscriptTurn {
   text: string;
 }
 
-/** The call fields the AI may see, exactly those the spec lists. */
+/** The call fields the AI may see, exactly those the API documents. */
 export interface CallContext {
   from_number: string | null;
   to_number: string | null;
@@ -40,9 +40,9 @@ export interface CallContext {
 }
 
 /**
- * Facts of the call row that the spec's AI context leaves out. The rule-based extractor
+ * Facts of the call row that the API's AI context leaves out. The rule-based extractor
  * reads them (with the context above) to fill fields without a model; the LLM is not
- * sent them, as the spec fixes what the model sees.
+ * sent them, as the API fixes what the model sees.
  */
 export interface CallFacts {
   action_status_reason: string | null;
@@ -61,7 +61,7 @@ export interface ExtractionInput {
   /** The contact's data fields (contact_data). */
   contact: Record<string, unknown>;
   call: CallContext;
-  /** Absent when the caller has only the spec's context (a facts-based rule then finds nothing). */
+  /** Absent when the caller has only the API's context (a facts-based rule then finds nothing). */
   facts?: CallFacts;
   signal?: AbortSignal;
 }

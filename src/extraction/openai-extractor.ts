@@ -29,7 +29,7 @@ const SYSTEM_PROMPT = [
   'When a field cannot be determined, set it to null. Never invent values.',
 ].join(' ');
 
-/** The messages sent to the model: the spec's context, nothing more. */
+/** The messages sent to the model: the API's context, nothing more. */
 export function buildMessages(input: ExtractionInput) {
   const rules = Object.entries(input.instructions).filter(([, text]) => text.trim() !== '');
   const context = {

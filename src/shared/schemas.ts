@@ -59,7 +59,7 @@ export const ValidationDetail = Type.Object(
 /** The error responses every authenticated operation can give, for the OpenAPI document. */
 export const ErrorResponses = { 401: Detail, 403: Detail, 404: Detail, 422: ValidationDetail } as const;
 
-/** The spec's Message object, answered by enqueue and delete operations. */
+/** The API's Message object, answered by enqueue and delete operations. */
 export const Message = Type.Object({
   message: Type.String(),
   user_id: Type.Integer(),

@@ -11,7 +11,7 @@ import { localHourSql, offsetSegments, type OffsetSegments } from './analytics.z
 const COLUMN_AT = new Map(BASE_COLUMNS.map((c, i) => [c, 5 + i]));
 const col = (row: TotalsTuple | undefined, column: string) => Number(row?.[COLUMN_AT.get(column)!] ?? 0);
 const isTotal = (row: TotalsTuple) => row[1] === 1;
-// The rollup has a column per status of the spec; a status added later is named by a raw query.
+// The rollup has a column per status of the API; a status added later is named by a raw query.
 const STATUSES_ROLLED = CALL_STATUSES.every((s) => (ROLLUP_STATUSES as readonly string[]).includes(s));
 
 function totalsOf(row: TotalsTuple | undefined, uniqueContacts: number): TotalsT {

@@ -4,7 +4,7 @@ import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
 export const CALL_TYPE_FILTERS = ['outbound', 'inbound', 'none'] as const;
 export const METRICS = ['calls', 'cost', 'duration', 'successful'] as const;
 export const GRANULARITIES = ['hour', 'day', 'week', 'month'] as const;
-/** The spec's CallStatus and ActionStatus values, listed in this order (zeros included) in the breakdowns. */
+/** The API's CallStatus and ActionStatus values, listed in this order (zeros included) in the breakdowns. */
 export const CALL_STATUSES = ['new', 'in progress', 'finished', 'failed', 'busy_or_rejected', 'invalid number', 'insufficient funds', 'rejected', 'terminated', 'unavailable', 'voicemail', 'silence'] as const;
 export const ACTION_STATUSES = ['interested', 'scheduled', 'transferred'] as const;
 export const SUCCESS_ACTION_STATUSES = ACTION_STATUSES;
@@ -29,7 +29,7 @@ const commonQuery = {
       description: 'Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls.',
     }),
   ),
-  timezone: Type.Optional(Type.String({ description: 'IANA zone for calendar buckets and hour of day (beyond the spec). Default UTC.', default: 'UTC' })),
+  timezone: Type.Optional(Type.String({ description: 'IANA zone for calendar buckets and hour of day (an extension of this service). Default UTC.', default: 'UTC' })),
 };
 
 export const DetailedQuery = Type.Object({
@@ -45,7 +45,7 @@ export const TrendsQuery = Type.Object({
   }),
   granularity: Type.Optional(
     StringEnum(GRANULARITIES, {
-      description: 'Bucket size (beyond the spec). Default from the range: up to 2 days hour, up to 92 days day, longer month. Weeks start on Monday. At most 10,000 buckets.',
+      description: 'Bucket size (an extension of this service). Default from the range: up to 2 days hour, up to 92 days day, longer month. Weeks start on Monday. At most 10,000 buckets.',
     }),
   ),
 });
@@ -83,7 +83,7 @@ export const DetailedResponse = Type.Object({
   period: Period,
   totals: Totals,
   by_status: Type.Array(Type.Object({ status: Type.String(), count: Type.Integer() }), {
-    description: 'Every CallStatus value in the spec\'s order, zeros included, then any other stored status.',
+    description: 'Every CallStatus value in the API\'s order, zeros included, then any other stored status.',
   }),
   by_action_status: Type.Array(Type.Object({ action_status: Nullable(Type.String()), count: Type.Integer() }), {
     description: 'interested, scheduled, transferred, then null (no action status); zeros included.',

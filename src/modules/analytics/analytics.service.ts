@@ -66,7 +66,7 @@ export function resolveScope(input: ScopeInput): Resolved {
   if (!validZone(timeZone)) throw unprocessable(['query', 'timezone'], unknownTimeZone(timeZone), 'timezone');
   const givenStart = input.startDate !== undefined ? checkedDate(input.startDate, 'start_date') : undefined;
   const end = input.endDate !== undefined ? checkedDate(input.endDate, 'end_date') : input.now;
-  // The spec's default is "one month before now"; taken from end_date so an explicit end keeps a one-month window.
+  // The API's default is "one month before now"; taken from end_date so an explicit end keeps a one-month window.
   const start = givenStart ?? Lux.fromJSDate(end, { zone: timeZone }).minus({ months: 1 }).toJSDate();
   if (start.getTime() > end.getTime()) throw unprocessable(['query', 'start_date'], 'start_date must not be after end_date', 'value_error');
   // Bounded: a report walks every month and day of its period (and of the previous one);

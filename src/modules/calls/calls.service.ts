@@ -9,7 +9,7 @@ import type { CallsQuery } from './calls.schemas.ts';
 /** Web forms send empty fields; an empty text filter filters nothing. */
 const text = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
-/** The calls list with the spec's pagination object. */
+/** The calls list with the API's pagination object. */
 export async function listCallsPage(args: { db: Db; principal: Principal; query: CallsQuery; defaultCountry: string }) {
   const q = args.query;
   const { data, count } = await listCalls(args.db, {

@@ -22,7 +22,7 @@ async function scenario(calls: Parameters<typeof createCallRow>[2][]) {
 }
 
 describe('reading calls', () => {
-  it('answers every Call field of the spec with the campaign title, and only those', async () => {
+  it('answers every Call field of the API with the campaign title, and only those', async () => {
     const campaign = await createCampaignRow(t.deps.db, alice.id, { title: 'Renewals' });
     const contact = await createContactRow(t.deps.db, campaign, { phone_number: '+14155550401' });
     const id = await createCallRow(t.deps.db, contact, {

@@ -167,7 +167,7 @@ export const CampaignCreate = Type.Object(
     call_allowed_from_time: opt(fields.call_allowed_from_time),
     call_allowed_to_time: opt(fields.call_allowed_to_time),
     work_schedule: opt(fields.work_schedule),
-    // Optional with their defaults (the spec's create body lists them as optional; the defaults fill them in).
+    // Optional with their defaults (the API's create body lists them as optional; the defaults fill them in).
     auto_calls: Type.Optional(Type.Boolean({ description: AUTO_CALLS, default: false })),
     is_auto_ai_message: Type.Optional(Type.Boolean({ default: false })),
     is_archive: Type.Optional(Type.Boolean({ description: ARCHIVE, default: false })),

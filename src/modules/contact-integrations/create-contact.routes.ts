@@ -53,7 +53,7 @@ export async function createContactRoutes(app: App) {
   const { db, config, clock } = app.deps;
   const repo = createContactIntegrationsRepository(db);
 
-  // Contact rows carry status as text; the response schema serialises them as the spec's enum.
+  // Contact rows carry status as text; the response schema serialises them as the API's enum.
   const handle = async (request: FastifyRequest): Promise<never> => (await handleAny(request)) as never;
   const handleAny = async (request: FastifyRequest) => {
     const query = (request.query ?? {}) as Record<string, unknown>;

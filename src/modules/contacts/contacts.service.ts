@@ -133,7 +133,7 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
   });
 }
 
-/** Deletes a contact (its calls go with it) and answers the spec's Message object. */
+/** Deletes a contact (its calls go with it) and answers the API's Message object. */
 export async function deleteContact(args: { db: Db; principal: Principal; id: number; now: Date }) {
   const contact = await requireContact(args.db, args.principal, args.id);
   await deleteContactRow(args.db, contact.id);

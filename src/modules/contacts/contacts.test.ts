@@ -202,7 +202,7 @@ describe('deleting a contact', () => {
 describe('the OpenAPI document', () => {
   it('describes every contacts and calls operation with its parameters, errors and decisions', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    // The document may list the spec's "/api/v1/contacts/" without its trailing slash; both are served.
+    // The document may list the API's "/api/v1/contacts/" without its trailing slash; both are served.
     const op = (path: string, method: string) => (doc.paths[path] ?? doc.paths[path.replace(/\/$/, '')])?.[method];
     for (const [path, method] of [
       ['/api/v1/contacts/', 'get'], ['/api/v1/contacts/', 'post'], ['/api/v1/contacts/campaign/{campaign_id}', 'get'],

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
 import { ContactStatus, StringEnum } from '../contacts/contacts.schemas.ts';
 
-/** Decided limits (the spec leaves them open); repeated in the OpenAPI descriptions. */
+/** Decided limits (the API leaves them open); repeated in the OpenAPI descriptions. */
 export const MAX_BULK_ITEMS = 10_000;
 // 10,000 items with a few kB of contact_data each; a larger body is a 413 before parsing.
 export const BULK_BODY_LIMIT = 32 * 1024 * 1024;

@@ -33,7 +33,7 @@ type IntegrationJson = Omit<WebhookIntegrationRow, 'created_at' | 'updated_at'> 
  * Claims due deliveries and loads what sending them needs, in one statement (one
  * round trip per batch). SKIP LOCKED lets any number of workers claim side by side;
  * the re-checked `claimed_by IS NULL` means a row is claimed once, ever: a claim that
- * is never completed is failed by the sweeper, never handed out again (the spec
+ * is never completed is failed by the sweeper, never handed out again (the API
  * allows no retry, so at most one send per row).
  *
  * Cost, measured with the webhook benchmark: `id = ANY(ARRAY(...))` with no other

@@ -1,5 +1,5 @@
 /**
- * Placeholders the spec allows in the webhook URL and in AI instructions. In the URL
+ * Placeholders the API allows in the webhook URL and in AI instructions. In the URL
  * values are URL-encoded; an empty or missing value becomes an empty string.
  */
 export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g;
@@ -21,7 +21,7 @@ export interface PlaceholderContext {
   };
 }
 
-/** Why a placeholder name is not one of the spec's, or null when it is. */
+/** Why a placeholder name is not one of the API's, or null when it is. */
 export function unknownPlaceholder(name: string): string | null {
   if (/^contact_data\.[A-Za-z0-9_]+$/.test(name)) return null;
   if (name === 'contact.id' || name === 'contact.phone_number') return null;

@@ -74,7 +74,7 @@ function authHeaders(auth: SendRequest['auth']): Record<string, string> {
   }
 }
 
-/** The spec's success rule: a JSON answer with a field named error or errors is a failure. */
+/** The API's success rule: a JSON answer with a field named error or errors is a failure. */
 function errorField(text: string, contentType: string): string | null {
   const trimmed = text.trim();
   if (!/json/i.test(contentType) && !trimmed.startsWith('{')) return null;
@@ -102,7 +102,7 @@ function headersFor(req: SendRequest, body: string): Record<string, string> {
   return headers;
 }
 
-/** The spec's success rules on a complete answer: 2xx, no redirect, no JSON error field. */
+/** The API's success rules on a complete answer: 2xx, no redirect, no JSON error field. */
 function judge(status: number, headers: ExchangeAnswer['headers'], text: string): { ok: boolean; reason: string | null } {
   if (status >= 300 && status < 400) {
     const location = headers.location;

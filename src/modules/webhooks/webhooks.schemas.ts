@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
 
-/** Statuses the spec lets an integration filter on; empty means any finished call. */
+/** Statuses the API lets an integration filter on; empty means any finished call. */
 export const SELECTABLE_CALL_STATUSES = ['finished', 'failed', 'busy_or_rejected', 'invalid number', 'rejected', 'terminated', 'unavailable', 'voicemail'] as const;
 
 const AuthType = Type.Union([Type.Literal('none'), Type.Literal('basic'), Type.Literal('bearer'), Type.Literal('api_key')], {
