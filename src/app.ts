@@ -28,6 +28,7 @@ import { contactIntegrationsRoutes } from './modules/contact-integrations/contac
 import { createContactRoutes } from './modules/contact-integrations/create-contact.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -114,6 +115,8 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   });
   app.addHook('onRoute', (route) => allowed.record(route));
   app.addHook('onRoute', applyRequestInputRules);
+  // GET /metrics with METRICS_TOKEN, and the request timing hook (before the routes, so it covers them).
+  registerMetrics(app);
 
   await app.register(formbody);
   registerJsonBodyParser(app);

@@ -22,6 +22,7 @@ const ConfigSchema = Type.Object({
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
   VOICE_PROVIDER: Type.String({ default: 'sim', description: 'voice provider driver: sim (default) or a vendor adapter' }),
   VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
@@ -80,7 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...config, DATA_DIR: dataDir, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(dataDir) };
 }
 
-const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY']);
+const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN']);
 
 /** A setting's value as an error may show it: secrets hidden, a URL's password masked, long text cut. */
 function shown(key: string, value: string | undefined): string {
@@ -120,6 +121,7 @@ const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
     if (!url.hostname) return 'names no host; expected postgres://user:password@host:5432/database';
     return null;
   },
+  METRICS_TOKEN: (value) => (/^[\x21-\x7e]+$/.test(value) ? null : 'must be printable ASCII without spaces (it is sent in an Authorization header)'),
   DEFAULT_COUNTRY: (value) => (isSupportedCountry(value) ? null : 'not a country phone numbers are known for; use an ISO 3166 code such as US, GB or DE'),
   PUBLIC_BASE_URL(value) {
     try {

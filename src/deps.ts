@@ -8,6 +8,7 @@ import { createVoiceProvider } from './voice/registry.ts';
 import type { VoiceProvider } from './voice/provider.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
+import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -26,10 +27,12 @@ export interface Deps {
   voice: VoiceProvider;
   /** Post-call payload extractor: an OpenAI-compatible server when LLM_BASE_URL is set, else offline rules. */
   extractor: Extractor;
+  /** Prometheus metrics of this instance (its own registry; served at /metrics with METRICS_TOKEN). */
+  metrics: Metrics;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
-  return {
+  const deps: Deps = {
     config,
     database,
     db: database.db,
@@ -39,7 +42,9 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     secrets: createSecretBox(config.SECRET_KEY),
     voice: createVoiceProvider(config, systemClock),
     extractor: createExtractor(config),
+    metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
   };
+  return deps;
 }
 
 export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {

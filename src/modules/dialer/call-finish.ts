@@ -102,6 +102,7 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
+  for (const { o } of ended) deps.metrics.callsEnded.inc({ status: o.status, provider: deps.voice.name });
 }
 
 async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcome; end: Date }[]) {

@@ -156,6 +156,7 @@ async function startCalls(deps: Deps, calls: { id: number; contact: ClaimedConta
         prompt: prompts.get(campaign.id) ?? null, contactData: contact.contact_data ?? {}, direction: 'outbound',
       });
       started.push({ callId: id, providerCallId: result.providerCallId });
+      deps.metrics.callsStarted.inc({ provider: deps.voice.name, direction: 'outbound' });
     } catch (error) {
       // A refusal has a known outcome; any other failure leaves the outcome unknown, and
       // the reconciler asks the provider once the call's maximum duration has passed.

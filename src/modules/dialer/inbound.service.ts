@@ -63,6 +63,7 @@ export async function simulateInbound({ deps, principal, from, to }: { deps: Dep
     callId: result.call.id, from: caller, to: number, campaignId: campaign.id, prompt: prompts.get(campaign.id) ?? null,
     contactData: (result.contact.contact_data ?? {}) as Record<string, unknown>, direction: 'inbound',
   });
+  deps.metrics.callsStarted.inc({ provider: deps.voice.name, direction: 'inbound' });
   await saveProviderIds(deps.db, [{ callId: result.call.id, providerCallId: started.providerCallId }]);
   return { call_id: result.call.id, contact_id: result.contact.id, campaign_id: campaign.id, contact_created: result.created, status: 'in progress', start_time: result.call.start_time };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
 import { prepareChunk, type PreparedChunk } from './import-rows.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export interface ImportWorkerOptions {
   /** Identifies this worker in task leases; unique per process by default. */
@@ -22,6 +23,7 @@ export interface ImportWorkerOptions {
 export interface ImportWorkerDeps {
   db: Db;
   config: { DEFAULT_COUNTRY: string };
+  metrics?: Pick<Metrics, 'importRows'>;
 }
 
 /**
@@ -76,6 +78,7 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
         await following;
         throw error;
       }
+      if (result.applied) deps.metrics?.importRows.inc(next.rowCount);
       if (!result.applied || result.done) {
         await following;
         return;

@@ -8,6 +8,7 @@ import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveri
 import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholders.ts';
 import { openForSending } from './integration-secrets.ts';
 import { sendWebhook } from './webhook-sender.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** What building and sending needs from the outside world; the worker and the API each hold one. */
 export interface WebhookRuntime {
@@ -21,6 +22,8 @@ export interface WebhookRuntime {
   sleep(ms: number): Promise<void>;
   /** Opens the integration's sealed credentials for the send. */
   secrets: SecretBox;
+  /** Counts deliveries by outcome and their HTTP latency (the app's metrics). */
+  metrics?: Pick<Metrics, 'webhookDelivered'>;
 }
 
 export const RECORDING_FIELDS = ['record_url', 'call_link', 'recording_url'];
@@ -101,6 +104,12 @@ async function waitForRecording(rt: WebhookRuntime, call: CallSnapshot): Promise
 
 /** Builds the payload and sends the one request. Never throws: every failure becomes the outcome's reason. */
 export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Promise<DeliveryOutcome> {
+  const outcome = await buildAndSend(rt, job);
+  rt.metrics?.webhookDelivered(outcome.status, outcome.duration_ms);
+  return outcome;
+}
+
+async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<DeliveryOutcome> {
   const { integration, call } = job;
   const outcome: DeliveryOutcome = {
     id: job.deliveryId, status: 'failed', reason: null, request_method: integration.http_method, request_url: null, payload: null,

@@ -45,6 +45,7 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
     recordingPollMs: options.recordingPollMs ?? 500,
     sleep: (ms) => delay(ms),
     secrets: deps.secrets,
+    metrics: deps.metrics,
     close: () => dispatcher.close(),
   };
 }
