@@ -10,6 +10,7 @@ import * as loginFailures from './migrations/0008_login_failures.ts';
 import * as importStalledClaims from './migrations/0009_import_stalled_claims.ts';
 import * as importColumns from './migrations/0010_import_columns.ts';
 import * as deliveryMissingRequired from './migrations/0011_delivery_missing_required.ts';
+import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
 
 /** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_import_stalled_claims': importStalledClaims,
   '0010_import_columns': importColumns,
   '0011_delivery_missing_required': deliveryMissingRequired,
+  '0012_dialer_claim_order': dialerClaimOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,7 +10,7 @@ import { DUE_STATUSES } from '../dialer/dialer.repository.ts';
  *    (1,000,000 contacts: 0.35-0.8 s on PostgreSQL; an index on (campaign_id, status)
  *    would make it an index-only scan of about 0.17 s);
  *  - calls in progress: calls_live_campaign_idx (campaign_id) WHERE status = 'in progress';
- *  - next due contacts: contacts_due_campaign_idx (campaign_id, next_action_time) or
+ *  - next due contacts: contacts_due_campaign_order_idx (campaign_id, next_action_time, id) or
  *    contacts_due_idx (next_action_time), both WHERE status IN ('added_to_queue',
  *    'call_scheduled'), read in order with a LIMIT.
  */
