@@ -43,15 +43,17 @@ export function usNumber(): string {
 }
 
 export async function dialerHarness(start = '2030-01-07T15:00:00Z', env: Record<string, string> = {}): Promise<DialerHarness> {
-  const t = await createTestApp(env);
   const clock = new FakeClock(Math.max(Date.parse(start), Date.now() + 1000));
-  t.deps.clock = clock;
-  const sim = new SimProvider({ secret: webhookSecret(t.config), clock, timeScale: 1, seed: 7 });
+  let sim!: SimProvider;
+  const t = await createTestApp(env, {
+    clock,
+    voice: (config) => (sim = new SimProvider({ secret: webhookSecret(config), clock, timeScale: 1, seed: 7 })),
+  });
+  // Events reach the app in-process, delivered when the test moves the clock (advance).
   sim.setDelivery(async ({ path, body, headers }) => {
     const res = await t.app.inject({ method: 'POST', url: path, payload: body, headers });
     if (res.statusCode !== 200) throw new Error(`delivery ${res.statusCode} ${res.body}`);
   });
-  t.deps.voice = sim;
   const account = await createAccount(t);
   const db = t.deps.db;
   return {

@@ -8,8 +8,7 @@ let alice: Account;
 let now = new Date('2030-01-07T12:00:00Z');
 
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_FAILURES: '3' });
-  t.deps.clock = { now: () => now };
+  t = await createTestApp({ LOGIN_MAX_FAILURES: '3' }, { clock: { now: () => now } });
   alice = await createAccount(t);
 });
 afterAll(() => t?.close());

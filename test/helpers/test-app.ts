@@ -3,6 +3,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { depsFromDatabase, type Deps } from '../../src/deps.ts';
+import type { Clock } from '../../src/shared/clock.ts';
+import type { VoiceProvider } from '../../src/voice/provider.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestApp {
@@ -15,8 +17,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * What a test replaces of the outside world, given before the app is built (so every route and
+ * hook sees it from the start): the clock, and the voice provider made from the config and clock.
+ */
+export interface TestOverrides {
+  clock?: Clock;
+  voice?: (config: Config, clock: Clock) => VoiceProvider;
+}
+
 /** One app on one fresh database; call in beforeAll and close in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, overrides: TestOverrides = {}): Promise<TestApp> {
   const database = await createTestDatabase(inject('databaseTemplate'));
   const config = loadConfig({
     DATA_DIR: database.dataDir,
@@ -25,6 +36,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const deps = depsFromDatabase(config, database.handle);
+  if (overrides.clock) deps.clock = overrides.clock;
+  if (overrides.voice) deps.voice = overrides.voice(config, deps.clock);
   const app = await buildApp(deps, { logger: false });
   await app.ready();
   return {

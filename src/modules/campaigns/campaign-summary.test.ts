@@ -10,10 +10,9 @@ let bob: Account;
 let now = new Date('2030-01-07T23:00:00Z');
 
 beforeAll(async () => {
-  t = await createTestApp();
   // The route reads the clock per request, so this fixed clock is the summary's "now"
   // and the dialer's (dialDueContacts reads the same deps).
-  t.deps.clock = { now: () => now };
+  t = await createTestApp({}, { clock: { now: () => now } });
   alice = await createAccount(t);
   bob = await createAccount(t);
 });
