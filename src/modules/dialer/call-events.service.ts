@@ -6,7 +6,7 @@ import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts
 import { GroupCommitBatcher } from './event-batcher.ts';
 import { wakeDialer } from './wake.ts';
 
-export { FUNDS_REASON, type CallOutcome } from './call-finish.ts';
+export { type CallOutcome } from './call-finish.ts';
 
 type Trx = Transaction<Database>;
 type Outcome = 'applied' | 'ended' | 'duplicate' | 'unknown';

@@ -7,7 +7,7 @@ import { nextOpening } from './calling-window.ts';
 import { windowRuleFor } from './contact-window.ts';
 import { contactAfterCall } from './status-machine.ts';
 import { refreshUsage } from './usage.ts';
-import { NO_WINDOW_REASON } from './wake.ts';
+import { FUNDS_REASON, NO_WINDOW_REASON } from './reasons.ts';
 
 type Trx = Transaction<Database>;
 
@@ -37,7 +37,6 @@ export interface LockedCall {
   start_time: Date | null;
 }
 
-export const FUNDS_REASON = 'campaign paused: insufficient funds with the voice provider';
 
 interface ContactPatch {
   id: number;

@@ -8,7 +8,7 @@ import {
 } from './dialer.repository.ts';
 import { finishCall } from './call-events.service.ts';
 import { limitActive, periodCostPerCall, periodUsage } from './usage.ts';
-import { NO_WINDOW_REASON } from './wake.ts';
+import { NO_WINDOW_REASON } from './reasons.ts';
 
 const NUMBER_BUSY_RETRY_MS = 60_000;
 

@@ -1,14 +1,9 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
-import { FUNDS_REASON } from './call-events.service.ts';
 import { DUE_STATUSES } from './dialer.repository.ts';
 import { refreshUsage } from './usage.ts';
-import { NO_WINDOW_REASON } from './wake.ts';
+import { ARCHIVED_REASON, FUNDS_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from './reasons.ts';
 
-export const PAUSED_REASON = 'campaign paused';
-export const ARCHIVED_REASON = 'campaign archived';
-export const INBOUND_REASON = 'inbound campaign: it places no outbound calls';
-export const LIMIT_REASON = 'campaign usage limit reached';
 
 /**
  * Keeps next_action_time/next_action_reason truthful for contacts the dialer cannot

@@ -19,4 +19,3 @@ export function onDialerWake(listener: () => void): () => void {
 
 export const DIALER_CHANNEL = 'voice_campaigns_dialer';
 
-export const NO_WINDOW_REASON = 'no calling window: the campaign schedule and allowed hours never open';
