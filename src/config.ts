@@ -123,21 +123,17 @@ const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
   },
   METRICS_TOKEN: (value) => (/^[\x21-\x7e]+$/.test(value) ? null : 'must be printable ASCII without spaces (it is sent in an Authorization header)'),
   DEFAULT_COUNTRY: (value) => (isSupportedCountry(value) ? null : 'not a country phone numbers are known for; use an ISO 3166 code such as US, GB or DE'),
-  PUBLIC_BASE_URL(value) {
-    try {
-      return /^https?:$/.test(new URL(value).protocol) ? null : 'must be an http:// or https:// URL';
-    } catch {
-      return 'not a URL; expected e.g. https://calls.example.com';
-    }
-  },
-  LLM_BASE_URL(value) {
-    try {
-      return /^https?:$/.test(new URL(value).protocol) ? null : 'must be an http:// or https:// URL';
-    } catch {
-      return 'not a URL; expected e.g. http://127.0.0.1:11434/v1';
-    }
-  },
+  PUBLIC_BASE_URL: (value) => httpUrlProblem(value, 'https://calls.example.com'),
+  LLM_BASE_URL: (value) => httpUrlProblem(value, 'http://127.0.0.1:11434/v1'),
 };
+
+function httpUrlProblem(value: string, example: string): string | null {
+  try {
+    return /^https?:$/.test(new URL(value).protocol) ? null : 'must be an http:// or https:// URL';
+  } catch {
+    return `not a URL; expected e.g. ${example}`;
+  }
+}
 
 /** A generated secret is kept in DATA_DIR so tokens survive restarts. */
 function readOrCreateSecret(dataDir: string): string {
