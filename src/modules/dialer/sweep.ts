@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import { DUE_STATUSES } from './dialer.repository.ts';
 import { refreshUsage } from './usage.ts';
-import { ARCHIVED_REASON, FUNDS_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from './reasons.ts';
-
+import { ARCHIVED_REASON, CAMPAIGN_REASONS, FUNDS_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from './reasons.ts';
 
 /**
  * Keeps next_action_time/next_action_reason truthful for contacts the dialer cannot
@@ -22,8 +21,7 @@ export async function sweepCampaignStates({ deps }: { deps: Deps }): Promise<{ p
   // change are first found per campaign (and per reason) through an index, in a subquery
   // the planner cannot flatten (OFFSET 0), and then updated by primary key. Written as a
   // plain join, the planner hashed all contacts: one archived campaign made the park read
-  // every contact each dialer round (a sequential scan, 300,000 rows, 110 ms), and the
-  // revive read every awaiting_queue contact of every active campaign (imported contacts
+  // every contact each dialer round (a sequential scan), and the revive read every awaiting_queue contact of every active campaign (imported contacts
   // not yet queued).
   // The conditions are repeated on the updated row, so a row changed meanwhile (claimed
   // by the dialer) is re-checked at its latest version.
@@ -46,7 +44,7 @@ export async function sweepCampaignStates({ deps }: { deps: Deps }): Promise<{ p
   // Already waiting, for a campaign reason that changed (paused, then archived): one probe
   // of contacts_parked_idx (campaign_id, next_action_reason, ...) per blocked campaign and other
   // reason, so the contacts already waiting for the current reason are not read again.
-  const campaignReasons = [PAUSED_REASON, ARCHIVED_REASON, INBOUND_REASON, LIMIT_REASON];
+  const campaignReasons = [...CAMPAIGN_REASONS];
   const reparked = await sql`
     WITH ${blocked}
     UPDATE contacts c SET status = 'awaiting_queue', next_action_time = b.wait_until, next_action_reason = b.reason_now, updated_at = now()
