@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { forbidden, HttpError, unauthorized, unprocessable } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
-import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { digestToken } from '../../shared/secrets.ts';
 import { queueContactsNow } from '../dialer/queue.ts';
+import { insertContacts, type WrittenContact } from '../contacts/contacts.repository.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
 import type { ContactInput } from './create-contact.input.ts';
 
@@ -48,23 +47,18 @@ export async function createOrUpdateContact(input: { db: Db; integration: Integr
   const data = { ...contact.contactData };
   if (contact.name !== null) data.name = contact.name;
   const determine = contact.determineTimezone ?? integration.determine_timezone;
-  const timezone = contact.timezone ?? (determine ? await timezoneForPhone(phone.e164) : null);
+  // undefined lets the contact take its number's zone.
+  const timezone = contact.timezone ?? (determine ? undefined : null);
   const explicitTimezone = contact.timezone !== null;
 
   return db.transaction().execute(async (trx) => {
     const campaign = await trx.selectFrom('campaigns').select(['id', 'title', 'auto_calls', 'owner_id']).where('id', '=', campaignId).executeTakeFirst();
     if (!campaign || campaign.owner_id !== integration.owner_id) throw forbidden();
-    // One statement decides create-or-update, so concurrent posts of one phone never collide;
-    // xmax = 0 only on a freshly inserted row.
-    const result = await sql<{ id: number; inserted: boolean }>`
-      INSERT INTO contacts AS c (owner_id, campaign_id, phone_number, status, contact_data, timezone, source, creation_method)
-      VALUES (${campaign.owner_id}, ${campaign.id}, ${phone.e164}, 'new', ${JSON.stringify(data)}::jsonb, ${timezone}, ${integration.name}, 'integration')
-      ON CONFLICT (campaign_id, phone_number) DO UPDATE SET
-        contact_data = COALESCE(c.contact_data, '{}'::jsonb) || excluded.contact_data,
-        timezone = CASE WHEN ${explicitTimezone} THEN excluded.timezone ELSE COALESCE(c.timezone, excluded.timezone) END,
-        updated_at = now()
-      RETURNING id, (xmax = 0) AS inserted`.execute(trx);
-    const { id, inserted } = result.rows[0]!;
+    // One statement decides create-or-update, so concurrent posts of one phone never collide.
+    const [{ id, inserted }] = (await insertContacts(trx, campaign.owner_id, [{
+      campaign_id: campaign.id, phone_number: phone.e164, status: 'new', contact_data: data, ...(timezone === undefined ? {} : { timezone }),
+      source: integration.name, creation_method: 'integration',
+    }], { merge: { timezone: explicitTimezone ? 'replace' : 'keep' } })) as [WrittenContact];
     const start = contact.startCall ?? (integration.auto_start_calls || campaign.auto_calls);
     const queued = inserted && start ? await queueContactsNow(trx, { contactIds: [id], reason: 'integration' }) : [];
     const row = await trx

@@ -5,7 +5,8 @@ import { columns } from '../../db/columns.ts';
 import type { Database, NewContact } from '../../db/schema.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Contact } from './contacts.schemas.ts';
+import type { Contact, ContactCreationMethod } from './contacts.schemas.ts';
+import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 
 /** A contact as read back: the response fields plus its owner (for access checks). */
 export type ContactView = Static<typeof Contact> & { owner_id: number; campaign_id: number };
@@ -99,18 +100,81 @@ export function findContactIdByPhone(db: Db, campaignId: number, phoneNumber: st
 const WRITABLE = ['phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'next_action_time', 'next_action_reason'] as const;
 type Writable = Pick<NewContact, (typeof WRITABLE)[number]>;
 
-export async function insertContact(
-  trx: Transaction<Database> | Db,
-  owner: { owner_id: number; campaign_id: number },
-  values: Writable & Pick<NewContact, 'phone_number' | 'status'>,
-  stamps: { created_at?: Date | string; updated_at?: Date | string } = {},
-): Promise<number> {
-  const row = await trx
-    .insertInto('contacts')
-    .values({ owner_id: owner.owner_id, campaign_id: owner.campaign_id, ...columns(values, WRITABLE), ...columns(stamps, ['created_at', 'updated_at']) })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/**
+ * A contact to create. The phone is already E.164: each intake path reports a bad number in
+ * its own words (a 422 location, an import row's error), so normalising it is theirs.
+ */
+export interface ContactDraft {
+  campaign_id: number;
+  phone_number: string;
+  creation_method: ContactCreationMethod;
+  /** Default `new`. */
+  status?: string;
+  /** Any JSON value; null or omitted stores NULL. */
+  contact_data?: unknown;
+  /** Omitted: the number's zone when its prefix has a single one (as POST /contacts documents), else null. */
+  timezone?: string | null;
+  source?: string | null;
+  next_action_time?: Date | string | null;
+  next_action_reason?: string | null;
+  created_at?: Date | string;
+  updated_at?: Date | string;
+}
+
+/**
+ * What happens to a draft whose (campaign, phone) the campaign already has: `skip` keeps
+ * the existing contact untouched; `merge` adds the draft's contact_data to it and sets the
+ * timezone (`replace`: the draft's wins; `keep`: the existing one wins when it has one).
+ */
+export type OnDuplicate = 'skip' | { merge: { timezone: 'replace' | 'keep' } };
+
+export interface WrittenContact {
+  id: number;
+  campaign_id: number;
+  phone_number: string;
+  status: string;
+  /** False for an existing contact that was merged. */
+  inserted: boolean;
+}
+
+const stamp = (value: Date | string | null | undefined) => (value == null ? null : value instanceof Date ? value.toISOString() : value);
+
+/**
+ * The one way contacts are created (the API, integrations, imports, inbound calls): it owns
+ * the columns, the defaults and the duplicate rule, one contact per (campaign, phone), which
+ * the unique key enforces even between concurrent writers. Drafts are written in one
+ * statement in the unique key's order, so two writers of overlapping numbers lock in the
+ * same order and never deadlock; a repeat inside `drafts` counts as a duplicate of the first.
+ * Answers the written rows (skipped duplicates are absent). Queueing stays with the caller:
+ * whether a new contact is dialled depends on how it came in.
+ */
+export async function insertContacts(trx: Transaction<Database> | Db, ownerId: number, drafts: ContactDraft[], onDuplicate: OnDuplicate = 'skip'): Promise<WrittenContact[]> {
+  const unique = new Map<string, ContactDraft>();
+  for (const d of drafts) if (!unique.has(`${d.campaign_id}|${d.phone_number}`)) unique.set(`${d.campaign_id}|${d.phone_number}`, d);
+  const rows = [...unique.values()].sort((a, b) => a.campaign_id - b.campaign_id || (a.phone_number < b.phone_number ? -1 : a.phone_number > b.phone_number ? 1 : 0));
+  if (rows.length === 0) return [];
+  const zones = await Promise.all(rows.map((r) => (r.timezone === undefined ? timezoneForPhone(r.phone_number) : r.timezone)));
+  const onConflict = onDuplicate === 'skip'
+    ? sql`DO NOTHING`
+    : sql`DO UPDATE SET
+        contact_data = COALESCE(c.contact_data, '{}'::jsonb) || COALESCE(excluded.contact_data, '{}'::jsonb),
+        timezone = ${onDuplicate.merge.timezone === 'replace' ? sql`COALESCE(excluded.timezone, c.timezone)` : sql`COALESCE(c.timezone, excluded.timezone)`},
+        updated_at = now()`;
+  // unnest keeps the statement at a fixed number of parameters whatever the batch size.
+  const result = await sql<WrittenContact>`
+    INSERT INTO contacts AS c (owner_id, campaign_id, phone_number, status, contact_data, timezone, source, creation_method,
+                               next_action_time, next_action_reason, created_at, updated_at)
+    SELECT ${ownerId}, u.campaign_id, u.phone_number, u.status, u.contact_data::jsonb, u.timezone, u.source, u.creation_method,
+           u.next_action_time::timestamptz, u.next_action_reason, COALESCE(u.created_at::timestamptz, now()), COALESCE(u.updated_at::timestamptz, now())
+      FROM unnest(${rows.map((r) => r.campaign_id)}::bigint[], ${rows.map((r) => r.phone_number)}::text[],
+                  ${rows.map((r) => r.status ?? 'new')}::text[], ${rows.map((r) => (r.contact_data == null ? null : JSON.stringify(r.contact_data)))}::text[],
+                  ${zones}::text[], ${rows.map((r) => r.source ?? null)}::text[], ${rows.map((r) => r.creation_method)}::text[],
+                  ${rows.map((r) => stamp(r.next_action_time))}::text[], ${rows.map((r) => r.next_action_reason ?? null)}::text[],
+                  ${rows.map((r) => stamp(r.created_at))}::text[], ${rows.map((r) => stamp(r.updated_at))}::text[])
+        AS u(campaign_id, phone_number, status, contact_data, timezone, source, creation_method, next_action_time, next_action_reason, created_at, updated_at)
+    ON CONFLICT (campaign_id, phone_number) ${onConflict}
+    RETURNING id, campaign_id, phone_number, status, (xmax = 0) AS inserted`.execute(trx);
+  return result.rows;
 }
 
 export async function updateContactRow(trx: Transaction<Database> | Db, id: number, values: Partial<Writable>) {

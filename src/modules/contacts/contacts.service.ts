@@ -13,7 +13,7 @@ import {
   deleteContactRow,
   findContact,
   findContactIdByPhone,
-  insertContact,
+  insertContacts,
   listContacts,
   updateContactRow,
   type ContactFilters,
@@ -62,34 +62,26 @@ export async function createContact(args: {
   const loc = args.loc ?? ['body'];
   const phone = requirePhone(input.phone_number, args.defaultCountry, [...loc, 'phone_number']);
   checkTimeZone(input.timezone, [...loc, 'timezone']);
-  const timezone = input.timezone ?? (await timezoneForPhone(phone.e164));
 
   return inTransaction(args.db, async (trx) => {
     const campaign = await requireCampaign(trx, principal, input.campaign_id);
-    const existing = await findContactIdByPhone(trx, campaign.id, phone.e164);
-    if (existing) throw duplicate(phone.e164, campaign.id, existing.id);
-    let id: number;
-    try {
-      id = await insertContact(trx, { owner_id: campaign.owner_id, campaign_id: campaign.id }, {
-        phone_number: phone.e164,
-        status: input.status,
-        contact_data: jsonOrNull(input.contact_data),
-        timezone,
-        source: input.source ?? null,
-        creation_method: input.creation_method ?? 'external_api',
-        next_action_time: input.next_action_time ?? null,
-        next_action_reason: input.next_action_reason ?? null,
-      }, {
-        ...(input.created_at ? { created_at: input.created_at } : {}),
-        ...(input.updated_at ? { updated_at: input.updated_at } : {}),
-      });
-    } catch (error) {
-      // Another request inserted the same number between our check and our insert.
-      if (isUniqueViolation(error)) throw duplicate(phone.e164, campaign.id);
-      throw error;
-    }
-    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation' });
-    return (await findContact(trx, id))!;
+    const [written] = await insertContacts(trx, campaign.owner_id, [{
+      campaign_id: campaign.id,
+      phone_number: phone.e164,
+      status: input.status,
+      contact_data: input.contact_data,
+      // Omitted or null: the number's zone.
+      ...(input.timezone != null ? { timezone: input.timezone } : {}),
+      source: input.source ?? null,
+      creation_method: input.creation_method ?? 'external_api',
+      next_action_time: input.next_action_time ?? null,
+      next_action_reason: input.next_action_reason ?? null,
+      ...(input.created_at ? { created_at: input.created_at } : {}),
+      ...(input.updated_at ? { updated_at: input.updated_at } : {}),
+    }]);
+    if (!written) throw duplicate(phone.e164, campaign.id, (await findContactIdByPhone(trx, campaign.id, phone.e164))?.id);
+    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [written.id], reason: 'auto_calls: queued on creation' });
+    return (await findContact(trx, written.id))!;
   });
 }
 

@@ -4,6 +4,7 @@ import { conflict, HttpError } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
+import { insertContacts } from '../contacts/contacts.repository.ts';
 import { promptsFor, saveProviderIds } from './dialer.repository.ts';
 
 /**
@@ -34,14 +35,19 @@ export async function simulateInbound({ deps, principal, from, to }: { deps: Dep
   if (!campaign) throw new HttpError(404, 'No active Inbound campaign owns this number');
 
   const result = await deps.db.transaction().execute(async (trx) => {
-    let contact = await trx.selectFrom('contacts').select(['id', 'status', 'contact_data']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
+    const callerRow = () => trx.selectFrom('contacts').select(['id', 'status', 'contact_data']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
+    let contact = await callerRow();
     let created = false;
     if (!contact) {
-      contact = await trx.insertInto('contacts').values({
-        owner_id: campaign.owner_id, campaign_id: campaign.id, phone_number: caller, status: 'in progress', contact_data: '{}',
+      const [written] = await insertContacts(trx, campaign.owner_id, [{
+        campaign_id: campaign.id, phone_number: caller, status: 'in progress', contact_data: {},
         creation_method: 'manual', source: 'inbound_call', next_action_reason: 'inbound call in progress',
-      }).returning(['id', 'status', 'contact_data']).executeTakeFirstOrThrow();
-      created = true;
+      }]);
+      created = written !== undefined;
+      // Not written: the same caller's other call created the contact a moment ago.
+      contact = await callerRow();
+      if (!contact) throw conflict('This caller is already in a call');
+      if (!created && contact.status === 'in progress') throw conflict('This caller is already in a call');
     } else if (contact.status === 'in progress') {
       throw conflict('This caller is already in a call');
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
+import { insertContacts } from '../contacts/contacts.repository.ts';
 import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
 import type { PreparedChunk } from './import-rows.ts';
 
@@ -77,23 +78,9 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
       return false;
     });
 
-    let inserted: { id: number; campaign_id: number; phone_number: string; status: string }[] = [];
-    if (rows.length > 0) {
-      // In (campaign, phone) order, the unique key's: two workers inserting overlapping
-      // numbers in opposite orders waited on each other (a deadlock, then a lost lease).
-      const ordered = [...rows].sort((a, b) => a.campaignId - b.campaignId || (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
-      // unnest keeps the statement at five parameters whatever the batch size.
-      const result = await sql<{ id: number; campaign_id: number; phone_number: string; status: string }>`
-        INSERT INTO contacts (owner_id, campaign_id, phone_number, status, contact_data, timezone, creation_method)
-        SELECT ${task.owner_id}, u.campaign_id, u.phone_number, u.status, u.contact_data, u.timezone, 'import'
-          FROM unnest(${ordered.map((r) => r.campaignId)}::bigint[], ${ordered.map((r) => r.phone)}::text[],
-                      ${ordered.map((r) => r.status)}::text[], ${ordered.map((r) => r.contactData)}::jsonb[],
-                      ${ordered.map((r) => r.timezone)}::text[])
-            AS u(campaign_id, phone_number, status, contact_data, timezone)
-        ON CONFLICT (campaign_id, phone_number) DO NOTHING
-        RETURNING id, campaign_id, phone_number, status`.execute(trx);
-      inserted = result.rows;
-    }
+    const inserted = await insertContacts(trx, task.owner_id, rows.map((r) => ({
+      campaign_id: r.campaignId, phone_number: r.phone, status: r.status, contact_data: r.contactData, timezone: r.timezone, creation_method: 'import' as const,
+    })));
     const created = new Set(inserted.map((r) => `${r.campaign_id}|${r.phone_number}`));
     const skipped: ImportError[] = [...chunk.skipped];
     for (const r of rows) {

@@ -10,7 +10,7 @@ export interface PreparedRow {
   campaignId: number;
   phone: string;
   status: string;
-  contactData: string | null;
+  contactData: unknown;
   timezone: string | null;
 }
 
@@ -62,7 +62,7 @@ export async function prepareChunk(chunk: { seq: number; first_index: number; ro
     }
     seen.set(key, index);
     rows.push({
-      index, input, campaignId, phone: phone.e164, status, contactData: data === null ? null : JSON.stringify(data),
+      index, input, campaignId, phone: phone.e164, status, contactData: data,
       timezone: timezone ?? (await timezoneForPhone(phone.e164)),
     });
   }
