@@ -29,3 +29,7 @@ export function requirePhone(input: string, defaultCountry: string, loc: (string
   if (!phone) throw unprocessable(loc, `'${input.slice(0, 40)}' is not a valid phone number`, 'phone_number');
   return phone;
 }
+
+/** A phone filter: E.164 when the text parses as a number, else the text as written (it then matches nothing stored). */
+export const phoneFilter = (text: string | undefined, defaultCountry: string) =>
+  text === undefined ? undefined : (normalisePhone(text, defaultCountry)?.e164 ?? text);

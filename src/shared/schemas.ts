@@ -22,6 +22,10 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
   return Type.Unsafe<Static<T> | null>({ anyOf: [{ type: 'null' }, plain], ...options });
 }
 /** Responses hand Date objects to the serializer; requests receive ISO strings. */
+/** A string enum that appears in OpenAPI as `{type: string, enum}` (Type.Enum leaves the type out) and types as a union. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 /**
  * Every id a request carries (path, query or body): a positive integer a JavaScript number

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Id, Nullable, StringEnum } from '../../shared/schemas.ts';
 
 export const CALL_TYPE_FILTERS = ['outbound', 'inbound', 'none'] as const;
 export const METRICS = ['calls', 'cost', 'duration', 'successful'] as const;
@@ -12,10 +12,6 @@ export const SUCCESS_ACTION_STATUSES = ACTION_STATUSES;
 export type Metric = (typeof METRICS)[number];
 export type Granularity = (typeof GRANULARITIES)[number];
 export type CallTypeFilter = (typeof CALL_TYPE_FILTERS)[number];
-
-/** A string enum with its type, as the OpenAPI document should say (Type.Enum leaves the type out). */
-const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 const PERIOD_RULE =
   'A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise).';

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/connection.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
+import { phoneFilter } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign } from '../campaigns/campaign-access.ts';
-import { phoneFilter } from '../contacts/contacts.service.ts';
 import { findCall, listCalls, type CallRecord } from './calls.repository.ts';
 import type { CallsQuery } from './calls.schemas.ts';
 

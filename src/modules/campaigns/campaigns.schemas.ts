@@ -1,17 +1,14 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
 import { WALL_CLOCK_TIME } from '../../shared/validators.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
 import { WorkSchedule } from './work-schedule.ts';
-
-const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 export const CAMPAIGN_TYPES = ['Outbound', 'Inbound'] as const;
 export const LIMIT_UNITS = ['contacts', 'minutes', 'cost'] as const;
 export const PROMPT_STATUSES = ['pending', 'approved', 'rejected', 'auto_approved'] as const;
 export const CampaignType = StringEnum(CAMPAIGN_TYPES);
-export const LimitUnit = StringEnum(LIMIT_UNITS, 'what limit_value counts: contacts called, call minutes, or call cost');
+export const LimitUnit = StringEnum(LIMIT_UNITS, { description: 'what limit_value counts: contacts called, call minutes, or call cost' });
 export const PromptHistoryStatus = StringEnum(PROMPT_STATUSES);
 
 export const SubUserBrief = Type.Object({

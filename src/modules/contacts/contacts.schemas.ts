@@ -1,9 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip } from '../../shared/schemas.ts';
-
-/** A string enum that appears in OpenAPI as `{type: string, enum}` and types as a union. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
 
 export const CONTACT_STATUSES = [
   'new',

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
-import { normalisePhone, requirePhone } from '../../shared/phone.ts';
+import { phoneFilter, requirePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -38,11 +38,7 @@ function checkTimeZone(zone: string | null | undefined, loc: Loc) {
   if (zone != null && !isValidTimeZone(zone)) throw unprocessable(loc, unknownTimeZone(zone), 'timezone');
 }
 
-/** A phone filter: E.164 when the text parses as a number, else the text as written. */
-export const phoneFilter = (text: string | undefined, defaultCountry: string) =>
-  text === undefined ? undefined : (normalisePhone(text, defaultCountry)?.e164 ?? text);
-
-export const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
 
 /**
  * Creates one contact in a campaign the principal may use. Shared by every intake path

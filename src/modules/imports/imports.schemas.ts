@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
-import { ContactStatus, StringEnum } from '../contacts/contacts.schemas.ts';
+import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
+import { ContactStatus } from '../contacts/contacts.schemas.ts';
 
 /** Decided limits (the API leaves them open); repeated in the OpenAPI descriptions. */
 export const MAX_BULK_ITEMS = 10_000;
