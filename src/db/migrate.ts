@@ -12,7 +12,13 @@ import * as importColumns from './migrations/0010_import_columns.ts';
 import * as deliveryMissingRequired from './migrations/0011_delivery_missing_required.ts';
 import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
 
-/** Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. */
+/**
+ * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
+ * migration's name is recorded in every deployed database, so it never changes even where
+ * the code moved on: 0001_foundation created the tables of users, sub-users, api-keys,
+ * campaigns, phone-numbers, contacts and calls; 0003_intake those of imports and
+ * contact-integrations. ./tables/<module>.ts says which module owns each table.
+ */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_dialer': dialer,

@@ -1,4 +1,4 @@
-// Tables added by the analytics migrations. Column types follow ./foundation.ts (Json columns take JSON text on write).
+// Tables added by the analytics migrations. Column types: ./column-types.ts.
 // The rollup tables (0006_analytics_speed) are written only by analytics_compact() and read with raw SQL
 // (their 48 hour columns are listed in the migration), so only their keys are typed here.
 

@@ -1,5 +1,5 @@
-// Tables added by the dialer migration. Column types follow ./foundation.ts (Json columns take JSON text on write).
-import type { Timestamp } from './foundation.ts';
+// Tables added by the dialer migration. Column types: ./column-types.ts.
+import type { Timestamp } from './column-types.ts';
 
 export interface VoiceEventsTable {
   provider: string;

@@ -1,6 +1,6 @@
-// Tables added by the webhooks migration. Column types follow ./foundation.ts (Json columns take JSON text on write).
+// Tables added by the webhooks migration. Column types: ./column-types.ts.
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './foundation.ts';
+import type { Json, NullableTimestamp, Timestamp } from './column-types.ts';
 
 type TextArray = ColumnType<string[], string[] | undefined, string[]>;
 type NullableTextArray = ColumnType<string[] | null, string[] | null | undefined, string[] | null>;

@@ -1,6 +1,7 @@
-// Tables added by the intake migration. Column types follow ./foundation.ts (Json columns take JSON text on write).
 import type { ColumnType, Generated } from 'kysely';
-import type { Json, NullableTimestamp, Timestamp } from './foundation.ts';
+import type { Json, NullableTimestamp, Timestamp } from './column-types.ts';
+
+// The contact-import tasks and their stored chunks tables: Kysely's view of what the migrations in ../migrations create.
 
 export interface ImportTasksTable {
   id: Generated<number>;
@@ -39,35 +40,7 @@ export interface ImportTaskChunksTable {
   rows: Json;
 }
 
-export interface ContactIntegrationsTable {
-  id: Generated<number>;
-  owner_id: number;
-  name: string;
-  token_prefix: string;
-  token_hash: string;
-  auto_start_calls: Generated<boolean>;
-  determine_timezone: Generated<boolean>;
-  rate_limit_per_minute: Generated<number>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface ContactIntegrationCampaignsTable {
-  integration_id: number;
-  campaign_id: number;
-  position: number;
-}
-
-export interface ContactIntegrationRateWindowsTable {
-  integration_id: number;
-  window_start: Timestamp;
-  hits: number;
-}
-
-export interface IntakeTables {
+export interface ImportsTables {
   import_tasks: ImportTasksTable;
   import_task_chunks: ImportTaskChunksTable;
-  contact_integrations: ContactIntegrationsTable;
-  contact_integration_campaigns: ContactIntegrationCampaignsTable;
-  contact_integration_rate_windows: ContactIntegrationRateWindowsTable;
 }

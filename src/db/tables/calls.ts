@@ -1,0 +1,38 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Json, NullableTimestamp, Timestamp } from './column-types.ts';
+
+// The calls tables: Kysely's view of what the migrations in ../migrations create.
+
+export interface CallsTable {
+  id: Generated<number>;
+  owner_id: number;
+  campaign_id: number;
+  contact_id: number;
+  status: string;
+  is_archive: Generated<boolean>;
+  action_status: string | null;
+  action_status_reason: string | null;
+  from_number: string | null;
+  to_number: string | null;
+  start_time: NullableTimestamp;
+  end_time: NullableTimestamp;
+  cost: number | null;
+  call_duration: number | null;
+  external_session_id: string | null;
+  record_url: string | null;
+  call_data: Json;
+  contact_data: Json;
+  campaign_title: string | null;
+  call_type: string | null;
+  call_ended_by: string | null;
+  call_ended_by_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CallsTables {
+  calls: CallsTable;
+}
+
+export type CallRow = Selectable<CallsTable>;
+export type NewCall = Insertable<CallsTable>;

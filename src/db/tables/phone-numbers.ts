@@ -1,0 +1,19 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Timestamp } from './column-types.ts';
+
+// The an account's phone numbers tables: Kysely's view of what the migrations in ../migrations create.
+
+export interface PhoneNumbersTable {
+  id: Generated<number>;
+  owner_id: number;
+  phone_number: string;
+  country_code: string | null;
+  campaign_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface PhoneNumbersTables {
+  phone_numbers: PhoneNumbersTable;
+}
+
+export type PhoneNumberRow = Selectable<PhoneNumbersTable>;
