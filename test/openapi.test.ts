@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * The OpenAPI document against the public interface (spec: Endpoints, Enumerations,
- * Authentication, Versioning). The operations and their query parameters are copied
- * from the spec, so a missing or renamed operation or filter fails here.
+ * The OpenAPI document against the public interface we implement (its endpoints,
+ * enumerations, authentication and versioning). The operations and their query parameters
+ * are written out below, so a missing or renamed operation or filter fails here.
  */
 
 type Schema = {
@@ -40,11 +40,11 @@ type Document = {
 };
 
 type Method = 'get' | 'post' | 'put' | 'delete';
-interface SpecOperation {
+interface InterfaceOperation {
   method: Method;
   path: string;
   tag: string;
-  /** Query parameters the spec names, with the default it gives (undefined: no default). */
+  /** Query parameters the interface names, with the default it gives (undefined: no default). */
   query?: Record<string, { default?: unknown; array?: boolean; required?: boolean }>;
   /** Not implemented by its module when this file was last updated: reported as todo, not passed. */
   pending?: boolean;
@@ -52,8 +52,8 @@ interface SpecOperation {
 
 const page = (limit: number) => ({ skip: { default: 0 }, limit: { default: limit } });
 
-// The spec's Endpoints section, operation by operation.
-const SPEC_OPERATIONS: SpecOperation[] = [
+// The public interface's operations, one by one.
+const INTERFACE_OPERATIONS: InterfaceOperation[] = [
   {
     method: 'get', path: '/api/v1/campaigns/', tag: 'campaigns',
     query: { ...page(100), title: {}, id: { array: true }, sub_user_id: { array: true }, include_archived: { default: false } },
@@ -107,7 +107,7 @@ const SPEC_OPERATIONS: SpecOperation[] = [
 ];
 
 const PENDING = new Set<string>([]);
-for (const op of SPEC_OPERATIONS) op.pending = PENDING.has(`${op.method} ${op.path}`);
+for (const op of INTERFACE_OPERATIONS) op.pending = PENDING.has(`${op.method} ${op.path}`);
 
 let t: TestApp;
 let doc: Document;
@@ -174,7 +174,7 @@ describe('the document', () => {
     expect(doc.info.version).toBe('0.1.0');
   });
 
-  it('declares the spec\'s tags', () => {
+  it('declares the interface\'s tags', () => {
     const names = doc.tags.map((tag) => tag.name);
     for (const tag of ['campaigns', 'contacts', 'calls', 'analytics', 'contact-creation-integration']) expect(names).toContain(tag);
   });
@@ -240,8 +240,8 @@ describe('the document', () => {
   });
 });
 
-describe('every operation of the spec', () => {
-  for (const op of SPEC_OPERATIONS) {
+describe('every operation of the public interface', () => {
+  for (const op of INTERFACE_OPERATIONS) {
     const name = `has ${op.method.toUpperCase()} ${op.path} under the ${op.tag} tag`;
     if (op.pending) {
       it.todo(name);
@@ -260,16 +260,16 @@ describe('every operation of the spec', () => {
   }
 });
 
-describe('paths as the spec writes them', () => {
+describe('paths as the interface writes them', () => {
   // Fastify registers a plugin's `/` route as the bare prefix; src/openapi.ts writes it back
-  // with the spec's trailing slash (both forms are served).
-  it('lists every spec operation under its exact path, trailing slash included', () => {
-    for (const op of SPEC_OPERATIONS.filter((o) => !o.pending)) expect(doc.paths[op.path]?.[op.method], `${op.method} ${op.path}`).toBeDefined();
+  // with the interface's trailing slash (both forms are served).
+  it('lists every operation of the interface under its exact path, trailing slash included', () => {
+    for (const op of INTERFACE_OPERATIONS.filter((o) => !o.pending)) expect(doc.paths[op.path]?.[op.method], `${op.method} ${op.path}`).toBeDefined();
   });
 });
 
 describe('query parameters and their defaults', () => {
-  for (const op of SPEC_OPERATIONS.filter((o) => o.query)) {
+  for (const op of INTERFACE_OPERATIONS.filter((o) => o.query)) {
     const name = `${op.method.toUpperCase()} ${op.path} takes ${Object.keys(op.query!).join(', ')}`;
     if (op.pending) {
       it.todo(name);
@@ -321,7 +321,7 @@ describe('query parameters and their defaults', () => {
   // Fastify marks a query parameter with a default as required; src/openapi.ts clears it so
   // generated clients do not force callers to send skip and limit.
   it('does not mark a query parameter with a default as required', () => {
-    for (const op of SPEC_OPERATIONS.filter((o) => o.query && !o.pending)) {
+    for (const op of INTERFACE_OPERATIONS.filter((o) => o.query && !o.pending)) {
       for (const p of operation(op.method, op.path)!.parameters ?? []) {
         if (p.in === 'query' && resolve(p.schema).default !== undefined) expect(p.required, `${op.path} ${p.name}`).not.toBe(true);
       }

@@ -16,7 +16,7 @@ export interface WebhookRuntime {
   dispatcher: Dispatcher;
   extractor: Extractor;
   now(): Date;
-  /** Spec: wait up to 20 s for the recording when an instruction uses {{call.record_url}}. */
+  /** How long to wait for the recording when an instruction uses {{call.record_url}} (docs/webhooks.md: 20 s). */
   recordingWaitMs: number;
   recordingPollMs: number;
   sleep(ms: number): Promise<void>;
@@ -50,7 +50,7 @@ export function transcriptOf(callData: Record<string, unknown> | null): Transcri
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-/** The spec's "Context given to the AI": these call fields and nothing else. */
+/** The call fields given to the extractor, and nothing else (docs/webhooks.md, "Building the payload"). */
 export function callContextOf(call: CallSnapshot): CallContext {
   const context: CallContext = {
     from_number: call.from_number,
@@ -145,7 +145,7 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
         });
         payload = result.payload;
         outcome.extraction_method = result.method;
-        // Spec sequence: the link is set after the AI, without the AI.
+        // The link comes from the call, after extraction: the model never writes it.
         for (const field of RECORDING_FIELDS) if (field in schema.properties) payload[field] = call.record_url ?? null;
         outcome.null_fields = Object.keys(payload).filter((k) => payload![k] === null);
         // The payload still carries them (as null): the receiver is told by the value, the user by the log.

@@ -12,7 +12,7 @@ export const HAS_TRANSCRIPT = sql<boolean>`(
 /**
  * Called by the dialer in the same transaction that moves a call to a terminal
  * status: writes one delivery row per matching webhook integration, so a crash can
- * neither lose nor double a send. Filters (spec, Events): the integration covers the
+ * neither lose nor double a send. Filters (docs/webhooks.md): the integration covers the
  * call's campaign, only-interested needs action_status interested, a non-empty status
  * list must contain the call's status. A call without a transcript gets a 'skipped'
  * row with the reason, so the log explains why nothing was sent. The partial unique

@@ -1,7 +1,7 @@
 import type { FieldSchema, FieldType, PayloadSchema } from '../../extraction/extractor.ts';
 
 /**
- * The request schema arrives in one of four forms (spec, "Request schema forms") and is
+ * The request schema arrives in one of four forms (docs/webhooks.md, "Request schema forms") and is
  * stored as one JSON Schema. Decisions: in the example and description forms every
  * field is required (the payload always carries every field, null when unfilled);
  * an object whose values are all strings is read as field -> description (form 2),

@@ -5,7 +5,7 @@ import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
 export const SELECTABLE_CALL_STATUSES = ['finished', 'failed', 'busy_or_rejected', 'invalid number', 'rejected', 'terminated', 'unavailable', 'voicemail'] as const;
 
 const AuthType = Type.Union([Type.Literal('none'), Type.Literal('basic'), Type.Literal('bearer'), Type.Literal('api_key')], {
-  description: 'spec: none, Basic, Bearer, API Key',
+  description: 'How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header)',
 });
 const HttpMethod = Type.Union([Type.Literal('POST'), Type.Literal('PUT')]);
 const CallStatus = Type.Union([
