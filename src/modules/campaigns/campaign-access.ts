@@ -6,14 +6,14 @@ import type { Principal } from '../auth/principal.ts';
 
 /**
  * The one rule of tenancy: an account sees its own campaigns; a sub-user sees the
- * campaigns of its account that were granted to it. Contacts and calls follow their
- * campaign. Every list, filter and count goes through campaignVisibleTo, so no other
+ * campaigns of its account that were granted to it. Contacts, calls and phone numbers
+ * follow their campaign (a number assigned to no campaign is the owner's alone). Every list, filter and count goes through campaignVisibleTo, so no other
  * account's row can be counted or returned.
  */
 export function campaignVisibleTo(
   principal: Principal,
-  campaignIdColumn: 'campaigns.id' | 'contacts.campaign_id' | 'calls.campaign_id',
-  ownerIdColumn: 'campaigns.owner_id' | 'contacts.owner_id' | 'calls.owner_id',
+  campaignIdColumn: 'campaigns.id' | 'contacts.campaign_id' | 'calls.campaign_id' | 'phone_numbers.campaign_id',
+  ownerIdColumn: 'campaigns.owner_id' | 'contacts.owner_id' | 'calls.owner_id' | 'phone_numbers.owner_id',
 ) {
   return (eb: ExpressionBuilder<Database, any>): Expression<SqlBool> => {
     const owned = eb(sql.ref(ownerIdColumn), '=', principal.ownerId);

@@ -1,8 +1,9 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { columns as pick } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
+import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 
 /** All SQL for phone numbers. Every function takes a db handle or a transaction. */
 
@@ -18,26 +19,7 @@ const columns = [
 const base = (db: Db) =>
   db.selectFrom('phone_numbers').leftJoin('campaigns', 'campaigns.id', 'phone_numbers.campaign_id').select(columns);
 
-/**
- * The owner sees every number of the account; a sub-user sees only the numbers
- * assigned to campaigns granted to it.
- */
-function visibleTo(principal: Principal) {
-  return (eb: ExpressionBuilder<Database, 'phone_numbers'>) => {
-    const owned = eb('phone_numbers.owner_id', '=', principal.ownerId);
-    if (principal.kind === 'user') return owned;
-    return eb.and([
-      owned,
-      eb.exists(
-        eb
-          .selectFrom('campaign_sub_users as g')
-          .select(sql`1`.as('one'))
-          .where('g.sub_user_id', '=', principal.subUserId)
-          .whereRef('g.campaign_id', '=', 'phone_numbers.campaign_id'),
-      ),
-    ]);
-  };
-}
+const visibleTo = (principal: Principal) => campaignVisibleTo(principal, 'phone_numbers.campaign_id', 'phone_numbers.owner_id');
 
 export async function listPhoneNumbers(db: Db, principal: Principal, filter: { skip: number; limit: number; campaignId?: number | undefined }) {
   const where = (eb: ExpressionBuilder<Database, 'phone_numbers'>) =>
