@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { webhookSecret } from '../src/voice/signature.ts';
-import { resumeInterruptedCalls } from '../src/modules/dialer/resume.ts';
+import { resumeInterruptedCalls } from '../src/modules/dialer/outbound/resume.ts';
 import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
 
 /**

@@ -4,7 +4,7 @@ import { forbidden, HttpError, unauthorized, unprocessable } from '../../shared/
 import { requirePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { digestToken } from '../../shared/secrets.ts';
-import { queueContactsNow } from '../dialer/queue.ts';
+import { queueContactsNow } from '../dialer/outbound/queue.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
 import type { ContactInput } from './create-contact.input.ts';
 

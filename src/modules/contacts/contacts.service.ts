@@ -7,7 +7,7 @@ import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
   deleteContactRow,

@@ -2,7 +2,7 @@ import type { App } from '../../app.ts';
 import { CampaignIdParams, ErrorResponses, Message } from '../../shared/schemas.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
-import { queueCampaignContacts } from './queue.ts';
+import { queueCampaignContacts } from './outbound/queue.ts';
 
 const MESSAGE_DOC =
   'Answers the Message object: message "Queued N contacts", user_id = the campaign owner\'s id, campaign_id, contact_id 0 ' +

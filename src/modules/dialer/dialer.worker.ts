@@ -2,11 +2,11 @@ import pg from 'pg';
 import pino from 'pino';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
-import { dialDueContacts } from './dialer.service.ts';
-import { reconcileStaleCalls } from './reconciler.ts';
-import { resumeInterruptedCalls } from './resume.ts';
-import { sweepCampaignStates } from './sweep.ts';
-import { ensureDelivery } from './voice-events.service.ts';
+import { dialDueContacts } from './outbound/outbound.service.ts';
+import { reconcileStaleCalls } from './call-events/reconciler.ts';
+import { resumeInterruptedCalls } from './outbound/resume.ts';
+import { sweepCampaignStates } from './outbound/sweep.ts';
+import { ensureDelivery } from './call-events/provider-events.ts';
 import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
 
 const BATCH = 200;

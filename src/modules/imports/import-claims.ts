@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
 import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
 import type { PreparedChunk } from './import-rows.ts';
 

@@ -1,5 +1,5 @@
-import type { Deps } from '../../deps.ts';
-import type { EventDelivery, WebhookInput } from '../../voice/provider.ts';
+import type { Deps } from '../../../deps.ts';
+import type { EventDelivery, WebhookInput } from '../../../voice/provider.ts';
 import { applyCallEvents } from './call-events.service.ts';
 
 export type EventsAnswer = { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } } | { statusCode: 401 | 404 | 400; body: { detail: string } };

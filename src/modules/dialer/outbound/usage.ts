@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 
 type Trx = Transaction<Database>;
 

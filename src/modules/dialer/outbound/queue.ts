@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { DIALER_CHANNEL, wakeDialer } from './wake.ts';
+import type { Database } from '../../../db/schema.ts';
+import { DIALER_CHANNEL, wakeDialer } from '../wake.ts';
 
 type Trx = Transaction<Database>;
 

@@ -1,10 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
-import { isTerminalCallStatus, type CallEvent } from '../../voice/provider.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Deps } from '../../../deps.ts';
+import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts';
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
-import { wakeDialer } from './wake.ts';
+import { wakeDialer } from '../wake.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 

@@ -1,14 +1,14 @@
-import type { Deps } from '../../deps.ts';
-import { VoiceProviderError } from '../../voice/provider.ts';
+import type { Deps } from '../../../deps.ts';
+import { VoiceProviderError } from '../../../voice/provider.ts';
 import { isUnrestricted, isOpen, nextOpening } from './calling-window.ts';
 import { windowRuleFor } from './contact-window.ts';
 import {
   claimDueContacts, contactsCalledInPeriod, insertCalls, lockCampaigns, lockGlobalRoom, markContactsCalling,
   promptsFor, rescheduleContacts, saveProviderIds, type ClaimedContact, type DialCampaign, type NewOutboundCall,
 } from './dialer.repository.ts';
-import { finishCall } from './call-events.service.ts';
+import { finishCall } from '../call-events/call-events.service.ts';
 import { limitActive, periodCostPerCall, periodUsage } from './usage.ts';
-import { NO_WINDOW_REASON } from './reasons.ts';
+import { NO_WINDOW_REASON } from '../reasons.ts';
 
 const NUMBER_BUSY_RETRY_MS = 60_000;
 

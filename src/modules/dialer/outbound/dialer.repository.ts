@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Db } from '../../db/connection.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Db } from '../../../db/connection.ts';
 
 type Trx = Transaction<Database>;
 

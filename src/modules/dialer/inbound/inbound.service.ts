@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import type { Deps } from '../../deps.ts';
-import { conflict, HttpError } from '../../shared/errors.ts';
-import { requirePhone } from '../../shared/phone.ts';
-import type { Principal } from '../auth/principal.ts';
-import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
-import { promptsFor, saveProviderIds } from './dialer.repository.ts';
+import type { Deps } from '../../../deps.ts';
+import { conflict, HttpError } from '../../../shared/errors.ts';
+import { requirePhone } from '../../../shared/phone.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
+import { promptsFor, saveProviderIds } from '../outbound/dialer.repository.ts';
 
 /**
  * An inbound call to one of an Inbound campaign's numbers: finds the caller among the

@@ -1,13 +1,13 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
-import type { TerminalCallStatus, TranscriptTurn } from '../../voice/provider.ts';
-import { enqueueWebhookDeliveries } from '../webhooks/enqueue-deliveries.ts';
-import { nextOpening } from './calling-window.ts';
-import { windowRuleFor } from './contact-window.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Deps } from '../../../deps.ts';
+import type { TerminalCallStatus, TranscriptTurn } from '../../../voice/provider.ts';
+import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
+import { nextOpening } from '../outbound/calling-window.ts';
+import { windowRuleFor } from '../outbound/contact-window.ts';
 import { contactAfterCall } from './status-machine.ts';
-import { refreshUsage } from './usage.ts';
-import { FUNDS_REASON, NO_WINDOW_REASON } from './reasons.ts';
+import { refreshUsage } from '../outbound/usage.ts';
+import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
 
 type Trx = Transaction<Database>;
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../../deps.ts';
 import { promptsFor } from './dialer.repository.ts';
 
 const PAGE = 1000;

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
-import { unprocessable } from '../../shared/errors.ts';
-import { unstorable } from '../../shared/json-body.ts';
-import { Detail, ValidationDetail } from '../../shared/schemas.ts';
-import { SIGNATURE_HEADER } from '../../voice/signature.ts';
-import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './voice-events.service.ts';
+import type { App } from '../../../app.ts';
+import { unprocessable } from '../../../shared/errors.ts';
+import { unstorable } from '../../../shared/json-body.ts';
+import { Detail, ValidationDetail } from '../../../shared/schemas.ts';
+import { SIGNATURE_HEADER } from '../../../voice/signature.ts';
+import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './provider-events.ts';
 
 const rawBodies = new WeakMap<object, string>();
 const EventsAnswer = Type.Object({ received: Type.Integer(), applied: Type.Integer(), duplicates: Type.Integer(), unknown_calls: Type.Integer() });
