@@ -4,6 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts';
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
+import { lockCalls, storeEventIds } from './call-locks.ts';
 import { wakeDialer } from '../wake.ts';
 
 export { type CallOutcome } from './call-finish.ts';
@@ -174,39 +175,6 @@ function foldFill(end: CallOutcome, fill: Fill): boolean {
     end.endedBy ??= fill.endedBy;
   }
   return true;
-}
-
-/**
- * Locks every call the events name, in id order (so two batches, or a batch and the
- * dialer, never deadlock). Events that carry only the provider's id are first resolved
- * to our ids, so the lock itself is a primary-key lookup.
- */
-async function lockCalls(trx: Trx, ids: number[], providerIds: string[]) {
-  const byProviderId = new Map<string, LockedCall>();
-  const resolved = new Map<number, string>();
-  if (providerIds.length > 0) {
-    const { rows } = await sql<{ id: number; p: string }>`
-      SELECT call_id AS id, provider_call_id AS p FROM call_provider_refs WHERE provider_call_id = ANY(${providerIds}::text[])
-      UNION SELECT id, external_session_id FROM calls WHERE external_session_id = ANY(${providerIds}::text[])`.execute(trx);
-    for (const r of rows) resolved.set(r.id, r.p);
-  }
-  const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
-  const { rows } = await sql<LockedCall>`
-    SELECT id, status, contact_id, campaign_id, call_type, start_time FROM calls
-    WHERE id = ANY(${all}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);
-  return { byId, byProviderId };
-}
-
-/** Stores the event ids; returns those not seen before. */
-async function storeEventIds(trx: Trx, provider: string, rows: { eventId: string; callId: number; type: string }[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const { rows: inserted } = await sql<{ event_id: string }>`
-    INSERT INTO voice_events (provider, event_id, call_id, event_type)
-    SELECT ${provider}, e, c, t FROM unnest(${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.type)}::text[]) AS u(e, c, t)
-    ON CONFLICT DO NOTHING RETURNING event_id`.execute(trx);
-  return new Set(inserted.map((r) => r.event_id));
 }
 
 /** Ends a call the dialer itself decided about (refused by the provider, reconciled). */

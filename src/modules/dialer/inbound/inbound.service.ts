@@ -4,7 +4,8 @@ import { conflict, HttpError } from '../../../shared/errors.ts';
 import { requirePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
-import { promptsFor, saveProviderIds } from '../outbound/dialer.repository.ts';
+import { promptsFor } from '../campaign-prompts.ts';
+import { saveProviderIds } from '../provider-call-ids.ts';
 
 /**
  * An inbound call to one of an Inbound campaign's numbers: finds the caller among the
