@@ -26,7 +26,7 @@ import { createUser } from '../src/modules/users/users.service.ts';
 import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
 import { reconcileStaleCalls } from '../src/modules/dialer/call-events/reconciler.ts';
 import { sweepCampaignStates } from '../src/modules/dialer/outbound/sweep.ts';
-import { inProcessDelivery } from '../src/modules/dialer/call-events/provider-events.ts';
+import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { webhookSecret } from '../src/voice/signature.ts';
 import { createBenchDatabase } from './support/bench-db.ts';
@@ -110,7 +110,7 @@ try {
     await reset(n);
     const sim = new SimProvider({ secret: webhookSecret(config), clock: deps.clock, timeScale: 1e9, seed: 1 });
     deps.voice = sim;
-    sim.setDelivery(inProcessDelivery(deps));
+    connectProviderEvents(deps);
     let peakSeen = 0;
     let sampling = true;
     const sampler = (async () => {

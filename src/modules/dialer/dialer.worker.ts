@@ -6,7 +6,6 @@ import { dialDueContacts } from './outbound/outbound.service.ts';
 import { reconcileStaleCalls } from './call-events/reconciler.ts';
 import { resumeInterruptedCalls } from './outbound/resume.ts';
 import { sweepCampaignStates } from './outbound/sweep.ts';
-import { ensureDelivery } from './call-events/provider-events.ts';
 import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
 
 const BATCH = 200;
@@ -95,7 +94,6 @@ export function createDialerWorker(deps: Deps): BackgroundWorker {
     start() {
       if (!stopped) return;
       stopped = false;
-      ensureDelivery(deps);
       unsubscribe = onDialerWake(poke);
       void listen();
       loop = run();
