@@ -8,6 +8,7 @@ import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
 import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
+import type { DialerWake } from '../dialer/wake.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
   deleteContactRow,
@@ -56,6 +57,8 @@ export async function createContact(args: {
   principal: Principal;
   input: ContactCreate;
   defaultCountry: string;
+  /** Wakes the dialer when the contact is queued on creation (auto_calls). */
+  dialerWake: DialerWake;
   loc?: Loc;
 }): Promise<ContactView> {
   const { input, principal } = args;
@@ -88,7 +91,7 @@ export async function createContact(args: {
       if (isUniqueViolation(error)) throw duplicate(phone.e164, campaign.id);
       throw error;
     }
-    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation' });
+    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [id], reason: 'auto_calls: queued on creation', wake: args.dialerWake });
     return (await findContact(trx, id))!;
   });
 }

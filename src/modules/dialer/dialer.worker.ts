@@ -6,7 +6,7 @@ import { dialDueContacts } from './outbound/outbound.service.ts';
 import { reconcileStaleCalls } from './call-events/reconciler.ts';
 import { resumeInterruptedCalls } from './outbound/resume.ts';
 import { sweepCampaignStates } from './outbound/sweep.ts';
-import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
+import { DIALER_CHANNEL } from './wake.ts';
 
 const BATCH = 200;
 // Rounds in a row before yielding to the tick, so one busy queue cannot hog the loop forever.
@@ -94,7 +94,7 @@ export function createDialerWorker(deps: Deps): BackgroundWorker {
     start() {
       if (!stopped) return;
       stopped = false;
-      unsubscribe = onDialerWake(poke);
+      unsubscribe = deps.dialerWake.onWake(poke);
       void listen();
       loop = run();
     },

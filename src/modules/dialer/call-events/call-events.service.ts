@@ -5,7 +5,6 @@ import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
 import { lockCalls, storeEventIds } from './call-locks.ts';
-import { wakeDialer } from '../wake.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 
@@ -14,7 +13,8 @@ type Outcome = 'applied' | 'ended' | 'duplicate' | 'unknown';
 // Enough to amortise a commit over many calls, small enough to keep row locks short.
 const EVENTS_PER_TRANSACTION = 1000;
 
-const batchers = new WeakMap<Deps, Map<string, GroupCommitBatcher<CallEvent, Outcome>>>();
+/** Per Deps (deps.callEventBatchers), so two apps in one process never share a batch. */
+export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcome>>;
 
 /**
  * Records provider events. Each event id is stored once (a repeat is ignored); a
@@ -24,7 +24,7 @@ const batchers = new WeakMap<Deps, Map<string, GroupCommitBatcher<CallEvent, Out
 export async function applyCallEvents({ deps, provider, events }: { deps: Deps; provider: string; events: CallEvent[] }) {
   const outcomes = await batcherFor(deps, provider).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
-  if (outcomes.includes('ended')) wakeDialer();
+  if (outcomes.includes('ended')) deps.dialerWake.wake();
   return {
     applied: outcomes.filter((o) => o === 'applied' || o === 'ended').length,
     duplicates: outcomes.filter((o) => o === 'duplicate').length,
@@ -33,8 +33,7 @@ export async function applyCallEvents({ deps, provider, events }: { deps: Deps; 
 }
 
 function batcherFor(deps: Deps, provider: string) {
-  let byProvider = batchers.get(deps);
-  if (!byProvider) batchers.set(deps, (byProvider = new Map()));
+  const byProvider = deps.callEventBatchers;
   let batcher = byProvider.get(provider);
   if (!batcher) {
     batcher = new GroupCommitBatcher<CallEvent, Outcome>({
@@ -186,7 +185,7 @@ export async function finishCall({ deps, callId, outcome, eventId }: { deps: Dep
     await finishCalls(trx, deps, [{ call, outcome }]);
     return true;
   });
-  if (done) wakeDialer();
+  if (done) deps.dialerWake.wake();
   return done;
 }
 
