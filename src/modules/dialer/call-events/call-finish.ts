@@ -9,6 +9,16 @@ import { contactAfterCall } from './status-machine.ts';
 import { refreshUsage } from '../outbound/usage.ts';
 import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
 
+/**
+ * A call's end and what follows from it. Invariant: a call ends once, and with it its
+ * contact takes its next step (the status machine), its campaign's usage is refreshed and its
+ * webhook deliveries are written, all in the transaction that ends it.
+ *
+ * Lock order: the caller holds the call rows (call-locks.ts, id order); then the contacts,
+ * FOR UPDATE in id order; then the campaign rows written, in id order; then the webhook
+ * delivery rows inserted.
+ */
+
 type Trx = Transaction<Database>;
 
 export interface CallOutcome {

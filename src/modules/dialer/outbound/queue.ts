@@ -2,6 +2,15 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { DIALER_CHANNEL, type DialerWake } from '../wake.ts';
 
+/**
+ * Putting contacts in the dialer's queue. Invariant: a contact in progress, do_not_disturb or
+ * paused is never queued.
+ *
+ * Lock order: contact rows only, in the caller's transaction: by id for the contacts a
+ * creation or an import has just inserted; with FOR UPDATE SKIP LOCKED for the enqueue
+ * operations (a contact a dialling round holds is not waited for).
+ */
+
 type Trx = Transaction<Database>;
 
 // Contacts in these statuses are never put in the queue: one is already being called,
