@@ -23,10 +23,10 @@ import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { depsFromDatabase } from '../src/deps.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { dialDueContacts } from '../src/modules/dialer/dialer.service.ts';
-import { reconcileStaleCalls } from '../src/modules/dialer/reconciler.ts';
-import { sweepCampaignStates } from '../src/modules/dialer/sweep.ts';
-import { inProcessDelivery } from '../src/modules/dialer/voice-events.service.ts';
+import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
+import { reconcileStaleCalls } from '../src/modules/dialer/call-events/reconciler.ts';
+import { sweepCampaignStates } from '../src/modules/dialer/outbound/sweep.ts';
+import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { webhookSecret } from '../src/voice/signature.ts';
 import { createBenchDatabase } from './support/bench-db.ts';
@@ -110,7 +110,7 @@ try {
     await reset(n);
     const sim = new SimProvider({ secret: webhookSecret(config), clock: deps.clock, timeScale: 1e9, seed: 1 });
     deps.voice = sim;
-    sim.setDelivery(inProcessDelivery(deps));
+    connectProviderEvents(deps);
     let peakSeen = 0;
     let sampling = true;
     const sampler = (async () => {

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
 import { buildValidator } from './shared/validators.ts';
-import { simInboundRoutes } from './modules/dialer/inbound.routes.ts';
+import { simInboundRoutes } from './modules/dialer/inbound/inbound.routes.ts';
 import { registerJsonBodyParser } from './shared/json-body.ts';
 import { handleError } from './shared/error-handler.ts';
 import { clientErrorHandler, frameworkErrors } from './shared/framework-errors.ts';
@@ -22,7 +22,7 @@ import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes
 import { contactsRoutes } from './modules/contacts/contacts.routes.ts';
 import { callsRoutes } from './modules/calls/calls.routes.ts';
 import { dialerRoutes } from './modules/dialer/dialer.routes.ts';
-import { voiceEventsRoutes } from './modules/dialer/voice-events.routes.ts';
+import { callEventsRoutes } from './modules/dialer/call-events/call-events.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { contactIntegrationsRoutes } from './modules/contact-integrations/contact-integrations.routes.ts';
 import { createContactRoutes } from './modules/contact-integrations/create-contact.routes.ts';
@@ -125,7 +125,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   await app.register(loginRoutes, { prefix: '/api/v1' });
   // Routes with their own authentication.
   await app.register(createContactRoutes, { prefix: '/api/v1/contact-creation-integration' });
-  await app.register(voiceEventsRoutes, { prefix: '/api/v1/voice' });
+  await app.register(callEventsRoutes, { prefix: '/api/v1/voice' });
 
   // Everything below needs an API key or a bearer token.
   await app.register(

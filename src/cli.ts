@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { DataDirLockedError } from './db/embedded/data-dir-lock.ts';
 import { prepareDatabase, startServer } from './server.ts';
 import { startWorkers } from './workers.ts';
+import { connectProviderEvents } from './modules/dialer/call-events/provider-events.ts';
 import { startupProblem } from './startup-errors.ts';
 import { createUser, findUserByEmail, type NewUserInput } from './modules/users/users.service.ts';
 import { UserCreate } from './modules/users/users.schemas.ts';
@@ -107,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const deps = await createDeps(config);
+      connectProviderEvents(deps);
       await prepareDatabase(deps);
       const workers = startWorkers(deps);
       console.error(`worker running: ${workers.workers.map((w) => w.name).join(', ') || 'no loops configured'}`);

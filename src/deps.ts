@@ -9,6 +9,8 @@ import type { VoiceProvider } from './voice/provider.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
+import { createDialerWake, type DialerWake } from './modules/dialer/wake.ts';
+import type { CallEventBatchers } from './modules/dialer/call-events/call-events.service.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -29,6 +31,10 @@ export interface Deps {
   extractor: Extractor;
   /** Prometheus metrics of this instance (its own registry; served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
+  /** Wakes this process's dialer loop (a contact queued, a call ended). */
+  dialerWake: DialerWake;
+  /** Provider events waiting to be applied together, one group-commit batcher per provider. */
+  callEventBatchers: CallEventBatchers;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -43,6 +49,8 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     voice: createVoiceProvider(config, systemClock),
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
+    dialerWake: createDialerWake(),
+    callEventBatchers: new Map(),
   };
   return deps;
 }

@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { ensureFirstSuperuser } from './modules/users/users.service.ts';
 import { startWorkers } from './workers.ts';
 import { sealStoredSecrets } from './modules/webhooks/integration-secrets.ts';
+import { connectProviderEvents } from './modules/dialer/call-events/provider-events.ts';
 
 export interface RunningService {
   app: App;
@@ -23,6 +24,9 @@ export async function prepareDatabase(deps: Deps) {
 /** `voice-campaigns serve`: the HTTP API plus the background workers. The only place that listens. */
 export async function startServer(config: Config, options: { workers?: boolean } = {}): Promise<RunningService> {
   const deps = await createDeps(config);
+  // Decided here, once: the simulator's events go to the events service in-process; the
+  // events route is for vendors.
+  connectProviderEvents(deps);
   try {
     await prepareDatabase(deps);
     const app = await buildApp(deps);

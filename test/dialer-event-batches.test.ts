@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 import type { StartCallRequest, VoiceProvider } from '../src/voice/provider.ts';
-import { dialDueContacts } from '../src/modules/dialer/dialer.service.ts';
-import { applyCallEvents } from '../src/modules/dialer/call-events.service.ts';
-import { insertCalls, markContactsCalling } from '../src/modules/dialer/dialer.repository.ts';
+import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
+import { applyCallEvents } from '../src/modules/dialer/call-events/call-events.service.ts';
+import { insertCalls, markContactsCalling } from '../src/modules/dialer/outbound/call-rows.ts';
 import type { CallEvent } from '../src/voice/provider.ts';
 
 // A delivery of several events must give the same call row as the same events delivered one

@@ -4,6 +4,7 @@ import { createAccount } from './helpers/factories.ts';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 import { VoiceProviderError, type VoiceProvider } from '../src/voice/provider.ts';
+import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
 
 let h: DialerHarness;
 beforeAll(async () => {
@@ -112,10 +113,7 @@ describe('calls whose outcome is unknown', () => {
     await h.round();
     expect((await h.callsOf(id))[0]).toMatchObject({ status: 'finished', call_duration: 30 });
     expect((await h.contact(id)).status).toBe('finished');
-    h.sim.setDelivery(async ({ path, body, headers }) => {
-      const res = await h.t.app.inject({ method: 'POST', url: path, payload: body, headers });
-      if (res.statusCode !== 200) throw new Error(String(res.statusCode));
-    });
+    connectProviderEvents(h.t.deps);
   });
 
   it('ends a call whose end event carries a status the service does not know as failed, with the status in its reason', async () => {

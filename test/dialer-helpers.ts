@@ -49,11 +49,8 @@ export async function dialerHarness(start = '2030-01-07T15:00:00Z', env: Record<
     clock,
     voice: (config) => (sim = new SimProvider({ secret: webhookSecret(config), clock, timeScale: 1, seed: 7 })),
   });
-  // Events reach the app in-process, delivered when the test moves the clock (advance).
-  sim.setDelivery(async ({ path, body, headers }) => {
-    const res = await t.app.inject({ method: 'POST', url: path, payload: body, headers });
-    if (res.statusCode !== 200) throw new Error(`delivery ${res.statusCode} ${res.body}`);
-  });
+  // createTestApp gave the simulator its delivery (the events service, in-process); its events
+  // are delivered when the test moves the clock (advance).
   const account = await createAccount(t);
   const db = t.deps.db;
   return {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { webhookSecret } from '../src/voice/signature.ts';
-import { resumeInterruptedCalls } from '../src/modules/dialer/resume.ts';
+import { resumeInterruptedCalls } from '../src/modules/dialer/outbound/resume.ts';
+import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
 import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
 
 /**
@@ -19,11 +20,8 @@ afterEach(async () => {
 function restartSimulator(harness: DialerHarness): SimProvider {
   harness.sim.close();
   const sim = new SimProvider({ secret: webhookSecret(harness.t.config), clock: harness.clock, timeScale: 1, seed: 7 });
-  sim.setDelivery(async ({ path, body, headers }) => {
-    const res = await harness.t.app.inject({ method: 'POST', url: path, payload: body, headers });
-    if (res.statusCode !== 200) throw new Error(`delivery ${res.statusCode} ${res.body}`);
-  });
   harness.t.deps.voice = sim;
+  connectProviderEvents(harness.t.deps);
   return sim;
 }
 

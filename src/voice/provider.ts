@@ -72,13 +72,17 @@ export interface VoiceProvider {
    * calls go on at the vendor and report when they end, so vendors leave this out.
    */
   resumeCall?(req: StartCallRequest, startedAt: Date): Promise<void>;
-  /** Providers that report to our own events route learn how to reach it (HTTP or in-process). */
+  /**
+   * Only for a provider whose calls live in this process (the simulator): where its signed
+   * events go. Given once, when the process is assembled (connectProviderEvents in
+   * modules/dialer/call-events/provider-events.ts); a vendor posts to the events route instead.
+   */
   setDelivery?(deliver: EventDelivery | null): void;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
 }
 
-/** Posts one signed event body to POST /api/v1/voice/{provider}/events. */
+/** Hands over one signed event body, as a vendor would post it to POST /api/v1/voice/{provider}/events (`path`). */
 export type EventDelivery = (req: { path: string; body: string; headers: Record<string, string> }) => Promise<void>;
 
 export type VoiceErrorCode = 'rate_limited' | 'invalid_number' | 'insufficient_funds' | 'unavailable' | 'rejected' | 'unknown';

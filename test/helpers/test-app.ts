@@ -6,6 +6,7 @@ import { depsFromDatabase, type Deps } from '../../src/deps.ts';
 import type { Clock } from '../../src/shared/clock.ts';
 import type { VoiceProvider } from '../../src/voice/provider.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { connectProviderEvents } from '../../src/modules/dialer/call-events/provider-events.ts';
 
 export interface TestApp {
   app: App;
@@ -38,6 +39,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const deps = depsFromDatabase(config, database.handle);
   if (overrides.clock) deps.clock = overrides.clock;
   if (overrides.voice) deps.voice = overrides.voice(config, deps.clock);
+  // As server.ts does: the simulator's events go to the events service in-process.
+  connectProviderEvents(deps);
   const app = await buildApp(deps, { logger: false });
   await app.ready();
   return {

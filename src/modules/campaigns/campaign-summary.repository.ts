@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { DUE_STATUSES } from '../dialer/dialer.repository.ts';
+import { DUE_STATUSES } from '../dialer/outbound/due-contacts-claim.ts';
 
 /**
  * The campaign summary's SQL. Each statement is bound to one campaign and served by an

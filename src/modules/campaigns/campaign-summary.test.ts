@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { dialDueContacts } from '../dialer/dialer.service.ts';
+import { dialDueContacts } from '../dialer/outbound/outbound.service.ts';
 import { createCampaign, createSubUser } from './campaigns.test-support.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { refreshUsage } from '../dialer/usage.ts';
+import { refreshUsage } from '../dialer/outbound/usage.ts';
 import { requireCampaign } from './campaign-access.ts';
 import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
 import * as repo from './campaigns.repository.ts';

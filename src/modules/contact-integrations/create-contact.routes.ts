@@ -69,7 +69,7 @@ export async function createContactRoutes(app: App) {
     await enforceRateLimit({ repo, integration, weight: isArray ? Math.max(1, body.length) : 1, now: clock.now() });
 
     const one = (sources: InputSource[], loc: string) =>
-      createOrUpdateContact({ db, integration, contact: readContactInput(sources), defaultCountry: config.DEFAULT_COUNTRY, loc });
+      createOrUpdateContact({ db, integration, contact: readContactInput(sources), defaultCountry: config.DEFAULT_COUNTRY, loc, dialerWake: app.deps.dialerWake });
 
     if (!isArray) {
       const sources: InputSource[] = [];

@@ -2,7 +2,8 @@ import type { Db } from '../../db/connection.ts';
 import { forbidden, HttpError, unauthorized, unprocessable } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import { digestToken } from '../../shared/secrets.ts';
-import { queueContactsNow } from '../dialer/queue.ts';
+import { queueContactsNow } from '../dialer/outbound/queue.ts';
+import type { DialerWake } from '../dialer/wake.ts';
 import { insertContacts, type WrittenContact } from '../contacts/contacts.repository.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
 import type { ContactInput } from './create-contact.input.ts';
@@ -37,7 +38,7 @@ export async function enforceRateLimit(input: { repo: ContactIntegrationsReposit
  * when start_call applies: the request's start_call, else the integration's
  * auto_start_calls or the campaign's auto_calls.
  */
-export async function createOrUpdateContact(input: { db: Db; integration: IntegrationRow; contact: ContactInput; defaultCountry: string; loc: string }) {
+export async function createOrUpdateContact(input: { db: Db; integration: IntegrationRow; contact: ContactInput; defaultCountry: string; loc: string; dialerWake: DialerWake }) {
   const { db, integration, contact, defaultCountry, loc } = input;
   const campaignId = contact.campaignId ?? integration.campaign_ids[0];
   if (campaignId === undefined) throw unprocessable([loc, 'campaign_id'], 'The integration has no campaign left; add one in its settings', 'value_error');
@@ -60,7 +61,7 @@ export async function createOrUpdateContact(input: { db: Db; integration: Integr
       source: integration.name, creation_method: 'integration',
     }], { merge: { timezone: explicitTimezone ? 'replace' : 'keep' } })) as [WrittenContact];
     const start = contact.startCall ?? (integration.auto_start_calls || campaign.auto_calls);
-    const queued = inserted && start ? await queueContactsNow(trx, { contactIds: [id], reason: 'integration' }) : [];
+    const queued = inserted && start ? await queueContactsNow(trx, { contactIds: [id], reason: 'integration', wake: input.dialerWake }) : [];
     const row = await trx
       .selectFrom('contacts')
       .select(['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_reason', 'created_at', 'updated_at'])

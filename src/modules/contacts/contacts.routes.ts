@@ -56,7 +56,7 @@ export async function contactsRoutes(app: App) {
         response: { 200: Contact, ...ErrorResponses, 409: Detail },
       },
     },
-    async (request) => createContact({ db, principal: request.principal, input: request.body, defaultCountry: config.DEFAULT_COUNTRY }),
+    async (request) => createContact({ db, principal: request.principal, input: request.body, defaultCountry: config.DEFAULT_COUNTRY, dialerWake: app.deps.dialerWake }),
   );
 
   app.get(

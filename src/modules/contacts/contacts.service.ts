@@ -7,7 +7,8 @@ import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
+import type { DialerWake } from '../dialer/wake.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
   deleteContactRow,
@@ -52,6 +53,8 @@ export async function createContact(args: {
   principal: Principal;
   input: ContactCreate;
   defaultCountry: string;
+  /** Wakes the dialer when the contact is queued on creation (auto_calls). */
+  dialerWake: DialerWake;
   loc?: Loc;
 }): Promise<ContactView> {
   const { input, principal } = args;
@@ -76,7 +79,7 @@ export async function createContact(args: {
       ...(input.updated_at ? { updated_at: input.updated_at } : {}),
     }]);
     if (!written) throw duplicate(phone.e164, campaign.id, (await findContactIdByPhone(trx, campaign.id, phone.e164))?.id);
-    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [written.id], reason: 'auto_calls: queued on creation' });
+    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [written.id], reason: 'auto_calls: queued on creation', wake: args.dialerWake });
     return (await findContact(trx, written.id))!;
   });
 }

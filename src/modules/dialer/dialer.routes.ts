@@ -2,7 +2,7 @@ import type { App } from '../../app.ts';
 import { CampaignIdParams, ErrorResponses, Message } from '../../shared/schemas.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
-import { queueCampaignContacts } from './queue.ts';
+import { queueCampaignContacts } from './outbound/queue.ts';
 
 const MESSAGE_DOC =
   'Answers the Message object: message "Queued N contacts", user_id = the campaign owner\'s id, campaign_id, contact_id 0 ' +
@@ -11,7 +11,7 @@ const MESSAGE_DOC =
 
 /** Enqueue operations (mounted at /api/v1; authenticated). */
 export async function dialerRoutes(app: App) {
-  const { db } = app.deps;
+  const { db, dialerWake } = app.deps;
 
   app.post('/campaigns/enqueue_calls/:campaign_id', {
     schema: {
@@ -23,7 +23,7 @@ export async function dialerRoutes(app: App) {
     },
   }, async (request) => {
     const campaign = await requireCampaign(db, request.principal, request.params.campaign_id);
-    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status: 'new', limit: null, reason: 'queued by campaign enqueue' }));
+    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status: 'new', limit: null, reason: 'queued by campaign enqueue', wake: dialerWake }));
     return message(campaign, n);
   });
 
@@ -42,7 +42,7 @@ export async function dialerRoutes(app: App) {
   }, async (request) => {
     const campaign = await requireCampaign(db, request.principal, request.params.campaign_id);
     const { status, limit } = request.query;
-    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status, limit, reason: `queued by contacts enqueue (status ${status})` }));
+    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status, limit, reason: `queued by contacts enqueue (status ${status})`, wake: dialerWake }));
     return message(campaign, n);
   });
 }

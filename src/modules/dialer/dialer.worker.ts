@@ -2,12 +2,11 @@ import pg from 'pg';
 import pino from 'pino';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
-import { dialDueContacts } from './dialer.service.ts';
-import { reconcileStaleCalls } from './reconciler.ts';
-import { resumeInterruptedCalls } from './resume.ts';
-import { sweepCampaignStates } from './sweep.ts';
-import { ensureDelivery } from './voice-events.service.ts';
-import { DIALER_CHANNEL, onDialerWake } from './wake.ts';
+import { dialDueContacts } from './outbound/outbound.service.ts';
+import { reconcileStaleCalls } from './call-events/reconciler.ts';
+import { resumeInterruptedCalls } from './outbound/resume.ts';
+import { sweepCampaignStates } from './outbound/sweep.ts';
+import { DIALER_CHANNEL } from './wake.ts';
 
 const BATCH = 200;
 // Rounds in a row before yielding to the tick, so one busy queue cannot hog the loop forever.
@@ -95,8 +94,7 @@ export function createDialerWorker(deps: Deps): BackgroundWorker {
     start() {
       if (!stopped) return;
       stopped = false;
-      ensureDelivery(deps);
-      unsubscribe = onDialerWake(poke);
+      unsubscribe = deps.dialerWake.onWake(poke);
       void listen();
       loop = run();
     },

@@ -3,19 +3,25 @@ import { EventEmitter } from 'node:events';
 /**
  * In-process wake-ups for the dialer loop: a contact queued or a slot freed in this
  * process wakes it at once. Other processes are woken by NOTIFY on PostgreSQL and, in
- * any case, by the DIALER_TICK_MS tick.
+ * any case, by the DIALER_TICK_MS tick. One per Deps (depsFromDatabase), so two apps in
+ * one process never wake each other's dialer.
  */
-const wakeups = new EventEmitter();
-wakeups.setMaxListeners(0);
-
-export function wakeDialer() {
-  wakeups.emit('wake');
+export interface DialerWake {
+  wake(): void;
+  /** Returns the unsubscribe. */
+  onWake(listener: () => void): () => void;
 }
 
-export function onDialerWake(listener: () => void): () => void {
-  wakeups.on('wake', listener);
-  return () => wakeups.off('wake', listener);
+export function createDialerWake(): DialerWake {
+  const wakeups = new EventEmitter();
+  wakeups.setMaxListeners(0);
+  return {
+    wake: () => void wakeups.emit('wake'),
+    onWake(listener) {
+      wakeups.on('wake', listener);
+      return () => wakeups.off('wake', listener);
+    },
+  };
 }
 
 export const DIALER_CHANNEL = 'voice_campaigns_dialer';
-

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/queue.ts';
+import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
+import type { DialerWake } from '../dialer/wake.ts';
 import { insertContacts } from '../contacts/contacts.repository.ts';
 import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
 import type { PreparedChunk } from './import-rows.ts';
@@ -49,7 +50,7 @@ export async function loadChunk(db: Db, taskId: number, seq: number) {
  * Applies one prepared chunk. Returns false (and changes nothing) when the lease was lost
  * or the cursor moved: another worker owns the task now, or the sweeper ended it.
  */
-export async function applyChunk(db: Db, input: { taskId: number; workerId: string; chunk: PreparedChunk }): Promise<{ applied: boolean; done: boolean }> {
+export async function applyChunk(db: Db, input: { taskId: number; workerId: string; chunk: PreparedChunk; dialerWake: DialerWake | undefined }): Promise<{ applied: boolean; done: boolean }> {
   const { taskId, workerId, chunk } = input;
   return db.transaction().execute(async (trx) => {
     const task = await trx
@@ -88,7 +89,7 @@ export async function applyChunk(db: Db, input: { taskId: number; workerId: stri
     }
 
     const toQueue = inserted.filter((r) => known.get(r.campaign_id) && QUEUED_ON_CREATION.includes(r.status)).map((r) => r.id);
-    if (toQueue.length > 0) await queueContactsNow(trx, { contactIds: toQueue, reason: 'import' });
+    if (toQueue.length > 0) await queueContactsNow(trx, { contactIds: toQueue, reason: 'import', wake: input.dialerWake });
 
     const errors = [...failed, ...skipped].sort((a, b) => a.index - b.index);
     const room = Math.max(0, MAX_STORED_ERRORS - task.error_count);

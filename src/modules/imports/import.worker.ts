@@ -5,6 +5,7 @@ import type { BackgroundWorker } from '../../workers.ts';
 import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
 import { prepareChunk, type PreparedChunk } from './import-rows.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { DialerWake } from '../dialer/wake.ts';
 
 export interface ImportWorkerOptions {
   /** Identifies this worker in task leases; unique per process by default. */
@@ -24,6 +25,8 @@ export interface ImportWorkerDeps {
   db: Db;
   config: { DEFAULT_COUNTRY: string };
   metrics?: Pick<Metrics, 'importRows'>;
+  /** This process's dialer, woken when imported contacts are queued (none in a process that runs only imports). */
+  dialerWake?: DialerWake;
 }
 
 /**
@@ -67,7 +70,7 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
   async function runTask(task: ClaimedTask) {
     let next = await prepare(task, task.next_chunk);
     while (next && !stopping) {
-      const commit = applyChunk(db, { taskId: task.id, workerId, chunk: next });
+      const commit = applyChunk(db, { taskId: task.id, workerId, chunk: next, dialerWake: deps.dialerWake });
       // Load and prepare the following chunk while this one commits; a failed load
       // is retried after the commit settles.
       const following = prepare(task, next.seq + 1).catch(() => undefined);

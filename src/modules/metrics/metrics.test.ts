@@ -6,6 +6,7 @@ import { dialerHarness, usNumber, type DialerHarness } from '../../../test/diale
 import { createCampaign, startReceiver } from '../webhooks/webhooks.fixtures.ts';
 import { usPhone, waitForTask } from '../../../test/fixtures/intake-helpers.ts';
 import { createImportWorker } from '../imports/import.worker.ts';
+import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../voice/signature.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -122,7 +123,7 @@ describe('call metrics', () => {
   });
   afterAll(async () => h?.close());
 
-  it('counts calls started and ended (through the provider events route), and reads calls in progress and due contacts', async () => {
+  it('counts calls started and ended, reads calls in progress and due contacts, and times the provider events route', async () => {
     const c = await h.campaign();
     const [id] = await h.contacts(c, [usNumber()], { contact_data: { _sim: { status: 'finished', duration: 30 } } });
     expect((await h.enqueue(c)).statusCode).toBe(200);
@@ -136,8 +137,12 @@ describe('call metrics', () => {
     expect(sample(text, 'voice_campaigns_calls_in_progress')).toBe(1);
     expect(sample(text, 'voice_campaigns_contacts_due')).toBe(0);
 
-    await h.advance(10 * 60_000); // the simulator posts its signed end event to /api/v1/voice/sim/events
+    await h.advance(10 * 60_000); // the simulator's signed end event reaches the events service (in-process)
     expect((await h.callsOf(id!))[0]).toMatchObject({ status: 'finished' });
+    // A vendor posts its events to the route, which is timed like every route.
+    const body = JSON.stringify({ events: [] });
+    const posted = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/events', payload: body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(webhookSecret(h.t.config), body, h.clock.now()) } });
+    expect(posted.statusCode).toBe(200);
     text = await scrape(h.t);
     expect(sample(text, 'voice_campaigns_calls_ended_total', { status: 'finished', provider: 'sim' })).toBe(1);
     expect(sample(text, 'voice_campaigns_calls_in_progress')).toBe(0);

@@ -8,7 +8,9 @@ import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
 /**
  * The default provider: a simulated telephony vendor. Each call's outcome is seeded by
  * (SIM_SEED, call id); its events are due at clock times scaled by SIM_TIME_SCALE and
- * are posted, signed, to the same events route a real vendor uses.
+ * are signed as a real vendor signs them, then handed to the delivery the process gave it
+ * at start-up (the events service, in-process, which checks the signature as the events
+ * route does).
  */
 export interface SimOptions {
   secret: string;

@@ -1,5 +1,5 @@
 
-import type { Deps } from '../../deps.ts';
+import type { Deps } from '../../../deps.ts';
 import { applyCallEvents, finishCall } from './call-events.service.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
-import { isTerminalCallStatus, type CallEvent } from '../../voice/provider.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Deps } from '../../../deps.ts';
+import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts';
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
-import { wakeDialer } from './wake.ts';
+import { lockCalls, storeEventIds } from './call-locks.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 
@@ -13,7 +13,8 @@ type Outcome = 'applied' | 'ended' | 'duplicate' | 'unknown';
 // Enough to amortise a commit over many calls, small enough to keep row locks short.
 const EVENTS_PER_TRANSACTION = 1000;
 
-const batchers = new WeakMap<Deps, Map<string, GroupCommitBatcher<CallEvent, Outcome>>>();
+/** Per Deps (deps.callEventBatchers), so two apps in one process never share a batch. */
+export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcome>>;
 
 /**
  * Records provider events. Each event id is stored once (a repeat is ignored); a
@@ -23,7 +24,7 @@ const batchers = new WeakMap<Deps, Map<string, GroupCommitBatcher<CallEvent, Out
 export async function applyCallEvents({ deps, provider, events }: { deps: Deps; provider: string; events: CallEvent[] }) {
   const outcomes = await batcherFor(deps, provider).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
-  if (outcomes.includes('ended')) wakeDialer();
+  if (outcomes.includes('ended')) deps.dialerWake.wake();
   return {
     applied: outcomes.filter((o) => o === 'applied' || o === 'ended').length,
     duplicates: outcomes.filter((o) => o === 'duplicate').length,
@@ -32,8 +33,7 @@ export async function applyCallEvents({ deps, provider, events }: { deps: Deps; 
 }
 
 function batcherFor(deps: Deps, provider: string) {
-  let byProvider = batchers.get(deps);
-  if (!byProvider) batchers.set(deps, (byProvider = new Map()));
+  const byProvider = deps.callEventBatchers;
   let batcher = byProvider.get(provider);
   if (!batcher) {
     batcher = new GroupCommitBatcher<CallEvent, Outcome>({
@@ -176,39 +176,6 @@ function foldFill(end: CallOutcome, fill: Fill): boolean {
   return true;
 }
 
-/**
- * Locks every call the events name, in id order (so two batches, or a batch and the
- * dialer, never deadlock). Events that carry only the provider's id are first resolved
- * to our ids, so the lock itself is a primary-key lookup.
- */
-async function lockCalls(trx: Trx, ids: number[], providerIds: string[]) {
-  const byProviderId = new Map<string, LockedCall>();
-  const resolved = new Map<number, string>();
-  if (providerIds.length > 0) {
-    const { rows } = await sql<{ id: number; p: string }>`
-      SELECT call_id AS id, provider_call_id AS p FROM call_provider_refs WHERE provider_call_id = ANY(${providerIds}::text[])
-      UNION SELECT id, external_session_id FROM calls WHERE external_session_id = ANY(${providerIds}::text[])`.execute(trx);
-    for (const r of rows) resolved.set(r.id, r.p);
-  }
-  const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
-  const { rows } = await sql<LockedCall>`
-    SELECT id, status, contact_id, campaign_id, call_type, start_time FROM calls
-    WHERE id = ANY(${all}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);
-  return { byId, byProviderId };
-}
-
-/** Stores the event ids; returns those not seen before. */
-async function storeEventIds(trx: Trx, provider: string, rows: { eventId: string; callId: number; type: string }[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const { rows: inserted } = await sql<{ event_id: string }>`
-    INSERT INTO voice_events (provider, event_id, call_id, event_type)
-    SELECT ${provider}, e, c, t FROM unnest(${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.type)}::text[]) AS u(e, c, t)
-    ON CONFLICT DO NOTHING RETURNING event_id`.execute(trx);
-  return new Set(inserted.map((r) => r.event_id));
-}
-
 /** Ends a call the dialer itself decided about (refused by the provider, reconciled). */
 export async function finishCall({ deps, callId, outcome, eventId }: { deps: Deps; callId: number; outcome: CallOutcome; eventId?: string }): Promise<boolean> {
   const done = await deps.db.transaction().execute(async (trx) => {
@@ -218,7 +185,7 @@ export async function finishCall({ deps, callId, outcome, eventId }: { deps: Dep
     await finishCalls(trx, deps, [{ call, outcome }]);
     return true;
   });
-  if (done) wakeDialer();
+  if (done) deps.dialerWake.wake();
   return done;
 }
 

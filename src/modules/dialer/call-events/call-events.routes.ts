@@ -1,17 +1,21 @@
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
-import { unprocessable } from '../../shared/errors.ts';
-import { unstorable } from '../../shared/json-body.ts';
-import { Detail, ValidationDetail } from '../../shared/schemas.ts';
-import { SIGNATURE_HEADER } from '../../voice/signature.ts';
-import { handleProviderEvents, httpDelivery, inProcessDelivery, markDeliveryAttached } from './voice-events.service.ts';
+import type { App } from '../../../app.ts';
+import { unprocessable } from '../../../shared/errors.ts';
+import { unstorable } from '../../../shared/json-body.ts';
+import { Detail, ValidationDetail } from '../../../shared/schemas.ts';
+import { SIGNATURE_HEADER } from '../../../voice/signature.ts';
+import { handleProviderEvents } from './provider-events.ts';
 
-const rawBodies = new WeakMap<object, string>();
 const EventsAnswer = Type.Object({ received: Type.Integer(), applied: Type.Integer(), duplicates: Type.Integer(), unknown_calls: Type.Integer() });
 
-/** Provider events (mounted at /api/v1/voice; authenticated by the provider's signature). */
-export async function voiceEventsRoutes(app: App) {
+/**
+ * Provider events (mounted at /api/v1/voice; authenticated by the provider's signature): the
+ * webhook a vendor posts to. The simulator does not come through here: its events go to the
+ * events service in-process (connectProviderEvents in provider-events.ts).
+ */
+export async function callEventsRoutes(app: App) {
   const deps = app.deps;
+  const rawBodies = new WeakMap<object, string>();
   // Signatures are computed over the exact bytes sent, so this plugin keeps the raw body
   // (replacing, in this plugin only, the app's JSON parser).
   app.removeContentTypeParser('application/json');
@@ -27,26 +31,6 @@ export async function voiceEventsRoutes(app: App) {
     const bad = unstorable(parsed);
     done(bad ? unprocessable(['body', ...bad.loc], bad.msg) : null, bad ? undefined : parsed);
   });
-
-  // The simulator reports through this route: in-process through inject until the
-  // server listens, then over real HTTP to the listening address.
-  const provider = deps.voice;
-  if (provider.setDelivery) {
-    provider.setDelivery(async ({ path, body, headers }) => {
-      const res = await app.inject({ method: 'POST', url: path, payload: body, headers });
-      if (res.statusCode !== 200) throw new Error(`event delivery answered ${res.statusCode}`);
-    });
-    markDeliveryAttached(provider);
-    app.addHook('onListen', async () => {
-      const address = app.server.address();
-      if (address && typeof address === 'object') {
-        const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
-        provider.setDelivery!(httpDelivery(deps.config.PUBLIC_BASE_URL ?? `http://${host}:${address.port}`));
-      }
-    });
-    // Workers may still finish calls while the server closes: deliver in-process then.
-    app.addHook('onClose', async () => provider.setDelivery!(inProcessDelivery(deps)));
-  }
 
   app.post('/:provider/events', {
     schema: {

@@ -1,4 +1,4 @@
-import type { TerminalCallStatus } from '../../voice/provider.ts';
+import type { TerminalCallStatus } from '../../../voice/provider.ts';
 
 /**
  * What a call's terminal status does to its contact (the table in docs/dialer.md).

@@ -1,10 +1,13 @@
-import type { Deps } from '../../deps.ts';
-import type { EventDelivery, WebhookInput } from '../../voice/provider.ts';
+import type { Deps } from '../../../deps.ts';
+import type { EventDelivery, WebhookInput } from '../../../voice/provider.ts';
 import { applyCallEvents } from './call-events.service.ts';
 
 export type EventsAnswer = { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } } | { statusCode: 401 | 404 | 400; body: { detail: string } };
 
-/** The events route's work, callable without HTTP (the worker process delivers the simulator's events this way). */
+/**
+ * A provider's signed events: verify the signature, parse, apply. The events route does this
+ * for a vendor's requests; the simulator's events come here in-process (eventsServiceSink).
+ */
 export async function handleProviderEvents({ deps, provider, input }: { deps: Deps; provider: string; input: WebhookInput }): Promise<EventsAnswer> {
   if (provider !== deps.voice.name) return { statusCode: 404, body: { detail: `Voice provider '${provider}' is not configured` } };
   if (!deps.voice.verifyWebhook(input)) return { statusCode: 401, body: { detail: 'Invalid signature' } };
@@ -18,8 +21,12 @@ export async function handleProviderEvents({ deps, provider, input }: { deps: De
   return { statusCode: 200, body: { received: events.length, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls } };
 }
 
-/** Delivery straight into this process (no HTTP): the fallback when no server listens here. */
-export function inProcessDelivery(deps: Deps): EventDelivery {
+/**
+ * Where a provider whose calls live in this process (the simulator) sends its events: straight
+ * to handleProviderEvents, signature check included, never over HTTP to this same process. A
+ * refusal throws, so the provider retries as a vendor would.
+ */
+export function eventsServiceSink(deps: Deps): EventDelivery {
   return async ({ path, body, headers }) => {
     const provider = path.split('/').at(-2)!;
     const answer = await handleProviderEvents({ deps, provider, input: { rawBody: body, headers } });
@@ -27,24 +34,11 @@ export function inProcessDelivery(deps: Deps): EventDelivery {
   };
 }
 
-/** Delivery over real HTTP to the service's own listening address. */
-export function httpDelivery(baseUrl: string): EventDelivery {
-  return async ({ path, body, headers }) => {
-    const res = await fetch(new URL(path, baseUrl), { method: 'POST', body, headers, signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`event delivery answered ${res.status}`);
-  };
-}
-
-const attached = new WeakSet<object>();
-
-/** Gives the provider a way to reach our events route unless something already did. */
-export function ensureDelivery(deps: Deps) {
-  if (!deps.voice.setDelivery || attached.has(deps.voice)) return;
-  deps.voice.setDelivery(inProcessDelivery(deps));
-  attached.add(deps.voice);
-}
-
-export function markDeliveryAttached(provider: object) {
-  attached.add(provider);
+/**
+ * Decides, once, how provider events reach the events service: called where a process is
+ * assembled (server.ts for `serve`, the `worker` command, test and bench harnesses), before
+ * any call starts. A vendor posts to the events route instead and has no sink to set.
+ */
+export function connectProviderEvents(deps: Deps): void {
+  deps.voice.setDelivery?.(eventsServiceSink(deps));
 }

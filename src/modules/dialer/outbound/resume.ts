@@ -1,5 +1,5 @@
-import type { Deps } from '../../deps.ts';
-import { promptsFor } from './dialer.repository.ts';
+import type { Deps } from '../../../deps.ts';
+import { promptsFor } from '../campaign-prompts.ts';
 
 const PAGE = 1000;
 

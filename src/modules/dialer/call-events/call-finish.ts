@@ -1,13 +1,23 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
-import type { TerminalCallStatus, TranscriptTurn } from '../../voice/provider.ts';
-import { enqueueWebhookDeliveries } from '../webhooks/enqueue-deliveries.ts';
-import { nextOpening } from './calling-window.ts';
-import { windowRuleFor } from './contact-window.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Deps } from '../../../deps.ts';
+import type { TerminalCallStatus, TranscriptTurn } from '../../../voice/provider.ts';
+import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
+import { nextOpening } from '../outbound/calling-window.ts';
+import { windowRuleFor } from '../outbound/contact-window.ts';
 import { contactAfterCall } from './status-machine.ts';
-import { refreshUsage } from './usage.ts';
-import { FUNDS_REASON, NO_WINDOW_REASON } from './reasons.ts';
+import { refreshUsage } from '../outbound/usage.ts';
+import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
+
+/**
+ * A call's end and what follows from it. Invariant: a call ends once, and with it its
+ * contact takes its next step (the status machine), its campaign's usage is refreshed and its
+ * webhook deliveries are written, all in the transaction that ends it.
+ *
+ * Lock order: the caller holds the call rows (call-locks.ts, id order); then the contacts,
+ * FOR UPDATE in id order; then the campaign rows written, in id order; then the webhook
+ * delivery rows inserted.
+ */
 
 type Trx = Transaction<Database>;
 

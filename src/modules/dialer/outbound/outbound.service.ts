@@ -1,14 +1,15 @@
-import type { Deps } from '../../deps.ts';
-import { VoiceProviderError } from '../../voice/provider.ts';
+import type { Deps } from '../../../deps.ts';
+import { VoiceProviderError } from '../../../voice/provider.ts';
 import { isUnrestricted, isOpen, nextOpening } from './calling-window.ts';
 import { windowRuleFor } from './contact-window.ts';
-import {
-  claimDueContacts, contactsCalledInPeriod, insertCalls, lockCampaigns, lockGlobalRoom, markContactsCalling,
-  promptsFor, rescheduleContacts, saveProviderIds, type ClaimedContact, type DialCampaign, type NewOutboundCall,
-} from './dialer.repository.ts';
-import { finishCall } from './call-events.service.ts';
-import { limitActive, periodCostPerCall, periodUsage } from './usage.ts';
-import { NO_WINDOW_REASON } from './reasons.ts';
+import { claimDueContacts, type ClaimedContact } from './due-contacts-claim.ts';
+import { lockCampaigns, lockGlobalRoom, type DialCampaign } from './concurrency-locks.ts';
+import { insertCalls, markContactsCalling, rescheduleContacts, type NewOutboundCall } from './call-rows.ts';
+import { promptsFor } from '../campaign-prompts.ts';
+import { saveProviderIds } from '../provider-call-ids.ts';
+import { finishCall } from '../call-events/call-events.service.ts';
+import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from './usage.ts';
+import { NO_WINDOW_REASON } from '../reasons.ts';
 
 const NUMBER_BUSY_RETRY_MS = 60_000;
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Deps } from '../../deps.ts';
-import { DUE_STATUSES } from './dialer.repository.ts';
+import type { Deps } from '../../../deps.ts';
+import { DUE_STATUSES } from './due-contacts-claim.ts';
 import { refreshUsage } from './usage.ts';
-import { ARCHIVED_REASON, CAMPAIGN_REASONS, FUNDS_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from './reasons.ts';
+import { ARCHIVED_REASON, CAMPAIGN_REASONS, FUNDS_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from '../reasons.ts';
 
 /**
  * Keeps next_action_time/next_action_reason truthful for contacts the dialer cannot

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
-import type { Deps } from '../../deps.ts';
-import { conflict, HttpError } from '../../shared/errors.ts';
-import { requirePhone } from '../../shared/phone.ts';
-import type { Principal } from '../auth/principal.ts';
-import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
-import { insertContacts } from '../contacts/contacts.repository.ts';
-import { promptsFor, saveProviderIds } from './dialer.repository.ts';
+import type { Deps } from '../../../deps.ts';
+import { conflict, HttpError } from '../../../shared/errors.ts';
+import { requirePhone } from '../../../shared/phone.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
+import { promptsFor } from '../campaign-prompts.ts';
+import { saveProviderIds } from '../provider-call-ids.ts';
+import { insertContacts } from '../../contacts/contacts.repository.ts';
 
 /**
  * An inbound call to one of an Inbound campaign's numbers: finds the caller among the

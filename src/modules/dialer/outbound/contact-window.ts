@@ -1,6 +1,6 @@
-import { timezonesForPhone } from '../../shared/phone-timezones.ts';
-import { isValidTimeZone } from '../../shared/timezone.ts';
-import type { WorkSchedule } from '../campaigns/work-schedule.ts';
+import { timezonesForPhone } from '../../../shared/phone-timezones.ts';
+import { isValidTimeZone } from '../../../shared/timezone.ts';
+import type { WorkSchedule } from '../../campaigns/work-schedule.ts';
 import type { WindowRule } from './calling-window.ts';
 
 export interface CampaignWindowFields {

@@ -1,5 +1,17 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
+
+/**
+ * Usage limits. Invariant: a campaign with an active limit (limit_value per limit_unit in
+ * [limit_start, limit_end]) starts no call once its usage, counted from its calls, reaches
+ * the limit; limit_usage/limit_reached show that count.
+ *
+ * Lock order: the dialer reads usage without row locks, under the campaign's advisory lock
+ * (concurrency-locks.ts), so no other round starts calls for the campaign between the count
+ * and the insert. refreshUsage writes the campaign row: when calls end, after their call and
+ * contact rows and with the campaigns in id order (call-events/call-finish.ts); in the sweep,
+ * one campaign per transaction.
+ */
 
 type Trx = Transaction<Database>;
 
@@ -55,4 +67,14 @@ export async function refreshUsage(trx: Trx, c: LimitFields, now: Date): Promise
   const reached = limitActive(c, now) && usage >= c.limit_value;
   await trx.updateTable('campaigns').set({ limit_usage: usage, limit_reached: reached }).where('id', '=', c.id).execute();
   return { usage, reached };
+}
+
+/** Contacts among `ids` that already had an outbound call in the campaign's limit period. */
+export async function contactsCalledInPeriod(trx: Trx, campaign: LimitFields, ids: number[]): Promise<Set<number>> {
+  const { rows } = await sql<{ contact_id: number }>`
+    SELECT DISTINCT contact_id FROM calls
+    WHERE campaign_id = ${campaign.id} AND contact_id = ANY(${ids}::bigint[]) AND call_type = 'outbound'
+      AND start_time >= coalesce(${campaign.limit_start}::timestamptz, '-infinity'::timestamptz)
+      AND start_time <= coalesce(${campaign.limit_end}::timestamptz, 'infinity'::timestamptz)`.execute(trx);
+  return new Set(rows.map((r) => r.contact_id));
 }

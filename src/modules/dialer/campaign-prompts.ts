@@ -1,0 +1,28 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Db } from '../../db/connection.ts';
+
+type Trx = Transaction<Database>;
+
+/**
+ * The prompt each campaign's assistant uses: the newest approved (or auto-approved)
+ * prompt_history entry. campaign_data.prompt is only a fallback for campaigns with no
+ * history at all (rows written before prompt history existed): once a campaign has
+ * history, a sub-user's pending proposal must never reach a call. A null prompt is no prompt.
+ */
+export async function promptsFor(trx: Trx | Db, campaignIds: number[]): Promise<Map<number, string | null>> {
+  if (campaignIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; prompt: string | null }>`
+    SELECT cp.id,
+      CASE WHEN EXISTS (SELECT 1 FROM prompt_history h WHERE h.campaign_id = cp.id)
+        THEN (SELECT CASE jsonb_typeof(ph.prompt_data->'prompt')
+                       WHEN 'string' THEN ph.prompt_data->>'prompt'
+                       WHEN 'object' THEN (ph.prompt_data->'prompt')::text END
+              FROM prompt_history ph
+              WHERE ph.campaign_id = cp.id AND ph.status IN ('approved', 'auto_approved')
+              ORDER BY ph.id DESC LIMIT 1)
+        ELSE cp.campaign_data->>'prompt'
+      END AS prompt
+    FROM campaigns cp WHERE cp.id = ANY(${campaignIds}::bigint[])`.execute(trx);
+  return new Map(rows.map((r) => [r.id, r.prompt]));
+}

@@ -1,0 +1,64 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+
+/**
+ * The rows a dialling round writes. Invariants: at most one call in progress per contact and
+ * per number of an account (the unique live-call indexes; a second one is "not inserted",
+ * ON CONFLICT DO NOTHING, and its contact is retried later), and a contact is `in progress`
+ * exactly when its call row is, both written in the claim's transaction.
+ *
+ * Lock order: last in a round, after the cap, contact and campaign locks
+ * (concurrency-locks.ts). The calls are inserted in (owner, number) order, the order of the
+ * unique index on live numbers, so two rounds inserting calls to shared numbers wait on each
+ * other in one direction only. The contact rows updated here are the ones the claim locked.
+ */
+
+type Trx = Transaction<Database>;
+
+export interface NewOutboundCall {
+  contactId: number;
+  ownerId: number;
+  campaignId: number;
+  from: string | null;
+  to: string;
+  title: string;
+  contactData: string;
+  callData: string;
+}
+
+/**
+ * Writes the call rows. ON CONFLICT DO NOTHING lets the unique live-call indexes turn
+ * a second call to a number (or contact) into "not inserted" instead of an error.
+ */
+export async function insertCalls(trx: Trx, calls: NewOutboundCall[], now: Date): Promise<{ id: number; contact_id: number }[]> {
+  if (calls.length === 0) return [];
+  // In (owner, number) order, the order of the unique index on live numbers: two workers
+  // inserting calls to shared numbers in opposite orders waited on each other (a deadlock).
+  calls = [...calls].sort((a, b) => a.ownerId - b.ownerId || (a.to < b.to ? -1 : a.to > b.to ? 1 : a.contactId - b.contactId));
+  const { rows } = await sql<{ id: number; contact_id: number }>`
+    INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data)
+    SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb
+    FROM unnest(${calls.map((c) => c.ownerId)}::bigint[], ${calls.map((c) => c.campaignId)}::bigint[], ${calls.map((c) => c.contactId)}::bigint[],
+                ${calls.map((c) => c.from)}::text[], ${calls.map((c) => c.to)}::text[], ${calls.map((c) => c.title)}::text[],
+                ${calls.map((c) => c.contactData)}::text[], ${calls.map((c) => c.callData)}::text[]) AS u(o, cp, ct, f, t, ti, cd, kd)
+    ON CONFLICT DO NOTHING
+    RETURNING id, contact_id`.execute(trx);
+  return rows;
+}
+
+export async function markContactsCalling(trx: Trx, contactIds: number[]): Promise<void> {
+  if (contactIds.length === 0) return;
+  await sql`
+    UPDATE contacts SET status = 'in progress', calls_attempts = calls_attempts + 1, next_action_time = NULL,
+      next_action_reason = 'call ' || (calls_attempts + 1) || ' in progress', updated_at = now()
+    WHERE id = ANY(${contactIds}::bigint[])`.execute(trx);
+}
+
+/** Moves contacts to a later time (outside their window, or their number is busy in another call). */
+export async function rescheduleContacts(trx: Trx, rows: { id: number; at: Date | null; reason: string; status: string }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE contacts c SET status = u.s, next_action_time = u.t, next_action_reason = u.r, updated_at = now()
+    FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.at)}::timestamptz[], ${rows.map((r) => r.reason)}::text[], ${rows.map((r) => r.status)}::text[]) AS u(id, t, r, s)
+    WHERE c.id = u.id`.execute(trx);
+}
