@@ -1,3 +1,4 @@
+import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
@@ -29,6 +30,8 @@ export interface Deps {
   extractor: Extractor;
   /** Prometheus metrics of this instance (its own registry; served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
+  /** The one logger of the process (LOG_LEVEL): the HTTP server's and, as children, every worker's. */
+  log: Logger;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -43,6 +46,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     voice: createVoiceProvider(config, systemClock),
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
+    log: pino({ level: config.LOG_LEVEL }),
   };
   return deps;
 }
