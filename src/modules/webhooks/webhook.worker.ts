@@ -7,6 +7,7 @@ import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.
 import type { BackgroundWorker } from '../../workers.ts';
 import { claimDeliveries, completeDeliveries, releaseClaims, sweepExpiredClaims, type ClaimedDelivery, type DeliveryOutcome } from './deliveries.repository.ts';
 import { processDelivery, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
+import { createSigningKeys } from './webhook-sender.ts';
 import { createClaimSizer, createWaker, withRetry } from './worker-pacing.ts';
 
 export interface WebhookWorkerOptions {
@@ -45,6 +46,7 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
     recordingPollMs: options.recordingPollMs ?? 500,
     sleep: (ms) => delay(ms),
     secrets: deps.secrets,
+    signingKeys: createSigningKeys(),
     metrics: deps.metrics,
     close: () => dispatcher.close(),
   };
