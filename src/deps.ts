@@ -10,6 +10,7 @@ import type { VoiceProvider } from './voice/provider.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
+import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/analytics.compaction.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -32,6 +33,8 @@ export interface Deps {
   metrics: Metrics;
   /** The one logger of the process (LOG_LEVEL): the HTTP server's and, as children, every worker's. */
   log: Logger;
+  /** The analytics reports' own PostgreSQL connections and background compaction flag. */
+  analyticsReports: AnalyticsReports;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -47,8 +50,15 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     log: pino({ level: config.LOG_LEVEL }),
+    analyticsReports: createAnalyticsReports(database),
   };
   return deps;
+}
+
+/** Ends what depsFromDatabase opened beside the database (the report connections), then the database. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.analyticsReports.close();
+  await deps.database.close();
 }
 
 export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {
