@@ -35,7 +35,7 @@ export async function compactAnalytics(db: Db, options: { ownerId?: number; wait
 export interface AnalyticsReports {
   db: Db;
   runner: ReportRunner;
-  /** Starts a compaction in the background unless one of these reports' runs or ran moments ago. */
+  /** Starts a compaction in the background unless one started here is running or started moments ago. */
   compactSoon(): void;
   /** Ends the report connections (a later report opens new ones). */
   close(): Promise<void>;
