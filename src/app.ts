@@ -91,8 +91,12 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Builds the HTTP application from its dependencies. Does not listen. */
 export async function buildApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const proxies = trustProxy(deps.config.TRUST_PROXY);
+  // The process logger (deps.log), with request lines redacted, unless the caller brings its own
+  // logger options (tests: none, or a stream to read). Typed as Fastify's base logger, as App is.
+  const processLogger: FastifyBaseLogger = deps.log.child({}, { serializers: { req: redactedRequest } });
+  const logging = options.logger !== undefined ? { logger: options.logger } : { loggerInstance: processLogger };
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.LOG_LEVEL, serializers: { req: redactedRequest } },
+    ...logging,
     bodyLimit: DEFAULT_BODY_LIMIT,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },

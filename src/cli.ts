@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.ts';
-import { createDeps } from './deps.ts';
+import { closeDeps, createDeps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DataDirLockedError } from './db/embedded/data-dir-lock.ts';
 import { prepareDatabase, startServer } from './server.ts';
@@ -33,7 +33,7 @@ async function withDatabase<T>(run: (deps: Awaited<ReturnType<typeof createDeps>
     if (options.prepare) await prepareDatabase(deps);
     return await run(deps);
   } finally {
-    await deps.database.close();
+    await closeDeps(deps);
   }
 }
 
@@ -112,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
       await prepareDatabase(deps);
       const workers = startWorkers(deps);
       console.error(`worker running: ${workers.workers.map((w) => w.name).join(', ') || 'no loops configured'}`);
-      onSignals(async () => { await workers.stop(); await deps.database.close(); });
+      onSignals(async () => { await workers.stop(); await closeDeps(deps); });
       return -1;
     }
     case 'migrate': {

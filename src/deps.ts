@@ -1,3 +1,4 @@
+import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
@@ -11,6 +12,7 @@ import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
 import { createDialerWake, type DialerWake } from './modules/dialer/wake.ts';
 import type { CallEventBatchers } from './modules/dialer/call-events/call-events.service.ts';
+import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/analytics.compaction.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -35,6 +37,10 @@ export interface Deps {
   dialerWake: DialerWake;
   /** Provider events waiting to be applied together, one group-commit batcher per provider. */
   callEventBatchers: CallEventBatchers;
+  /** The one logger of the process (LOG_LEVEL): the HTTP server's and, as children, every worker's. */
+  log: Logger;
+  /** The analytics reports' own PostgreSQL connections and background compaction flag. */
+  analyticsReports: AnalyticsReports;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
@@ -51,8 +57,16 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
     callEventBatchers: new Map(),
+    log: pino({ level: config.LOG_LEVEL }),
+    analyticsReports: createAnalyticsReports(database),
   };
   return deps;
+}
+
+/** Ends what depsFromDatabase opened beside the database (the report connections), then the database. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.analyticsReports.close();
+  await deps.database.close();
 }
 
 export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {

@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import { buildApp, type App } from './app.ts';
-import { createDeps, type Deps } from './deps.ts';
+import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureFirstSuperuser } from './modules/users/users.service.ts';
 import { startWorkers } from './workers.ts';
@@ -44,11 +44,11 @@ export async function startServer(config: Config, options: { workers?: boolean }
         (stopping ??= (async () => {
           await app.close();
           await background?.stop();
-          await deps.database.close();
+          await closeDeps(deps);
         })()),
     };
   } catch (error) {
-    await deps.database.close();
+    await closeDeps(deps);
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { createAccount, type Account } from './helpers/factories.ts';
 import { createCampaign, createFinishedCall, settled, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { claimDeliveries, completeDeliveries } from '../src/modules/webhooks/deliveries.repository.ts';
-import { sendWebhook, type SendRequest } from '../src/modules/webhooks/webhook-sender.ts';
+import { createSigningKeys, sendWebhook, type SendRequest } from '../src/modules/webhooks/webhook-sender.ts';
 import { exchange } from '../src/modules/webhooks/http-exchange.ts';
 import { createClaimSizer } from '../src/modules/webhooks/worker-pacing.ts';
 import { createGuardedDispatcher, type Resolver } from '../src/shared/ssrf-guard.ts';
@@ -43,7 +43,7 @@ function request(url: string, dispatcher: SendRequest['dispatcher']): SendReques
   return {
     method: 'POST', url, payload: { name: 'Ann' }, urlParams: false, timeoutMs: 5_000, dispatcher,
     auth: { type: 'none', login: null, password: null, token: null, apiKey: null, apiKeyHeader: 'X-API-KEY' },
-    signingSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', webhookId: 'msg_1_1', timestamp: 1_900_000_000,
+    signingSecret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=', signingKeys: createSigningKeys(), webhookId: 'msg_1_1', timestamp: 1_900_000_000,
   };
 }
 

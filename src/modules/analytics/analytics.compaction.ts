@@ -1,10 +1,9 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
-import pino from 'pino';
+import { createBackgroundLoop } from '../../background-loop.ts';
 import type { DatabaseHandle, Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
-import { queryPrepared } from './analytics.repository.ts';
+import { createReportRunner, type ReportRunner } from './analytics.repository.ts';
 import { rollupOnlyFits, type Checks, type PartsInput } from './analytics.parts.ts';
 
 /**
@@ -13,7 +12,7 @@ import { rollupOnlyFits, type Checks, type PartsInput } from './analytics.parts.
  * much of a report is precomputed, never whether it is right.
  *
  * It runs (1) from the background worker below, (2) right after a report that found marks of
- * its owner (fire and forget, one at a time per process), and (3) before a report whose periods
+ * its owner (fire and forget, one at a time per set of Deps), and (3) before a report whose periods
  * hold more than SYNC_DIRTY_DAYS dirty days: a backlog (a bulk load, or the worker not
  * running) is cheaper to fold once than to read raw on every request.
  */
@@ -29,27 +28,45 @@ export async function compactAnalytics(db: Db, options: { ownerId?: number; wait
   return Number(rows[0]?.n ?? 0);
 }
 
-const inFlight = new WeakMap<Db, { running: boolean; last: number }>();
+/**
+ * What the reports of one set of Deps keep between requests: their connections (see
+ * createReportRunner) and whether a background compaction of theirs runs or ran moments ago.
+ */
+export interface AnalyticsReports {
+  db: Db;
+  runner: ReportRunner;
+  /** Starts a compaction in the background unless one started here is running or started moments ago. */
+  compactSoon(): void;
+  /** Ends the report connections (a later report opens new ones). */
+  close(): Promise<void>;
+}
 
-/** Starts a compaction in the background unless one runs in this process or ran moments ago. */
-export function compactSoon(db: Db): void {
-  const state = inFlight.get(db) ?? { running: false, last: 0 };
-  inFlight.set(db, state);
-  if (state.running || Date.now() - state.last < BACKGROUND_MIN_INTERVAL_MS) return;
-  state.running = true;
-  state.last = Date.now();
-  compactAnalytics(db, { wait: false })
-    .catch(() => {}) // Nothing depends on it: the next report or the worker tries again.
-    .finally(() => (state.running = false));
+export function createAnalyticsReports(database: DatabaseHandle): AnalyticsReports {
+  const runner = createReportRunner(database);
+  let running = false;
+  let last = 0;
+  return {
+    db: database.db,
+    runner,
+    compactSoon() {
+      if (running || Date.now() - last < BACKGROUND_MIN_INTERVAL_MS) return;
+      running = true;
+      last = Date.now();
+      compactAnalytics(database.db, { wait: false })
+        .catch(() => {}) // Nothing depends on it: the next report or the worker tries again.
+        .finally(() => (running = false));
+    },
+    close: () => runner.close(),
+  };
 }
 
 /** A report statement's answer; a backlog of dirty days in its periods is folded first. */
-export async function readReport<T extends Checks>(database: DatabaseHandle, statement: RawBuilder<{ r: T }>, ownerId: number): Promise<T> {
-  const run = async () => (await queryPrepared(database, statement))[0]!.r;
+export async function readReport<T extends Checks>(reports: AnalyticsReports, statement: RawBuilder<{ r: T }>, ownerId: number): Promise<T> {
+  const run = async () => (await reports.runner.query(statement))[0]!.r;
   const result = await run();
   if (result.dirty > SYNC_DIRTY_DAYS) {
     try {
-      await compactAnalytics(database.db, { ownerId });
+      await compactAnalytics(reports.db, { ownerId });
     } catch {
       // The first answer is exact already (marked days were read from the calls); folding is only for speed.
       return result;
@@ -58,7 +75,7 @@ export async function readReport<T extends Checks>(database: DatabaseHandle, sta
   }
   // Marks of days outside the periods too (today's calls are an edge, read raw anyway): every
   // report reads the unindexed mark table, so it must stay small.
-  if (result.marks > 0) compactSoon(database.db);
+  if (result.marks > 0) reports.compactSoon();
   return result;
 }
 
@@ -68,19 +85,19 @@ export async function readReport<T extends Checks>(database: DatabaseHandle, sta
  * snapshot; otherwise the mixed form, through readReport.
  */
 export async function readRollupFirst<T extends Checks>(
-  database: DatabaseHandle,
+  reports: AnalyticsReports,
   parts: Pick<PartsInput, 'periods' | 'unusableDays'>,
   statement: (form: 'mixed' | 'rollup') => RawBuilder<{ r: T }>,
   ownerId: number,
 ): Promise<T> {
   if (rollupOnlyFits(parts)) {
-    const result = (await queryPrepared(database, statement('rollup')))[0]!.r;
+    const result = (await reports.runner.query(statement('rollup')))[0]!.r;
     if (Number(result.dirty) === 0) {
-      if (result.marks > 0) compactSoon(database.db);
+      if (result.marks > 0) reports.compactSoon();
       return result;
     }
   }
-  return readReport(database, statement('mixed'), ownerId);
+  return readReport(reports, statement('mixed'), ownerId);
 }
 
 /**
@@ -89,32 +106,13 @@ export async function readRollupFirst<T extends Checks>(
  * statement appends one mark row until then).
  */
 export function createAnalyticsWorker(deps: Deps, options: { intervalMs?: number } = {}): BackgroundWorker {
-  const log = pino({ level: deps.config.LOG_LEVEL, name: 'analytics' });
-  const intervalMs = options.intervalMs ?? 5_000;
-  let stopped = true;
-  let loop: Promise<void> | null = null;
-  let stop = new AbortController();
-  return {
+  return createBackgroundLoop({
     name: 'analytics',
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      stop = new AbortController(); // a worker stopped and started again must sleep again
-      loop = (async () => {
-        while (!stopped) {
-          try {
-            await compactAnalytics(deps.db, { wait: false });
-          } catch (error) {
-            log.warn({ err: error }, 'analytics compaction failed; retrying');
-          }
-          await delay(intervalMs, undefined, { signal: stop.signal }).catch(() => {});
-        }
-      })();
+    log: deps.log.child({ worker: 'analytics' }),
+    tickMs: options.intervalMs ?? 5_000,
+    failure: { level: 'warn', message: 'analytics compaction failed; retrying' },
+    round: async () => {
+      await compactAnalytics(deps.db, { wait: false });
     },
-    async stop() {
-      stopped = true;
-      stop.abort();
-      await loop;
-    },
-  };
+  });
 }

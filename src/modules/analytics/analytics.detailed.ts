@@ -54,7 +54,7 @@ function hoursFromCalls(rows: { hour: number; calls: number; successful: number 
 /** Status and action status counts from the rollup columns, or from the calls when a value has no column. */
 async function statusBreakdowns(input: ScopeInput, scope: CallScope, total: TotalsTuple | undefined) {
   if (!STATUSES_ROLLED || col(total, 'st_other') > 0 || col(total, 'ac_other') > 0) {
-    const rows = await breakdownsOf(input.database.db, scope);
+    const rows = await breakdownsOf(input.reports.db, scope);
     const of = (dim: BreakdownRow['dim']) => rows.filter((r) => r.dim === dim);
     return {
       byStatus: ordered<string>(CALL_STATUSES, of('status').map((r) => [r.status!, Number(r.calls)])),
@@ -75,11 +75,11 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
   const zone = offsetSegments(timeZone, periods.at(-1)!.start, scope.end);
   // A day with a change of offset cannot give hours of day from its per-UTC-hour counts.
   const unusableDays = zone.wholeHours ? zone.changeDays : [];
-  const parts = { db: input.database.db, scope, periods, zone, unusableDays };
+  const parts = { db: input.reports.db, scope, periods, zone, unusableDays };
   // A zone off whole hours (India, Nepal, ...) cannot use the rollup's UTC-hour counts: its hours come from the calls.
   const [result, rawHours] = await Promise.all([
-    readRollupFirst(input.database, parts, (form) => rollupStatement({ ...parts, form }), scope.principal.ownerId),
-    zone.wholeHours ? null : byHourOf(input.database.db, scope, localHourSql(zone)),
+    readRollupFirst(input.reports, parts, (form) => rollupStatement({ ...parts, form }), scope.principal.ownerId),
+    zone.wholeHours ? null : byHourOf(input.reports.db, scope, localHourSql(zone)),
   ]);
   checkCampaign(scope, result);
 

@@ -48,8 +48,29 @@ export function scopedCalls(db: Db, scope: CallScope, options: { range: boolean 
   return query;
 }
 
+// A memo of a pure function of the statement text (the name is its hash), so one map may serve
+// every database and app of the process: it holds no connection and no state of any of them.
 const statementNames = new Map<string, string>();
-const reportPools = new WeakMap<DatabaseHandle, pg.Pool>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `vc_an_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 256) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Runs the report statements of one database; its connections are ended by close(). */
+export interface ReportRunner {
+  /**
+   * Runs a report statement: on PostgreSQL as a named prepared statement on the report pool;
+   * on the embedded database (one shared session, no JIT) through Kysely.
+   */
+  query<T>(statement: RawBuilder<T>): Promise<T[]>;
+  /** Ends the report pool; a later query opens a new one. */
+  close(): Promise<void>;
+}
 
 /**
  * On PostgreSQL the report statements run on a few connections of their own, set up for them:
@@ -60,40 +81,35 @@ const reportPools = new WeakMap<DatabaseHandle, pg.Pool>();
  * - enable_seqscan off: every read of these statements is an index lookup by design, and a
  *   plan made while the rollup tables were empty (before the first compaction) chose
  *   sequential scans that then ran once per month of the period: 1.8 s instead of 10 ms.
- * Session settings on the shared pool would change every other module's queries.
+ * Session settings on the shared pool would change every other module's queries. The pool is
+ * opened by the first report, so a process that serves none holds no extra connection.
  */
-function reportPool(database: DatabaseHandle): pg.Pool {
-  let pool = reportPools.get(database);
-  if (!pool) {
-    const base = database.pool.options as pg.PoolConfig;
-    const options = [base.options, '-c jit=off -c plan_cache_mode=force_generic_plan -c enable_seqscan=off'].filter(Boolean).join(' ');
-    pool = new pg.Pool({ ...base, options, max: 4, allowExitOnIdle: true });
-    pool.on('error', () => {});
-    reportPools.set(database, pool);
-  }
-  return pool;
-}
+export function createReportRunner(database: DatabaseHandle): ReportRunner {
+  let pool: pg.Pool | null = null;
 
-export async function closeReportPool(database: DatabaseHandle): Promise<void> {
-  const pool = reportPools.get(database);
-  reportPools.delete(database);
-  await pool?.end();
-}
-
-/**
- * Runs a report statement: on PostgreSQL as a named prepared statement on the report pool;
- * on the embedded database (one shared session, no JIT) through Kysely.
- */
-export async function queryPrepared<T>(database: DatabaseHandle, query: RawBuilder<T>): Promise<T[]> {
-  const compiled = query.compile(database.db);
-  if (database.kind !== 'postgres') return (await database.db.executeQuery(compiled)).rows;
-  let name = statementNames.get(compiled.sql);
-  if (!name) {
-    name = `vc_an_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
-    if (statementNames.size < 256) statementNames.set(compiled.sql, name);
+  function reportPool(): pg.Pool {
+    if (!pool) {
+      const base = database.pool.options as pg.PoolConfig;
+      const options = [base.options, '-c jit=off -c plan_cache_mode=force_generic_plan -c enable_seqscan=off'].filter(Boolean).join(' ');
+      pool = new pg.Pool({ ...base, options, max: 4, allowExitOnIdle: true });
+      pool.on('error', () => {});
+    }
+    return pool;
   }
-  const result = await reportPool(database).query({ name, text: compiled.sql, values: compiled.parameters as unknown[] });
-  return result.rows as T[];
+
+  return {
+    async query<T>(query: RawBuilder<T>): Promise<T[]> {
+      const compiled = query.compile(database.db);
+      if (database.kind !== 'postgres') return (await database.db.executeQuery(compiled)).rows;
+      const result = await reportPool().query({ name: statementName(compiled.sql), text: compiled.sql, values: compiled.parameters as unknown[] });
+      return result.rows as T[];
+    },
+    async close() {
+      const ending = pool;
+      pool = null;
+      await ending?.end();
+    },
+  };
 }
 
 export type Dimension = 'total' | 'campaign' | 'status' | 'action_status' | 'call_type';

@@ -2,15 +2,15 @@ import type { App } from '../../app.ts';
 import { ErrorResponses } from '../../shared/schemas.ts';
 import { DetailedQuery, DetailedResponse, PERIOD_DESCRIPTION, TrendsQuery, TrendsResponse } from './analytics.schemas.ts';
 import { detailedAnalytics } from './analytics.detailed.ts';
-import { closeReportPool } from './analytics.repository.ts';
 import { trendsAnalytics } from './analytics.trends.ts';
 
 const COMMON_RULES = `${PERIOD_DESCRIPTION} start_date defaults to one month before end_date, end_date to now; start_date after end_date is 422. Only calls of campaigns visible to the caller are counted (a sub-user: campaigns granted to it). A successful call has status finished and action_status interested, scheduled or transferred. Durations are seconds; cost is summed as stored on calls (unit not defined by the service).`;
 
 /** Detailed analytics and trends (mounted at /api/v1/analytics; authenticated). */
 export async function analyticsRoutes(app: App) {
-  const { database, clock } = app.deps;
-  app.addHook('onClose', () => closeReportPool(database));
+  const { analyticsReports: reports, clock } = app.deps;
+  // The app serves the reports, so closing it ends their connections (closeDeps does too).
+  app.addHook('onClose', () => reports.close());
 
   app.get(
     '/detailed',
@@ -26,7 +26,7 @@ export async function analyticsRoutes(app: App) {
     async (request) => {
       const q = request.query;
       return detailedAnalytics({
-        database,
+        reports,
         principal: request.principal,
         now: clock.now(),
         startDate: q.start_date,
@@ -53,7 +53,7 @@ export async function analyticsRoutes(app: App) {
     async (request) => {
       const q = request.query;
       return trendsAnalytics({
-        database,
+        reports,
         principal: request.principal,
         now: clock.now(),
         startDate: q.start_date,

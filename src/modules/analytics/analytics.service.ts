@@ -1,8 +1,8 @@
 import { IANAZone, DateTime as Lux } from 'luxon';
-import type { DatabaseHandle } from '../../db/connection.ts';
 import { unprocessable } from '../../shared/errors.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { AnalyticsReports } from './analytics.compaction.ts';
 import type { CallScope } from './analytics.repository.ts';
 import { offsetSegments } from './analytics.zone.ts';
 import {
@@ -18,7 +18,7 @@ export const MAX_PERIOD_YEARS = 10;
 const MAX_PERIOD_MS = MAX_PERIOD_YEARS * 366 * 86_400_000;
 
 export interface ScopeInput {
-  database: DatabaseHandle;
+  reports: AnalyticsReports;
   principal: Principal;
   now: Date;
   startDate?: string | Date | undefined;

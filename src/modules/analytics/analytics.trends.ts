@@ -65,8 +65,8 @@ export async function trendsAnalytics(input: ScopeInput & { metric: Metric; gran
   const groups = groupsOf(periods);
   const results = await Promise.all(
     groups.map((group) => {
-      const parts = { db: input.database.db, scope, periods: group, unusableDays: [], metric: input.metric };
-      return readRollupFirst(input.database, parts, (form) => trendStatement({ ...parts, form }), scope.principal.ownerId);
+      const parts = { db: input.reports.db, scope, periods: group, unusableDays: [], metric: input.metric };
+      return readRollupFirst(input.reports, parts, (form) => trendStatement({ ...parts, form }), scope.principal.ownerId);
     }),
   );
   checkCampaign(scope, results[0]!);

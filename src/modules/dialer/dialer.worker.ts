@@ -1,5 +1,4 @@
-import pg from 'pg';
-import pino from 'pino';
+import { createBackgroundLoop } from '../../background-loop.ts';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { dialDueContacts } from './outbound/outbound.service.ts';
@@ -33,79 +32,29 @@ export async function runDialerRound(deps: Deps): Promise<{ started: number }> {
  * round in flight (calls already started end through provider events).
  */
 export function createDialerWorker(deps: Deps): BackgroundWorker {
-  const log = pino({ level: deps.config.LOG_LEVEL, name: 'dialer' });
-  let stopped = true;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  let pending = false;
-  let unsubscribe: (() => void) | null = null;
-  let listener: pg.Client | null = null;
+  const log = deps.log.child({ worker: 'dialer' });
 
-  const poke = () => {
-    pending = true;
-    wake?.();
-  };
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    if (pending || stopped) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      wake = null;
-      resolve();
-    }
-    wake = done;
-  });
-
-  async function listen() {
-    if (deps.database.kind !== 'postgres') return;
-    try {
-      const client = new pg.Client(deps.database.pool.options);
-      client.on('error', () => {});
-      client.on('notification', poke);
-      await client.connect();
-      await client.query(`LISTEN ${DIALER_CHANNEL}`);
-      if (stopped) await client.end();
-      else listener = client;
-    } catch (error) {
-      log.warn({ err: error }, 'dialer: LISTEN unavailable, relying on the tick');
-    }
-  }
-
-  async function run() {
+  async function resume() {
     try {
       const resumed = await resumeInterruptedCalls(deps);
       if (resumed > 0) log.info({ resumed }, 'dialer: took up calls a stopped process left in progress');
     } catch (error) {
       log.error({ err: error }, 'dialer: resuming calls in progress failed (the reconciler settles them)');
     }
-    while (!stopped) {
-      pending = false;
-      try {
-        await runDialerRound(deps);
-      } catch (error) {
-        log.error({ err: error }, 'dialer round failed');
-      }
-      await sleep(deps.config.DIALER_TICK_MS);
-    }
   }
 
-  return {
+  return createBackgroundLoop({
     name: 'dialer',
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      unsubscribe = deps.dialerWake.onWake(poke);
-      void listen();
-      loop = run();
+    log,
+    tickMs: deps.config.DIALER_TICK_MS,
+    listen: { database: deps.database, channel: DIALER_CHANNEL },
+    wakeOn: deps.dialerWake.onWake,
+    failure: { message: 'dialer round failed' },
+    onStart: () => {
+      return resume();
     },
-    async stop() {
-      stopped = true;
-      wake?.();
-      unsubscribe?.();
-      await loop;
-      loop = null;
-      await listener?.end().catch(() => {});
-      listener = null;
+    round: async () => {
+      await runDialerRound(deps);
     },
-  };
+  });
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { createBackgroundLoop, type LoopSession } from '../../background-loop.ts';
 import type { Db } from '../../db/connection.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
@@ -17,8 +19,6 @@ export interface ImportWorkerOptions {
   /** An upload that sent no data for this long is ended as failed by the sweeper. */
   stuckAfterMs?: number;
   sweepEveryMs?: number;
-  /** Errors are reported here instead of crashing the loop. */
-  onError?: (error: unknown) => void;
 }
 
 export interface ImportWorkerDeps {
@@ -27,6 +27,8 @@ export interface ImportWorkerDeps {
   metrics?: Pick<Metrics, 'importRows'>;
   /** This process's dialer, woken when imported contacts are queued (none in a process that runs only imports). */
   dialerWake?: DialerWake;
+  /** A failed round is logged here (a child named after the worker) and the loop goes on. */
+  log: Logger;
 }
 
 /**
@@ -40,25 +42,10 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
   const leaseMs = options.leaseMs ?? 60_000;
   const stuckAfterMs = options.stuckAfterMs ?? 15 * 60_000;
   const sweepEveryMs = options.sweepEveryMs ?? Math.min(60_000, stuckAfterMs);
-  const onError = options.onError ?? ((error) => console.error('import worker:', error));
   const { db } = deps;
   const country = deps.config.DEFAULT_COUNTRY;
 
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
   let lastSweep = 0;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
 
   async function prepare(task: ClaimedTask, seq: number): Promise<PreparedChunk | null> {
     if (seq >= task.chunk_count) return null;
@@ -67,9 +54,9 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
     return prepareChunk(chunk, country);
   }
 
-  async function runTask(task: ClaimedTask) {
+  async function runTask(task: ClaimedTask, session: LoopSession) {
     let next = await prepare(task, task.next_chunk);
-    while (next && !stopping) {
+    while (next && !session.stopped) {
       const commit = applyChunk(db, { taskId: task.id, workerId, chunk: next, dialerWake: deps.dialerWake });
       // Load and prepare the following chunk while this one commits; a failed load
       // is retried after the commit settles.
@@ -93,41 +80,23 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
     if (next) await releaseTask(db, task.id, workerId);
   }
 
-  async function tick(): Promise<boolean> {
+  /** Sweeps when due and works through one task; true when it found one (look again at once). */
+  async function round(session: LoopSession): Promise<boolean> {
     if (Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
       await sweepStuckTasks(db, stuckAfterMs, leaseMs);
     }
     const task = await claimTask(db, workerId, leaseMs);
     if (!task) return false;
-    await runTask(task);
+    await runTask(task, session);
     return true;
   }
 
-  async function run() {
-    while (!stopping) {
-      let worked = false;
-      try {
-        worked = await tick();
-      } catch (error) {
-        onError(error);
-      }
-      if (!worked && !stopping) await sleep(pollMs);
-    }
-  }
-
-  return {
+  return createBackgroundLoop({
     name: 'imports',
-    start() {
-      if (loop) return;
-      stopping = false;
-      loop = run();
-    },
-    async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
-      loop = undefined;
-    },
-  };
+    log: deps.log.child({ worker: 'imports' }),
+    tickMs: pollMs,
+    failure: { message: 'import round failed' },
+    round,
+  });
 }

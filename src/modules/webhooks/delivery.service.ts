@@ -7,7 +7,7 @@ import { hostAllowed } from '../../shared/ssrf-guard.ts';
 import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveries.repository.ts';
 import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholders.ts';
 import { openForSending } from './integration-secrets.ts';
-import { sendWebhook } from './webhook-sender.ts';
+import { sendWebhook, type SigningKeys } from './webhook-sender.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 
 /** What building and sending needs from the outside world; the worker and the API each hold one. */
@@ -22,6 +22,8 @@ export interface WebhookRuntime {
   sleep(ms: number): Promise<void>;
   /** Opens the integration's sealed credentials for the send. */
   secrets: SecretBox;
+  /** Signing secrets decoded once per runtime. */
+  signingKeys: SigningKeys;
   /** Counts deliveries by outcome and their HTTP latency (the app's metrics). */
   metrics?: Pick<Metrics, 'webhookDelivered'>;
 }
@@ -174,6 +176,7 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
       },
       timeoutMs: integration.timeout * 1000,
       signingSecret: secrets.signingSecret,
+      signingKeys: rt.signingKeys,
       webhookId: job.webhookId,
       timestamp: Math.floor(rt.now().getTime() / 1000),
       dispatcher: rt.dispatcher,

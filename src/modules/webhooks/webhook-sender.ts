@@ -20,6 +20,8 @@ export interface SendRequest {
   auth: { type: string; login: string | null; password: string | null; token: string | null; apiKey: string | null; apiKeyHeader: string };
   timeoutMs: number;
   signingSecret: string;
+  /** The runtime's cache of decoded signing secrets. */
+  signingKeys: SigningKeys;
   webhookId: string;
   timestamp: number;
   dispatcher: Dispatcher;
@@ -34,23 +36,33 @@ export interface SendResult {
   responseBody: string | null;
 }
 
-/** Decoded signing keys by secret: the secret of an integration is the same for all its sends. */
-const signingKeys = new Map<string, Buffer>();
+/**
+ * Decoded signing keys by secret: the secret of an integration is the same for all its sends.
+ * Keys derived from secrets, so each runtime (the worker's, the app's) holds its own cache.
+ */
+export interface SigningKeys {
+  of(secret: string): Buffer;
+}
 
-function signingKey(secret: string): Buffer {
-  let key = signingKeys.get(secret);
-  if (!key) {
-    // Bounded: secrets change only when integrations are created or rotated.
-    if (signingKeys.size >= 1000) signingKeys.clear();
-    key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-    signingKeys.set(secret, key);
-  }
-  return key;
+export function createSigningKeys(): SigningKeys {
+  const keys = new Map<string, Buffer>();
+  return {
+    of(secret) {
+      let key = keys.get(secret);
+      if (!key) {
+        // Bounded: secrets change only when integrations are created or rotated.
+        if (keys.size >= 1000) keys.clear();
+        key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+        keys.set(secret, key);
+      }
+      return key;
+    },
+  };
 }
 
 /** Standard Webhooks signature: "v1," + base64 HMAC-SHA256 over `${id}.${timestamp}.${body}` with the decoded secret. */
-export function signature(secret: string, webhookId: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', signingKey(secret)).update(`${webhookId}.${timestamp}.${body}`).digest('base64')}`;
+export function signature(key: Buffer, webhookId: string, timestamp: number, body: string): string {
+  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 export function withQueryParams(url: string, payload: Record<string, unknown>): string {
@@ -95,7 +107,7 @@ function headersFor(req: SendRequest, body: string): Record<string, string> {
     'user-agent': 'voice-campaigns-webhooks/0.1',
     'webhook-id': req.webhookId,
     'webhook-timestamp': String(req.timestamp),
-    'webhook-signature': signature(req.signingSecret, req.webhookId, req.timestamp, body),
+    'webhook-signature': signature(req.signingKeys.of(req.signingSecret), req.webhookId, req.timestamp, body),
     ...authHeaders(req.auth),
   };
   if (!req.urlParams) headers['content-type'] = 'application/json';

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createBackgroundLoop } from '../../background-loop.ts';
 import type { Deps } from '../../deps.ts';
 import type { Extractor } from '../../extraction/extractor.ts';
 import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { claimDeliveries, completeDeliveries, releaseClaims, sweepExpiredClaims, type ClaimedDelivery, type DeliveryOutcome } from './deliveries.repository.ts';
 import { processDelivery, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
-import { createClaimSizer, createWaker, withRetry } from './worker-pacing.ts';
+import { createSigningKeys } from './webhook-sender.ts';
+import { createClaimSizer, withRetry } from './worker-pacing.ts';
 
 export interface WebhookWorkerOptions {
   /** Deliveries processed at once by this process. */
@@ -26,6 +28,7 @@ export interface WebhookWorkerOptions {
   extractor?: Extractor;
   recordingWaitMs?: number;
   recordingPollMs?: number;
+  /** Default: the process logger (deps.log). */
   logger?: Logger;
   workerId?: string;
 }
@@ -45,6 +48,7 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
     recordingPollMs: options.recordingPollMs ?? 500,
     sleep: (ms) => delay(ms),
     secrets: deps.secrets,
+    signingKeys: createSigningKeys(),
     metrics: deps.metrics,
     close: () => dispatcher.close(),
   };
@@ -56,7 +60,7 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
  * of completions) so the database round trips do not bound the send rate.
  */
 export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = {}): BackgroundWorker {
-  const log = options.logger ?? pino({ level: deps.config.LOG_LEVEL, name: 'webhooks' });
+  const log = options.logger ?? deps.log.child({ worker: 'webhooks' });
   const workerId = options.workerId ?? `webhooks-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 16;
   const sizer = createClaimSizer({ concurrency, max: options.prefetch ?? concurrency * 64 });
@@ -65,7 +69,6 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
   const sweepEveryMs = options.sweepEveryMs ?? 10_000;
   let runtime: ReturnType<typeof createWebhookRuntime> | null = null;
   let running = false;
-  let loop: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
 
   // Completions are gathered for one event-loop turn and written together.
@@ -91,7 +94,14 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
 
   // Claimed rows wait here for a free slot: one claim statement serves many sends.
   const queue: ClaimedDelivery[] = [];
-  const waker = createWaker();
+  let lastSweep = 0;
+  const loop = createBackgroundLoop({
+    name: 'webhooks',
+    log,
+    tickMs: pollMs,
+    failure: { message: 'webhook worker iteration failed' },
+    round: () => claimAndStart(runtime!),
+  });
 
   function startOne(rt: WebhookRuntime, { id, call, integration }: ClaimedDelivery) {
     const task = (async () => {
@@ -112,59 +122,61 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
       else if (running) sizer.starved();
       // The loop only has work when the queue needs topping up (or on stop); waking it
       // after every send cost a timer and an abort signal per delivery.
-      if (queue.length <= sizer.lowWater()) waker.wake();
+      if (queue.length <= sizer.lowWater()) loop.wake();
     });
   }
 
-  async function run(rt: WebhookRuntime) {
-    let lastSweep = 0;
-    while (running) {
-      // A wake-up that arrives while claiming still cuts the next sleep short.
-      waker.reset();
-      try {
-        if (Date.now() - lastSweep >= sweepEveryMs) {
-          lastSweep = Date.now();
-          const swept = await sweepExpiredClaims(deps.db);
-          if (swept > 0) log.warn({ swept }, 'failed webhook deliveries whose worker stopped mid-send');
-        }
-        let claimed = 0;
-        // Top up well before the queue runs dry: a claim takes a round trip or two, sends go on meanwhile.
-        if (queue.length <= sizer.lowWater()) {
-          const rows = await claimDeliveries(deps.db, { workerId, limit: Math.max(1, sizer.target() - queue.length), leaseSeconds });
-          queue.push(...rows);
-          claimed = rows.length;
-        }
-        while (inFlight.size < concurrency && queue.length > 0) startOne(rt, queue.shift()!);
-        // Nothing more to claim, or every slot busy: wait for a finished send or the next poll.
-        if (claimed === 0 || inFlight.size >= concurrency) await waker.sleep(pollMs);
-      } catch (error) {
-        log.error({ err: error }, 'webhook worker iteration failed');
-        await waker.sleep(pollMs);
-      }
+  /** One turn of the loop: sweep when due, top the queue up, fill the free slots. True: turn again at once. */
+  async function claimAndStart(rt: WebhookRuntime): Promise<boolean> {
+    if (Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now();
+      const swept = await sweepExpiredClaims(deps.db);
+      if (swept > 0) log.warn({ swept }, 'failed webhook deliveries whose worker stopped mid-send');
     }
+    let claimed = 0;
+    // Top up well before the queue runs dry: a claim takes a round trip or two, sends go on meanwhile.
+    if (queue.length <= sizer.lowWater()) {
+      const rows = await claimDeliveries(deps.db, { workerId, limit: Math.max(1, sizer.target() - queue.length), leaseSeconds });
+      queue.push(...rows);
+      claimed = rows.length;
+    }
+    while (inFlight.size < concurrency && queue.length > 0) startOne(rt, queue.shift()!);
+    // Nothing more to claim, or every slot busy: wait for a finished send (a wake-up) or the next poll.
+    return !(claimed === 0 || inFlight.size >= concurrency);
+  }
+
+  /** After the last turn: the sends in flight finish, the rows never started go back, the results are written. */
+  async function drain() {
     await Promise.all(inFlight);
     // Claimed but never started: hand them back, they were not sent.
     if (queue.length > 0) await withRetry(() => releaseClaims(deps.db, workerId, queue.splice(0).map((q) => q.id)));
     await chain;
   }
 
+  let stopping: Promise<void> = Promise.resolve();
   return {
     name: 'webhooks',
     start() {
       if (running) return;
       running = true;
+      lastSweep = 0;
       runtime = createWebhookRuntime(deps, options);
       if (options.allowPrivateNetworks ?? deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
         log.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may reach loopback and private networks (local development only)');
       }
-      loop = run(runtime);
+      loop.start();
     },
-    async stop() {
+    stop() {
+      if (!running) return stopping;
       running = false;
-      waker.wake();
-      await loop;
-      await runtime?.close();
-      runtime = null;
+      const rt = runtime;
+      stopping = (async () => {
+        await loop.stop();
+        await drain();
+        await rt?.close();
+        if (runtime === rt) runtime = null;
+      })();
+      return stopping;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
- * Small helpers that pace the webhook worker's loop: retrying result writes, a cheap
- * wake-up for the loop's sleep, and how many deliveries to claim ahead of the sends.
+ * Small helpers that pace the webhook worker's loop: retrying result writes and how many
+ * deliveries to claim ahead of the sends (its sleep and wake-ups are src/background-loop.ts).
  */
 
 /**
@@ -19,37 +19,6 @@ export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<
       await delay(50 * i);
     }
   }
-}
-
-/**
- * A sleep that a wake-up cuts short, including one that came before the sleep began
- * (since the last reset): a plain timer and a callback. An AbortController per loop
- * turn and an abort per finished send cost a DOMException with a stack trace each.
- */
-export function createWaker() {
-  let woken = false;
-  let cut: (() => void) | null = null;
-  return {
-    reset() {
-      woken = false;
-    },
-    wake() {
-      woken = true;
-      cut?.();
-    },
-    sleep(ms: number): Promise<void> {
-      if (woken) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          clearTimeout(timer);
-          cut = null;
-          resolve();
-        }
-        cut = done;
-      });
-    },
-  };
 }
 
 /**
