@@ -1,10 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { conflict } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { generateToken } from '../../shared/secrets.ts';
+import type { Principal } from '../auth/principal.ts';
 
 /** Keys one account may hold: enough for every integration, bounded like every other input. */
 export const MAX_API_KEYS_PER_ACCOUNT = 100;
+
+/** API keys belong to the account; sub-users cannot manage them. */
+export function ownerOf(p: Principal): number {
+  if (p.kind !== 'user') throw forbidden();
+  return p.userId;
+}
 
 /** A new key for the account (CLI and set-up paths: no cap). */
 export async function createApiKey(db: Db, ownerId: number, name: string | null) {
@@ -29,4 +36,24 @@ export async function createApiKeyWithinCap(db: Db, ownerId: number, name: strin
     }
     return createApiKey(trx, ownerId, name);
   });
+}
+
+/** The account's keys, newest first, each shown only by its first characters. */
+export async function listApiKeys(db: Db, ownerId: number) {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'key_prefix', 'created_at', 'last_used_at'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(({ key_prefix, ...row }) => ({ ...row, masked_key: `${key_prefix}****` }));
+}
+
+/** Deletes one of the account's keys: 404 when unknown, 403 when another account's (or a sub-user asks). */
+export async function deleteApiKey(db: Db, principal: Principal, id: number) {
+  const key = await db.selectFrom('api_keys').select(['id', 'owner_id']).where('id', '=', id).executeTakeFirst();
+  if (!key) throw notFound('API key');
+  if (key.owner_id !== ownerOf(principal)) throw forbidden();
+  await db.deleteFrom('api_keys').where('id', '=', key.id).execute();
+  return { message: 'API key deleted' };
 }

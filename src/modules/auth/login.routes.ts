@@ -1,48 +1,30 @@
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
-import { Detail } from '../../shared/schemas.ts';
+import * as ops from './login.operations.ts';
 import { loginWithPassword } from './login.service.ts';
 
-const LoginForm = Type.Object({
-  // Bounded, and without NUL (PostgreSQL cannot compare it: it was a 500).
-  username: Type.String({ maxLength: 320, pattern: '^[^\\u0000]*$', description: 'account e-mail, or a sub-user\'s username or e-mail' }),
-  password: Type.String({ maxLength: 1024 }),
-  grant_type: Type.Optional(Type.String({ pattern: '^password$' })),
-  scope: Type.Optional(Type.String()),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
-});
-const Token = Type.Object({ access_token: Type.String(), token_type: Type.Literal('bearer') });
-
 export async function loginRoutes(app: App) {
-  // Behind a proxy without TRUST_PROXY every client shares the proxy's address, and so its
-  // failed-login counts: say so once in the log.
-  let warnedAboutProxy = false;
-  app.post(
-    '/login/access-token',
-    {
-      schema: {
-        tags: ['login'],
-        summary: 'Log in (OAuth 2.0 password flow)',
-        description:
-          'Form-encoded `username` (e-mail) and `password`; no scopes or client id. Answers a JWT bearer token valid for ACCESS_TOKEN_EXPIRE_MINUTES. Wrong credentials or an inactive account: 400. ' +
-          'Failed logins are throttled per 15-minute window: after LOGIN_MAX_FAILURES wrong passwords (default 10) for one name from one address (an IPv6 client: its /64), or ten times as many from one address over all names (attempts are counted before the password is checked, so parallel attempts get no more), ' +
-          'the login answers 429 with Retry-After (seconds until the window ends) without checking the password. A successful login clears its name\'s count.',
-        consumes: ['application/x-www-form-urlencoded'],
-        body: LoginForm,
-        response: { 200: Token, 400: Detail, 429: Detail },
-      },
-    },
-    async (request) => {
-      const { db, tokens, clock, config } = app.deps;
-      if (!config.TRUST_PROXY && !warnedAboutProxy && request.headers['x-forwarded-for'] !== undefined) {
-        warnedAboutProxy = true;
-        request.log.warn('X-Forwarded-For arrived but TRUST_PROXY is unset: failed logins are counted per proxy address, not per client');
-      }
-      const token = await loginWithPassword({
-        ...request.body, db, tokens, address: request.ip, maxFailures: config.LOGIN_MAX_FAILURES, now: clock.now(),
-      });
-      return { access_token: token, token_type: 'bearer' as const };
-    },
-  );
+  const warnAboutProxy = proxyWarning(app);
+
+  app.post('/login/access-token', { schema: ops.LogIn }, async (request) => {
+    warnAboutProxy(request);
+    const { db, tokens, clock, config } = app.deps;
+    const token = await loginWithPassword({
+      ...request.body, db, tokens, address: request.ip, maxFailures: config.LOGIN_MAX_FAILURES, now: clock.now(),
+    });
+    return { access_token: token, token_type: 'bearer' as const };
+  });
+}
+
+/**
+ * Behind a proxy without TRUST_PROXY every client shares the proxy's address, and so its
+ * failed-login counts: say so once in the log.
+ */
+function proxyWarning(app: App) {
+  let warned = false;
+  return (request: FastifyRequest) => {
+    if (app.deps.config.TRUST_PROXY || warned || request.headers['x-forwarded-for'] === undefined) return;
+    warned = true;
+    request.log.warn('X-Forwarded-For arrived but TRUST_PROXY is unset: failed logins are counted per proxy address, not per client');
+  };
 }

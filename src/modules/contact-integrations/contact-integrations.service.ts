@@ -75,3 +75,19 @@ export async function regenerateToken(input: { repo: ContactIntegrationsReposito
   await repo.replaceToken(db, id, { token_hash: hash, token_prefix: displayPrefix });
   return { ...present((await repo.findById(id))!), token };
 }
+
+/** The account's integrations, tokens masked. */
+export async function listIntegrations(repo: ContactIntegrationsRepository, principal: Principal) {
+  return (await repo.listByOwner(ownerOf(principal))).map(present);
+}
+
+export async function readIntegration(repo: ContactIntegrationsRepository, principal: Principal, id: number) {
+  return present(await requireIntegration(repo, principal, id));
+}
+
+/** Deleting an integration revokes its token. */
+export async function deleteIntegration(input: { repo: ContactIntegrationsRepository; principal: Principal; id: number }) {
+  const row = await requireIntegration(input.repo, input.principal, input.id);
+  await input.repo.delete(row.id);
+  return { message: 'Integration deleted' };
+}

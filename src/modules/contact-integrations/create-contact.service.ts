@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { forbidden, HttpError, unauthorized, unprocessable } from '../../shared/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import { digestToken } from '../../shared/secrets.ts';
@@ -6,9 +7,10 @@ import { queueContactsNow } from '../dialer/outbound/queue.ts';
 import type { DialerWake } from '../dialer/wake.ts';
 import { insertContacts, type WrittenContact } from '../contacts/contacts.repository.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
-import type { ContactInput } from './create-contact.input.ts';
+import { readContactInput, type ContactInput, type InputSource } from './create-contact.input.ts';
 
 const WINDOW_MS = 60_000;
+export const MAX_ARRAY_ITEMS = 100;
 
 /** The token's integration, or 401. */
 export async function authenticateIntegration(repo: ContactIntegrationsRepository, token: string | null): Promise<IntegrationRow> {
@@ -69,4 +71,64 @@ export async function createOrUpdateContact(input: { db: Db; integration: Integr
       .executeTakeFirstOrThrow();
     return { ...row, contact_data: row.contact_data as Record<string, unknown> | null, campaign_title: campaign.title, call_enqueued: queued.length > 0 };
   });
+}
+
+/** What the create-contact endpoint reads of its HTTP request. */
+export interface CreateContactRequest {
+  post: boolean;
+  /** The token of an `Authorization: Bearer` header, else null. */
+  bearer: string | null;
+  /** The body came as JSON, so its values keep their JSON types (a form's are text). */
+  json: boolean;
+  query: Record<string, unknown>;
+  /** The parsed body of a POST; undefined for a GET. */
+  body: unknown;
+  log: { error(details: object, message: string): void };
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * One request to the create-contact endpoint: the integration found by its token (header,
+ * body, then the legacy query token) and charged for every contact, then one contact (a POST
+ * object falls back to the query for what it lacks) or, for an array body, each item on its
+ * own, with an error in place of the items that fail.
+ */
+export async function createContactsFromRequest(input: { db: Db; repo: ContactIntegrationsRepository; clock: Clock; defaultCountry: string; dialerWake: DialerWake; request: CreateContactRequest }) {
+  const { db, repo, clock, defaultCountry, dialerWake, request } = input;
+  const { query, body } = request;
+  const isArray = Array.isArray(body);
+  if (isArray && body.length > MAX_ARRAY_ITEMS) throw new HttpError(413, `At most ${MAX_ARRAY_ITEMS} contacts per request; this one has ${body.length}`);
+  if (body !== undefined && body !== null && !isArray && typeof body !== 'object') throw new HttpError(422, [{ loc: ['body'], msg: 'Input should be an object or an array of objects', type: 'model_type' }]);
+
+  const bodyObject = !isArray && body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const bodyToken = isArray ? (body as unknown[]).map((i) => str((i as Record<string, unknown> | null)?.token)).find((t) => t) ?? null : str(bodyObject.token);
+  const integration = await authenticateIntegration(repo, request.bearer ?? bodyToken ?? str(query.token));
+  await enforceRateLimit({ repo, integration, weight: isArray ? Math.max(1, body.length) : 1, now: clock.now() });
+
+  const one = (sources: InputSource[], loc: string) =>
+    createOrUpdateContact({ db, integration, contact: readContactInput(sources), defaultCountry, loc, dialerWake });
+
+  if (!isArray) {
+    const sources: InputSource[] = [];
+    if (request.post) sources.push({ values: bodyObject, loc: 'body', typed: request.json });
+    sources.push({ values: query, loc: 'query', typed: false });
+    return one(sources, sources[0]!.loc);
+  }
+  const results = [];
+  for (const [i, item] of (body as unknown[]).entries()) {
+    try {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new HttpError(422, [{ loc: ['body', i], msg: 'Input should be a valid dictionary or object', type: 'dict_type' }]);
+      results.push(await one([{ values: item as Record<string, unknown>, loc: 'body', typed: true }], 'body'));
+    } catch (error) {
+      if (!(error instanceof HttpError)) {
+        request.log.error({ err: error, item: i }, 'create-contact item failed');
+        results.push({ error: { status: 500, detail: 'Internal Server Error' } });
+        continue;
+      }
+      const detail = typeof error.detail === 'string' ? error.detail : error.detail.map((d) => ({ ...d, loc: d.loc[0] === 'body' && d.loc[1] !== i ? ['body', i, ...d.loc.slice(1)] : d.loc }));
+      results.push({ error: { status: error.statusCode, detail } });
+    }
+  }
+  return results;
 }

@@ -162,3 +162,15 @@ export function listContactsPage(args: {
   };
   return listContacts(args.db, { principal: args.principal, filters, skip: query.skip, limit: query.limit });
 }
+
+/** The contacts of one campaign the principal can see (404 unknown, 403 another account's or not granted). */
+export async function listCampaignContactsPage(args: {
+  db: Db;
+  principal: Principal;
+  campaignId: number;
+  query: CampaignContactsQuery;
+  defaultCountry: string;
+}) {
+  const campaign = await requireCampaign(args.db, args.principal, args.campaignId);
+  return listContactsPage({ db: args.db, principal: args.principal, query: args.query, campaignIds: [campaign.id], defaultCountry: args.defaultCountry });
+}

@@ -129,3 +129,64 @@ export function toProgress<T extends { id: number }>(task: T) {
 export function toProgressWithErrors<T extends { id: number; errors: unknown; columns: unknown }>(task: T) {
   return { ...toProgress(task), errors: task.errors as ImportError[], columns: task.columns as CsvColumn[] | null };
 }
+
+/** The import tasks the principal may see (a sub-user: those it started), newest first. */
+export async function listImportTasks(repo: ImportsRepository, principal: Principal, query: { skip: number; limit: number }) {
+  const { data, count } = await repo.listTasks({ ownerId: principal.ownerId, subUserId: subUserOf(principal), ...query });
+  return { data: data.map(toProgress), count };
+}
+
+/** One part of a multipart upload, as @fastify/multipart yields them. */
+export type UploadPart =
+  | { type: 'field'; fieldname: string; value: unknown }
+  | { type: 'file'; filename: string; file: AsyncIterable<Buffer> };
+
+/**
+ * A CSV upload: the fields (query parameters, then the form fields sent before the file)
+ * give the options, and the first file part is imported while it streams. `parts` is null
+ * when the request is not multipart/form-data.
+ */
+export async function importCsvUpload(input: { db: Db; repo: ImportsRepository; principal: Principal; query: Record<string, string>; parts: AsyncIterable<UploadPart> | null }) {
+  const { db, repo, principal, parts } = input;
+  if (!parts) throw unprocessable(['body'], 'Expected a multipart/form-data upload with a file part', 'multipart');
+  const fields: Record<string, string> = { ...input.query };
+  try {
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      const options = csvOptions(fields, part.filename || null);
+      // Later parts are drained by the multipart iterator; only the first file counts.
+      return await importCsv({ db, repo, principal, options, file: part.file });
+    }
+  } catch (error) {
+    throw malformedMultipart(error) ?? error;
+  }
+  throw unprocessable(['body', 'file'], 'Field required', 'missing');
+}
+
+/**
+ * The multipart parser's own complaints (no boundary, a truncated body, a bad part header) are
+ * the client's: a 422 saying what is wrong instead of a 500. importCsv has already removed the
+ * task it started, so nothing is left behind.
+ */
+function malformedMultipart(error: unknown): HttpError | null {
+  if (error instanceof HttpError || (error as { statusCode?: number }).statusCode) return null;
+  const message = error instanceof Error ? error.message : '';
+  if (!/^(Multipart|Unexpected end of|Malformed|Part terminated)/i.test(message)) return null;
+  return unprocessable(['body'], `Malformed multipart/form-data body: ${message}`, 'multipart');
+}
+
+function csvOptions(fields: Record<string, string>, fileName: string | null): CsvOptions {
+  const raw = fields.campaign_id;
+  if (raw === undefined) throw unprocessable(['body', 'campaign_id'], 'Field required (send it before the file part, or in the query)', 'missing');
+  if (!/^\d{1,15}$/.test(raw.trim())) throw unprocessable(['body', 'campaign_id'], 'Input should be a valid integer', 'int_type');
+  const tz = fields.timezone_column?.trim();
+  return {
+    campaignId: Number(raw.trim()),
+    phoneColumn: fields.phone_column?.trim() || 'phone',
+    timezoneColumn: tz ? tz : null,
+    fileName,
+  };
+}

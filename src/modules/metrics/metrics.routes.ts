@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { App } from '../../app.ts';
 import { unauthorized } from '../../shared/errors.ts';
+import * as ops from './metrics.operations.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -25,7 +26,7 @@ export function registerMetrics(app: App) {
     metrics.httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/metrics', { schema: ops.ReadMetrics }, async (request, reply) => {
     const given = request.headers.authorization;
     if (typeof given !== 'string' || !timingSafeEqual(digest(given.replace(/^bearer /i, 'Bearer ')), expected)) {
       throw unauthorized();

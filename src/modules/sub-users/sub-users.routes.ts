@@ -1,18 +1,5 @@
 import type { App } from '../../app.ts';
-import { Detail, ErrorResponses } from '../../shared/schemas.ts';
-import {
-  Deleted,
-  GrantList,
-  GrantParams,
-  GrantSet,
-  SUB_USER_RULES,
-  SubUser,
-  SubUserCreate,
-  SubUserList,
-  SubUserListQuery,
-  SubUserParams,
-  SubUserUpdate,
-} from './sub-users.schemas.ts';
+import * as ops from './sub-users.operations.ts';
 import {
   addGrant,
   createSubUser,
@@ -25,135 +12,26 @@ import {
   updateSubUser,
 } from './sub-users.service.ts';
 
-const tags = ['sub-users'];
-const OWNER_ONLY = 'Account owners only: a sub-user calling this gets 403. Another account\'s sub-user: 403; unknown id: 404.';
-const describe = (text: string) => `${text}\n\n${OWNER_ONLY}\n\n${SUB_USER_RULES}`;
-const GRANT_CHECK = 'Every campaign must belong to the caller: an unknown campaign id is 404, another account\'s campaign is 403, and on any error nothing changes.';
-
 export async function subUsersRoutes(app: App) {
   const { db } = app.deps;
 
-  app.get(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'List sub-users',
-        description: describe('The account\'s sub-users, newest first; `count` is the total, not the page size.'),
-        querystring: SubUserListQuery,
-        response: { 200: SubUserList, ...ErrorResponses },
-      },
-    },
-    async (request) => listSubUsers({ db, principal: request.principal, ...request.query }),
-  );
+  app.get('/', { schema: ops.ListSubUsers }, async (request) =>
+    listSubUsers({ db, principal: request.principal, ...request.query }));
+  app.post('/', { schema: ops.CreateSubUser }, async (request) =>
+    createSubUser({ db, principal: request.principal, body: request.body }));
+  app.get('/:id', { schema: ops.ReadSubUser }, async (request) =>
+    getSubUser({ db, principal: request.principal, id: request.params.id }));
+  app.put('/:id', { schema: ops.UpdateSubUser }, async (request) =>
+    updateSubUser({ db, principal: request.principal, id: request.params.id, body: request.body }));
+  app.delete('/:id', { schema: ops.DeleteSubUser }, async (request) =>
+    deleteSubUser({ db, principal: request.principal, id: request.params.id }));
 
-  app.post(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'Create a sub-user',
-        description: describe(
-          'The username is unique service-wide and the e-mail unique among sub-users, both compared case-insensitively; neither may equal an existing account e-mail or another sub-user\'s username or e-mail (login tries accounts first): 409. The password is stored as an argon2id hash and never returned. A new sub-user has no campaigns; grant them with PUT /api/v1/sub-users/{id}/campaigns.',
-        ),
-        body: SubUserCreate,
-        response: { 200: SubUser, ...ErrorResponses, 409: Detail },
-      },
-    },
-    async (request) => createSubUser({ db, principal: request.principal, body: request.body }),
-  );
-
-  app.get(
-    '/:id',
-    { schema: { tags, summary: 'Read a sub-user', description: describe('The sub-user with the ids of its granted campaigns.'), params: SubUserParams, response: { 200: SubUser, ...ErrorResponses } } },
-    async (request) => getSubUser({ db, principal: request.principal, id: request.params.id }),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a sub-user',
-        description: describe(
-          'Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. Setting is_active to false makes the sub-user\'s tokens fail with 401 on the very next request; a new password does not revoke tokens already issued (they expire after ACCESS_TOKEN_EXPIRE_MINUTES). A new e-mail follows the same uniqueness rule as on create (409).',
-        ),
-        params: SubUserParams,
-        body: SubUserUpdate,
-        response: { 200: SubUser, ...ErrorResponses, 409: Detail },
-      },
-    },
-    async (request) => updateSubUser({ db, principal: request.principal, id: request.params.id, body: request.body }),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a sub-user',
-        description: describe('Removes the sub-user and its grants; its tokens fail with 401 on the very next request. Prompt-history entries it made keep their content but lose the link to it.'),
-        params: SubUserParams,
-        response: { 200: Deleted, ...ErrorResponses },
-      },
-    },
-    async (request) => deleteSubUser({ db, principal: request.principal, id: request.params.id }),
-  );
-
-  app.get(
-    '/:id/campaigns',
-    {
-      schema: {
-        tags,
-        summary: 'List the campaigns granted to a sub-user',
-        description: describe('Ids and titles of the granted campaigns, ascending by id; `count` is their number.'),
-        params: SubUserParams,
-        response: { 200: GrantList, ...ErrorResponses },
-      },
-    },
-    async (request) => listGrants({ db, principal: request.principal, id: request.params.id }),
-  );
-
-  app.put(
-    '/:id/campaigns',
-    {
-      schema: {
-        tags,
-        summary: 'Replace the campaigns granted to a sub-user',
-        description: describe(`\`campaign_ids\` becomes the complete grant set ([] revokes every grant). ${GRANT_CHECK} Answers the new grant list.`),
-        params: SubUserParams,
-        body: GrantSet,
-        response: { 200: GrantList, ...ErrorResponses },
-      },
-    },
-    async (request) => replaceGrants({ db, principal: request.principal, id: request.params.id, campaignIds: request.body.campaign_ids }),
-  );
-
-  app.post(
-    '/:id/campaigns/:campaign_id',
-    {
-      schema: {
-        tags,
-        summary: 'Grant one campaign to a sub-user',
-        description: describe(`Idempotent: granting a campaign already granted changes nothing. ${GRANT_CHECK} Answers the new grant list.`),
-        params: GrantParams,
-        response: { 200: GrantList, ...ErrorResponses },
-      },
-    },
-    async (request) => addGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }),
-  );
-
-  app.delete(
-    '/:id/campaigns/:campaign_id',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke one campaign from a sub-user',
-        description: describe(`Idempotent: revoking a campaign that is not granted changes nothing. ${GRANT_CHECK} Answers the new grant list.`),
-        params: GrantParams,
-        response: { 200: GrantList, ...ErrorResponses },
-      },
-    },
-    async (request) => removeGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }),
-  );
+  app.get('/:id/campaigns', { schema: ops.ListGrants }, async (request) =>
+    listGrants({ db, principal: request.principal, id: request.params.id }));
+  app.put('/:id/campaigns', { schema: ops.ReplaceGrants }, async (request) =>
+    replaceGrants({ db, principal: request.principal, id: request.params.id, campaignIds: request.body.campaign_ids }));
+  app.post('/:id/campaigns/:campaign_id', { schema: ops.GrantCampaign }, async (request) =>
+    addGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }));
+  app.delete('/:id/campaigns/:campaign_id', { schema: ops.RevokeCampaign }, async (request) =>
+    removeGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }));
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { conflict } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../shared/errors.ts';
 import { hashPassword } from '../../shared/secrets.ts';
+import type { Principal } from '../auth/principal.ts';
 
 export interface NewUserInput {
   email: string;
@@ -45,6 +46,27 @@ export async function createUser(db: Db, input: NewUserInput) {
     if ((error as { code?: string }).code === '23505') throw conflict('A user with this email already exists');
     throw error;
   }
+}
+
+/** A new account through the API: only a superuser may create one (403 otherwise). */
+export async function createAccount(db: Db, principal: Principal, input: NewUserInput) {
+  if (principal.kind !== 'user' || !principal.isSuperuser) throw forbidden();
+  return createUser(db, input);
+}
+
+/** GET /users/me: the calling account, or the calling sub-user with the account it belongs to. */
+export async function describeCaller(db: Db, principal: Principal) {
+  if (principal.kind === 'user') {
+    const user = await findUserById(db, principal.userId);
+    if (!user) throw notFound('User');
+    return { ...user, kind: 'user' as const, owner_id: user.id };
+  }
+  const sub = await db
+    .selectFrom('sub_users')
+    .select(['id', 'email', 'full_name', 'is_active', 'username', 'owner_id'])
+    .where('id', '=', principal.subUserId)
+    .executeTakeFirstOrThrow();
+  return { ...sub, is_superuser: false, kind: 'sub_user' as const };
 }
 
 export const findUserById = (db: Db, id: number) =>

@@ -4,6 +4,7 @@ import { conflict, forbidden, notFound } from '../../shared/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { completeDeliveries, findDelivery, insertManualDelivery, loadCalls, type CallSnapshot } from './deliveries.repository.ts';
 import { processDelivery, transcriptOf, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
+import { ownerOnly, requireIntegration, toDeliveryResponse } from './webhooks.service.ts';
 
 const API_CLAIM = 'api';
 
@@ -39,8 +40,10 @@ async function runNow(rt: WebhookRuntime, integration: WebhookIntegrationRow, in
   return (await findDelivery(rt.db, row.id))!;
 }
 
-/** POST /{id}/test: a sample payload from one of the caller's calls, or a synthetic call, sent now. */
-export async function sendTest(input: { rt: WebhookRuntime; db: Db; principal: Principal; integration: WebhookIntegrationRow; callId: number | null }) {
+/** POST /{id}/test: a sample payload from one of the caller's calls, or a synthetic call, sent now. Owner only. */
+export async function sendTest(input: { rt: WebhookRuntime; db: Db; principal: Principal; integrationId: number; callId: number | null }) {
+  ownerOnly(input.principal);
+  const integration = await requireIntegration(input.db, input.principal, input.integrationId);
   let call = syntheticCall(input.rt.now());
   if (input.callId !== null) {
     const found = (await loadCalls(input.db, [input.callId])).get(input.callId);
@@ -49,13 +52,15 @@ export async function sendTest(input: { rt: WebhookRuntime; db: Db; principal: P
     if (owner.owner_id !== input.principal.ownerId) throw forbidden();
     call = found;
   }
-  return runNow(input.rt, input.integration, { kind: 'test', call, callId: input.callId, redeliveryOf: null, payload: null });
+  return toDeliveryResponse(await runNow(input.rt, integration, { kind: 'test', call, callId: input.callId, redeliveryOf: null, payload: null }));
 }
 
-/** POST /{id}/deliveries/{delivery_id}/redeliver: one more send on the user's explicit request. */
-export async function redeliver(input: { rt: WebhookRuntime; db: Db; integration: WebhookIntegrationRow; deliveryId: number }) {
+/** POST /{id}/deliveries/{delivery_id}/redeliver: one more send on the user's explicit request. Owner only. */
+export async function redeliver(input: { rt: WebhookRuntime; db: Db; principal: Principal; integrationId: number; deliveryId: number }) {
+  ownerOnly(input.principal);
+  const integration = await requireIntegration(input.db, input.principal, input.integrationId);
   const original = await findDelivery(input.db, input.deliveryId);
-  if (!original || original.integration_id !== input.integration.id) throw notFound('Delivery');
+  if (!original || original.integration_id !== integration.id) throw notFound('Delivery');
   if (original.status === 'pending') throw conflict('The delivery is still pending');
   let call = syntheticCall(input.rt.now());
   if (original.call_id !== null) {
@@ -67,5 +72,5 @@ export async function redeliver(input: { rt: WebhookRuntime; db: Db; integration
   }
   const payload = (original.payload as Record<string, unknown> | null) ?? null;
   if (!payload && transcriptOf(call.call_data).length === 0) throw conflict('The call has no transcript, so there is nothing to send');
-  return runNow(input.rt, input.integration, { kind: 'redeliver', call, callId: original.call_id, redeliveryOf: original.id, payload });
+  return toDeliveryResponse(await runNow(input.rt, integration, { kind: 'redeliver', call, callId: original.call_id, redeliveryOf: original.id, payload }));
 }

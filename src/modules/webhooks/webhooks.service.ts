@@ -9,6 +9,7 @@ import { placeholdersIn, unknownPlaceholder } from './placeholders.ts';
 import { normaliseRequestSchema, SchemaFormError } from './request-schema.ts';
 import type { PayloadSchema } from '../../extraction/extractor.ts';
 import * as repo from './webhooks.repository.ts';
+import { listDeliveries } from './deliveries.repository.ts';
 import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './integration-secrets.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
 
@@ -192,4 +193,39 @@ export async function rotateSigningSecret(input: { db: Db; secrets: SecretBox; p
   const signingSecret = newSigningSecret();
   await repo.setSigningSecret(input.db, row.id, input.secrets.seal(signingSecret));
   return signingSecret;
+}
+
+/** The integrations the principal may see (a sub-user: those all of whose campaigns are granted to it), newest first. */
+export async function listIntegrationsPage(input: { db: Db; secrets: SecretBox; principal: Principal; skip: number; limit: number }) {
+  const p = input.principal;
+  const { rows, count } = await repo.listIntegrations(input.db, p.ownerId, input.skip, input.limit, p.kind === 'sub_user' ? p.subUserId : undefined);
+  const campaigns = await repo.campaignIdsOf(input.db, rows.map((r) => r.id));
+  return { data: rows.map((r) => toResponse(r, campaigns.get(r.id) ?? [], input.secrets)), count };
+}
+
+export async function readIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number }) {
+  const row = await requireIntegration(input.db, input.principal, input.id);
+  return toResponse(row, (await repo.campaignIdsOf(input.db, [row.id])).get(row.id) ?? [], input.secrets);
+}
+
+/** Deletes the integration and its delivery log. Owner only. */
+export async function deleteIntegration(input: { db: Db; principal: Principal; id: number }) {
+  ownerOnly(input.principal);
+  const row = await requireIntegration(input.db, input.principal, input.id);
+  await repo.deleteIntegration(input.db, row.id);
+  return { message: 'Webhook integration deleted' };
+}
+
+/** A delivery row as the API answers it (its payload is a JSON object or null). */
+export function toDeliveryResponse<T extends { payload: unknown; status: string }>(row: T) {
+  return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent' };
+}
+
+/** The delivery log of an integration, newest first. Owner only: payloads carry contact data. */
+export async function deliveryLog(input: { db: Db; principal: Principal; id: number; query: { status?: string[] | undefined; call_id?: number | undefined; skip: number; limit: number } }) {
+  ownerOnly(input.principal);
+  const integration = await requireIntegration(input.db, input.principal, input.id);
+  const { status, call_id, skip, limit } = input.query;
+  const { rows, count } = await listDeliveries(input.db, { integrationId: integration.id, ...(status ? { status } : {}), ...(call_id !== undefined ? { callId: call_id } : {}), skip, limit });
+  return { data: rows.map(toDeliveryResponse), count };
 }
