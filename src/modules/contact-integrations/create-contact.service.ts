@@ -10,6 +10,7 @@ import type { ContactIntegrationsRepository, IntegrationRow } from './contact-in
 import { readContactInput, type ContactInput, type InputSource } from './create-contact.input.ts';
 
 const WINDOW_MS = 60_000;
+/** Contacts one array body may carry (413 above); each counts against the rate limit. */
 export const MAX_ARRAY_ITEMS = 100;
 
 /** The token's integration, or 401. */
