@@ -214,9 +214,13 @@ describe('analytics rollup', () => {
 
   it('keeps today read from the calls, its marks collapsed into one instead of folded', async () => {
     const now = Date.now();
+    // Calls of today (UTC) before now, whatever the time of day the test runs at (just after
+    // midnight, an hour ago was yesterday, a day the compaction folds).
+    const dayStart = now - (now % 86_400_000);
+    const sinceMidnight = now - dayStart;
     await compactAnalytics(t.deps.db);
-    await insertCalls(5, now - 3_600_000, 1_800_000);
-    await insertCalls(5, now - 2_000_000, 1_000_000);
+    await insertCalls(5, dayStart, sinceMidnight / 2);
+    await insertCalls(5, dayStart + sinceMidnight / 2, sinceMidnight / 2);
     expect(await compactAnalytics(t.deps.db)).toBe(0);
     const today = new Date(now).toISOString().slice(0, 10);
     const marks = await t.deps.database.pool.query('SELECT day::text AS day FROM analytics_dirty WHERE owner_id = $1', [owner.id]);
