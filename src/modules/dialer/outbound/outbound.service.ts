@@ -132,7 +132,7 @@ async function withinUsageLimit(trx: Parameters<typeof periodUsage>[0], campaign
   }
   // Cost: a call's cost is known only when it ends, so each call in progress reserves the
   // campaign's average paid call in the period; before the first one ends, one call at a
-  // time. Without a reserve a cost limit of 0.10 let one round start 40 calls (18.00 spent).
+  // time. Without a reserve, one round could start every due call before the first cost is known.
   if (usage >= limit) return [];
   const perCall = await periodCostPerCall(trx, campaign);
   if (perCall === null) return contacts.slice(0, Math.max(0, 1 - campaign.live));
