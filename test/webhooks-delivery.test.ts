@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, deliveriesOf, settled, startReceiver, waitFor, type Receiver, type ReceivedRequest } from '../src/modules/webhooks/webhooks.fixtures.ts';
+import { createFinishedCall } from './helpers/finished-call.ts';
+import { deliveriesOf, settled } from './helpers/deliveries.ts';
+import { startReceiver, type Receiver, type ReceivedRequest } from './fakes/webhook-receiver.ts';
+import { waitFor } from './helpers/wait-for.ts';
+import { seed } from './helpers/seed.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { enqueueWebhookDeliveries } from '../src/modules/webhooks/enqueue-deliveries.ts';
 import type { BackgroundWorker } from '../src/workers.ts';
@@ -30,7 +34,7 @@ afterAll(async () => {
 
 /** Every test gets its own campaign, integration and receiver path, so their deliveries never mix. */
 async function setup(settings: Record<string, unknown> = {}, path = `/hook-${Math.random().toString(36).slice(2, 8)}`) {
-  const campaign = await createCampaign(t.deps.db, alice.id);
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
   const res = await t.request({
     method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers,
     payload: { url: `${receiver.url}${path}`, request_schema: 'name - client name', campaign_ids: [campaign.id], ...settings },
@@ -83,7 +87,7 @@ describe('filters', () => {
 
   it('sends only for the integration\'s campaigns, never for a non-terminal or inactive case', async () => {
     const s = await setup();
-    const other = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [other] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     await call(other.id);
     await call(s.campaignId, { status: 'in progress' });
     const off = await setup({ is_active: false });

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, settled, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
+import { createFinishedCall } from './helpers/finished-call.ts';
+import { settled } from './helpers/deliveries.ts';
+import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
+import { seed } from './helpers/seed.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { claimDeliveries, completeDeliveries } from '../src/modules/webhooks/deliveries.repository.ts';
 import { sendWebhook, type SendRequest } from '../src/modules/webhooks/webhook-sender.ts';
@@ -111,7 +114,7 @@ describe('connections', () => {
 
 describe('results', () => {
   it('logs the payload exactly as it was sent, fields in the schema\'s order', async () => {
-    const campaign = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const path = '/ordered';
     // jsonb would store "a" before "zeta_field" (shorter keys first); the log must not.
     const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}${path}`, request_schema: 'zeta_field - last letter\na - first letter', campaign_ids: [campaign.id] } });
@@ -131,7 +134,7 @@ describe('results', () => {
   });
 
   it('writes results for the claimer only, and only while the delivery is pending', async () => {
-    const campaign = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}/claimer`, request_schema: 'name - client', campaign_ids: [campaign.id] } });
     const integrationId = res.json().id as number;
     await createFinishedCall(t.deps.db, { ownerId: alice.id, campaignId: campaign.id });
