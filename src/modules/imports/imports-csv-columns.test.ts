@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { seed } from './helpers/seed.ts';
-import { multipartBody, usPhone, waitForTask } from './helpers/intake.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import { headerKey, mapColumns } from '../src/modules/imports/csv-columns.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import { headerKey, mapColumns } from './csv-columns.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 /** CSV headers become contact_data keys the placeholders can name, and rows get their number's zone. */
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, createSubUser, type Account } from './helpers/factories.ts';
-import { seed } from './helpers/seed.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;

@@ -2,18 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createFinishedCall } from './helpers/finished-call.ts';
-import { settled } from './helpers/deliveries.ts';
-import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
-import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
-import { claimDeliveries, completeDeliveries } from '../src/modules/webhooks/deliveries.repository.ts';
-import { sendWebhook, type SendRequest } from '../src/modules/webhooks/webhook-sender.ts';
-import { exchange } from '../src/modules/webhooks/http-exchange.ts';
-import { createClaimSizer } from '../src/modules/webhooks/worker-pacing.ts';
-import { createGuardedDispatcher, type Resolver } from '../src/shared/ssrf-guard.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
+import { claimDeliveries, completeDeliveries } from './deliveries.repository.ts';
+import { sendWebhook, type SendRequest } from './webhook-sender.ts';
+import { exchange } from './http-exchange.ts';
+import { createClaimSizer } from './worker-pacing.ts';
+import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.ts';
 
 /**
  * What the faster delivery path must keep: a keep-alive connection is reused only after

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
-import { seed } from './helpers/seed.ts';
-import { multipartBody, usPhone, waitForTask } from './helpers/intake.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import { MAX_STALLED_CLAIMS, sweepStuckTasks } from '../src/modules/imports/import-claims.ts';
-import { createImportsRepository } from '../src/modules/imports/imports.repository.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import { MAX_STALLED_CLAIMS, sweepStuckTasks } from './import-claims.ts';
+import { createImportsRepository } from './imports.repository.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 // Found in review: each of these ended an import as failed, lost rows, or was a 500.
 let t: TestApp;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createFinishedCall } from './helpers/finished-call.ts';
-import { settled } from './helpers/deliveries.ts';
-import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
-import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
-import { blockedAddressReason, guardedLookup, hostAllowed } from '../src/shared/ssrf-guard.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
+import { blockedAddressReason, guardedLookup, hostAllowed } from '../../shared/ssrf-guard.ts';
 
 // The private-network switch is OFF here (the default): nothing may reach the receiver.
 let t: TestApp;

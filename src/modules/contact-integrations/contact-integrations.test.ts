@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { seed } from './helpers/seed.ts';
-import { usPhone } from './helpers/intake.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { usPhone } from '../../../test/helpers/intake.ts';
 
 let t: TestApp;
 let alice: Account;
