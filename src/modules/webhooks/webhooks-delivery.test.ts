@@ -104,6 +104,7 @@ describe('filters', () => {
     await call(s.campaignId, { transcript: [] });
     const rows = await settled(t.deps.db, s.integration.id, 2);
     expect(rows.map((r) => [r.status, r.reason])).toEqual([['skipped', 'the call has no transcript'], ['skipped', 'the call has no transcript']]);
+    // Proves a request does NOT follow: nothing to wait for, so a short while must pass.
     await new Promise((r) => setTimeout(r, 100));
     expect(s.hits()).toHaveLength(0);
   });
@@ -245,6 +246,7 @@ describe('recording link', () => {
     const s = await setup({ request_schema: { name: 'client', call_link: 'link' }, instructions: { name: 'Mention {{call.record_url}}' } });
     const c = await call(s.campaignId, { record_url: null });
     await waitFor(async () => (await deliveriesOf(t.deps.db, s.integration.id))[0]?.started_at);
+    // Proves the worker does NOT send while the recording is missing: a short while must pass.
     await new Promise((r) => setTimeout(r, 150));
     expect(s.hits()).toHaveLength(0);
     await t.deps.db.updateTable('calls').set({ record_url: 'https://rec.example.com/late.mp3' }).where('id', '=', c.id).execute();
@@ -280,6 +282,7 @@ describe('failures: one attempt, recorded, never retried', () => {
       expect(row!.status).toBe('failed');
       expect(row!.reason).toMatch(reason);
       expect(row!.http_status).toBe(httpStatus);
+      // Proves the failure is NOT retried: a short while must pass without a second request.
       await new Promise((r) => setTimeout(r, 150));
       expect(s.hits()).toHaveLength(1);
       receiver.respond = previous;

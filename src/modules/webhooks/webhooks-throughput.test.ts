@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import type { Agent } from 'undici';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
 import { settled } from '../../../test/helpers/deliveries.ts';
 import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
 import { seed } from '../../../test/helpers/seed.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { createWebhookWorker } from './webhook.worker.ts';
 import { claimDeliveries, completeDeliveries } from './deliveries.repository.ts';
 import { sendWebhook, type SendRequest } from './webhook-sender.ts';
@@ -65,7 +67,7 @@ describe('connections', () => {
       expect(lookups).toHaveLength(connections);
       // The receiver drops its idle connections: the next send needs a new one, looked up again.
       server.closeIdleConnections();
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(async () => Object.values((dispatcher as Agent).stats).every((s) => s.connected === 0));
       const before = connections;
       expect((await sendWebhook(request(`http://hooks.test:${port}/a`, dispatcher))).ok).toBe(true);
       expect(connections).toBe(before + 1);
