@@ -8,11 +8,13 @@ import type {
 /**
  * Test rows written straight to the tables: `seed(db, { users, campaigns, contacts, calls, ... })`.
  * Each list holds plain rows of its table; required columns a test does not care about get a
- * default (nullable ones stay null unless given), parents are named by `owner` / `campaign` / `contact` / `subUser`, and everything is
- * inserted in dependency order. Answers the inserted rows, in the order given.
+ * default (nullable ones stay null unless given), parents are named by `owner` / `campaign` /
+ * `contact` / `subUser`, and everything is inserted in dependency order, each table in one
+ * statement. Answers the inserted rows, in the order given.
  *
  * A parent is either a row that exists already (anything with its `id`, such as an Account or a
- * row an earlier seed answered) or a number: the index of a row seeded by the same call.
+ * row an earlier seed answered) or a number: the index of a row seeded by the same call. A
+ * contact's owner and a call's owner and campaign come from the parent unless given.
  *
  * Seeded users and sub-users cannot log in (their password hash matches no password): accounts
  * that sign in come from createAccount / createSubUser in ./factories.ts.
