@@ -2,6 +2,7 @@ import { FIGURE_DIGITS } from '../src/modules/analytics/analytics.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
+import { seed } from './helpers/seed.ts';
 
 // Figures are answered rounded (money to the cent): compared within their last digit.
 const DIGITS: Record<string, number> = FIGURE_DIGITS;
@@ -47,21 +48,11 @@ const SEED = Number(process.env.ANALYTICS_SEED ?? 20260329);
 const EDGES = ['2026-03-01T00:00:00Z', '2026-03-28T23:00:00Z', '2026-03-29T00:00:00Z', '2026-03-29T01:00:00Z', '2026-03-29T22:00:00Z', '2026-03-30T00:00:00Z', '2026-04-01T00:00:00Z', '2026-04-10T00:00:00Z', '2026-03-28T23:59:59.999Z'];
 
 async function seedAccount(owner: Account, count: number, rand: () => number, into: GenCall[] | null) {
-  const ids: number[] = [];
-  for (let c = 0; c < 3; c++) {
-    const row = await t.deps.db
-      .insertInto('campaigns')
-      .values({ owner_id: owner.id, title: `Campaign ${c} of ${owner.id}`, campaign_type: 'Outbound' })
-      .returning(['id', 'title'])
-      .executeTakeFirstOrThrow();
-    if (into) campaigns.push(row);
-    ids.push(row.id);
-  }
-  const contacts = await t.deps.db
-    .insertInto('contacts')
-    .values(Array.from({ length: 60 }, (_, i) => ({ owner_id: owner.id, campaign_id: ids[i % 3]!, phone_number: `+4930${owner.id}${1000 + i}`, status: 'new' })))
-    .returning(['id', 'campaign_id'])
-    .execute();
+  const { campaigns: rows, contacts } = await seed(t.deps.db, {
+    campaigns: [0, 1, 2].map((c) => ({ owner, title: `Campaign ${c} of ${owner.id}` })),
+    contacts: Array.from({ length: 60 }, (_, i) => ({ campaign: i % 3, phone_number: `+4930${owner.id}${1000 + i}`, status: 'new' })),
+  });
+  if (into) campaigns.push(...rows.map(({ id, title }) => ({ id, title })));
   const from = Date.parse('2026-03-01T00:00:00Z');
   const span = Date.parse('2026-04-10T00:00:00Z') - from;
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
@@ -85,9 +76,7 @@ async function seedAccount(owner: Account, count: number, rand: () => number, in
       call_duration: rand() < 0.1 ? null : rand() < 0.3 ? 0 : Math.floor(rand() * 600),
     });
   }
-  for (let i = 0; i < generated.length; i += 500) {
-    await t.deps.db.insertInto('calls').values(generated.slice(i, i + 500).map((c) => ({ ...c, owner_id: owner.id }))).execute();
-  }
+  await seed(t.deps.db, { calls: generated.map(({ contact_id, ...c }) => ({ ...c, contact: { id: contact_id, campaign_id: c.campaign_id, owner_id: owner.id } })) });
   into?.push(...generated);
 }
 

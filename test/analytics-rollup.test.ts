@@ -4,6 +4,7 @@ import pg from 'pg';
 import { compactAnalytics } from '../src/modules/analytics/analytics.compaction.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
+import { seed, type SeedCall } from './helpers/seed.ts';
 
 // Figures are answered rounded (money to the cent): compared within their last digit.
 const DIGITS: Record<string, number> = FIGURE_DIGITS;
@@ -36,8 +37,8 @@ let t: TestApp;
 let owner: Account;
 let campaignIds: number[] = [];
 let contactIds: number[] = [];
-let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+let randomState = 7;
+const rand = () => ((randomState = (randomState * 1103515245 + 12345) % 2147483648) / 2147483648);
 const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
 
 function randomCall(from: number, span: number) {
@@ -55,8 +56,12 @@ function randomCall(from: number, span: number) {
   };
 }
 
+/** A call row as seed takes it; the contact need not be of the call's campaign (calls move between campaigns here). */
+const asSeedCall = ({ contact_id, ...call }: Omit<SeedCall, 'contact'> & { owner_id: number; campaign_id: number; contact_id: number }): SeedCall =>
+  ({ ...call, contact: { id: contact_id, campaign_id: call.campaign_id, owner_id: call.owner_id } });
+
 async function insertCalls(count: number, from = Date.parse('2026-01-01T00:00:00Z'), span = 90 * 86_400_000) {
-  await t.deps.db.insertInto('calls').values(Array.from({ length: count }, () => randomCall(from, span))).execute();
+  await seed(t.deps.db, { calls: Array.from({ length: count }, () => asSeedCall(randomCall(from, span))) });
 }
 
 const callsInDb = async () =>
@@ -134,13 +139,11 @@ const dirtyDays = async () => Number((await t.deps.database.pool.query('SELECT c
 const rollupRows = async () => Number((await t.deps.database.pool.query('SELECT count(*) AS n FROM analytics_rollup WHERE owner_id = $1', [owner.id])).rows[0].n);
 
 async function campaignsAndContacts(who: Account) {
-  const campaigns = (await t.deps.db.insertInto('campaigns').values([0, 1, 2].map((i) => ({ owner_id: who.id, title: `R${i}`, campaign_type: 'Outbound' }))).returning('id').execute()).map((r) => r.id);
-  const contacts = await t.deps.db
-    .insertInto('contacts')
-    .values(Array.from({ length: 40 }, (_, i) => ({ owner_id: who.id, campaign_id: campaigns[i % 3]!, phone_number: `+4930${who.id}${1000 + i}`, status: 'new' })))
-    .returning('id')
-    .execute();
-  return { campaigns, contacts: contacts.map((c) => c.id) };
+  const { campaigns, contacts } = await seed(t.deps.db, {
+    campaigns: [0, 1, 2].map((i) => ({ owner: who, title: `R${i}` })),
+    contacts: Array.from({ length: 40 }, (_, i) => ({ campaign: i % 3, phone_number: `+4930${who.id}${1000 + i}`, status: 'new' })),
+  });
+  return { campaigns: campaigns.map((c) => c.id), contacts: contacts.map((c) => c.id) };
 }
 
 beforeAll(async () => {
@@ -151,10 +154,9 @@ beforeAll(async () => {
   ({ campaigns: campaignIds, contacts: contactIds } = await campaignsAndContacts(owner));
   await insertCalls(700);
   // Another account's calls on the same days must never show.
-  await t.deps.db
-    .insertInto('calls')
-    .values(theirs.contacts.map((id, i) => ({ owner_id: other.id, campaign_id: theirs.campaigns[i % 3]!, contact_id: id, status: 'finished', start_time: new Date(Date.parse('2026-02-01T00:00:00Z') + i * 3_600_000), cost: 9 })))
-    .execute();
+  await seed(t.deps.db, {
+    calls: theirs.contacts.map((id, i) => asSeedCall({ owner_id: other.id, campaign_id: theirs.campaigns[i % 3]!, contact_id: id, status: 'finished', start_time: new Date(Date.parse('2026-02-01T00:00:00Z') + i * 3_600_000), cost: 9 })),
+  });
 });
 afterAll(() => t?.close());
 
@@ -204,7 +206,7 @@ describe('analytics rollup', () => {
   });
 
   it('names a status and an action status the rollup has no column for', async () => {
-    await t.deps.db.insertInto('calls').values({ owner_id: owner.id, campaign_id: campaignIds[0]!, contact_id: contactIds[0]!, status: 'escalated', action_status: 'callback', start_time: new Date('2026-01-20T10:00:00Z') }).execute();
+    await seed(t.deps.db, { calls: [asSeedCall({ owner_id: owner.id, campaign_id: campaignIds[0]!, contact_id: contactIds[0]!, status: 'escalated', action_status: 'callback', start_time: new Date('2026-01-20T10:00:00Z') })] });
     await compactAnalytics(t.deps.db);
     const body = await get('detailed', { start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z' });
     expect(body.by_status.at(-1)).toEqual({ status: 'escalated', count: 1 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 import type { StartCallRequest, VoiceProvider } from '../src/voice/provider.ts';
 import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
@@ -114,12 +114,7 @@ describe('the provider\'s call id', () => {
       }
       return r;
     };
-    h.t.deps.voice = wrapper;
-    try {
-      expect((await dialDueContacts({ deps: h.t.deps })).started).toBe(3);
-    } finally {
-      h.t.deps.voice = real;
-    }
+    expect((await dialDueContacts({ deps: { ...h.t.deps, voice: wrapper } })).started).toBe(3);
     const { rows } = await sql<{ id: number; p: string | null }>`
       SELECT k.id, r.provider_call_id AS p FROM calls k LEFT JOIN call_provider_refs r ON r.call_id = k.id WHERE k.campaign_id = ${c} ORDER BY k.id`.execute(h.t.deps.db);
     expect(rows).toHaveLength(2);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import { createAccount } from './helpers/factories.ts';
-import { SimProvider } from '../src/voice/providers/sim.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 import { VoiceProviderError, type VoiceProvider } from '../src/voice/provider.ts';
 import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
@@ -152,17 +151,12 @@ describe('calls whose outcome is unknown', () => {
   it('does not count the attempt when the provider refuses the call with a retryable error', async () => {
     const real = h.t.deps.voice;
     const refusing: VoiceProvider = { ...real, name: real.name, capabilities: real.capabilities, verifyWebhook: real.verifyWebhook.bind(real), parseWebhook: real.parseWebhook.bind(real), hangup: real.hangup.bind(real), startCall: async () => { throw new VoiceProviderError('rate_limited', 'slow down', true); } };
-    h.t.deps.voice = refusing;
-    try {
-      const c = await h.campaign({ max_call_attempts: 1 });
-      const [id] = await h.contacts(c, [usNumber()]);
-      await h.enqueue(c);
-      await h.round();
-      expect((await h.callsOf(id!))[0]).toMatchObject({ status: 'failed' });
-      expect(await h.contact(id!)).toMatchObject({ status: 'call_scheduled', calls_attempts: 0 });
-    } finally {
-      h.t.deps.voice = real;
-    }
+    const c = await h.campaign({ max_call_attempts: 1 });
+    const [id] = await h.contacts(c, [usNumber()]);
+    await h.enqueue(c);
+    await h.round(undefined, { voice: refusing });
+    expect((await h.callsOf(id!))[0]).toMatchObject({ status: 'failed' });
+    expect(await h.contact(id!)).toMatchObject({ status: 'call_scheduled', calls_attempts: 0 });
   });
 });
 
@@ -217,13 +211,16 @@ describe('inbound calls', () => {
 
   it('answers 404 for a number no Inbound campaign owns, and when the provider is not the simulator', async () => {
     expect((await inbound({ from: usNumber(), to: '+12125550999' })).statusCode).toBe(404);
-    const real = h.t.deps.voice;
-    h.t.deps.voice = new SimProvider({ secret: 'x'.repeat(32), clock: h.clock, timeScale: 1, seed: 1 });
-    Object.defineProperty(h.t.deps.voice, 'name', { value: 'vendor' });
+    // An app whose provider is a vendor, with an Inbound campaign on the number: still 404.
+    const vendor = await dialerHarness('2030-01-07T15:00:00Z', {}, {
+      voice: (sim) => Object.defineProperty(Object.create(sim), 'name', { value: 'vendor' }) as VoiceProvider,
+    });
     try {
-      expect((await inbound({ from: usNumber(), to: '+12125550777' })).statusCode).toBe(404);
+      await vendor.campaign({ campaign_type: 'Inbound', campaign_phone: null, phones: ['+12125550777'], title: 'Hotline' });
+      const res = await vendor.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', payload: { from: usNumber(), to: '+12125550777' }, headers: vendor.account.headers });
+      expect(res.statusCode).toBe(404);
     } finally {
-      h.t.deps.voice = real;
+      await vendor.close();
     }
   });
 });

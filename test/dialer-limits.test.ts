@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, liveCalls, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { dialerHarness, liveCalls, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 
 let h: DialerHarness;
 // Monday 2030-01-07 15:00 UTC = 10:00 in New York.
@@ -236,7 +236,7 @@ describe('calling windows in the dialer', () => {
   });
 
   it('parks contacts whose schedule never opens until the campaign is edited', async () => {
-    const c = await h.campaign({ work_schedule: JSON.stringify({ timezone: 'UTC', days: {} }) });
+    const c = await h.campaign({ work_schedule: { timezone: 'UTC', days: {} } });
     const [id] = await h.contacts(c, [usNumber()], { contact_data: { _sim: { status: 'finished', duration: 30 } } });
     await h.enqueue(c);
     expect(await h.round(c)).toBe(0);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import { isOpen } from '../src/modules/dialer/outbound/calling-window.ts';
 import { windowRuleFor } from '../src/modules/dialer/outbound/contact-window.ts';
 

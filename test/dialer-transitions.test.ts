@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './dialer-helpers.ts';
+import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import { createAccount } from './helpers/factories.ts';
 
 let h: DialerHarness;
@@ -63,7 +63,7 @@ async function callOnce(campaignFields: Record<string, unknown>, sim: Record<str
 
 describe('what a call\'s end does to its contact', () => {
   it('ends the contact as finished after a conversation and records the call', async () => {
-    const { contact, calls } = await callOnce({ title: 'Survey', campaign_data: JSON.stringify({ prompt: 'Ask about the new bakery. Be kind.' }) }, { status: 'finished', duration: 90, action_status: 'interested' });
+    const { contact, calls } = await callOnce({ title: 'Survey', campaign_data: { prompt: 'Ask about the new bakery. Be kind.' } }, { status: 'finished', duration: 90, action_status: 'interested' });
     expect(contact).toMatchObject({ status: 'finished', calls_attempts: 1, next_action_time: null });
     expect(calls).toHaveLength(1);
     const call = calls[0];

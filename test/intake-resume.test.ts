@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, multipartBody, usPhone } from './fixtures/intake-helpers.ts';
+import { seed } from './helpers/seed.ts';
+import { multipartBody, usPhone } from './helpers/intake.ts';
 
 // A SIGKILLed child must not leave the embedded database locked, and PGlite serves one
 // process only, so the crash test runs on PostgreSQL.
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 function startWorker(databaseUrl: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/intake-import-worker.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/import-worker-process.ts'], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, DATABASE_URL: databaseUrl, LEASE_MS: '500' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -48,7 +49,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 
 describe.skipIf(!postgres)('crash and resume', () => {
   it('resumes a large import after SIGKILL mid-task with no row imported twice and none lost', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     // 30,000 rows: every 10th repeats the row before it, every 97th is not a phone number.
     const lines = ['phone,n'];
     let expectedSkipped = 0;

@@ -5,7 +5,8 @@ import { createTestApp } from './helpers/test-app.ts';
 import { bearer, createAccount, login } from './helpers/factories.ts';
 import { casesFor, type FuzzCase, type FuzzContext, type Operation } from './helpers/fuzz-inputs.ts';
 import { keepAlive, problemsOf, send, summarise, type Finding, type RawResponse } from './helpers/fuzz-http.ts';
-import { createFinishedCall, startReceiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
+import { createFinishedCall } from './helpers/finished-call.ts';
+import { startReceiver } from './fakes/webhook-receiver.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 
 /**

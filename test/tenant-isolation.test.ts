@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
+import { seed } from './helpers/seed.ts';
 
 /**
  * Tenancy end to end, over every authenticated operation the service mounts. Two accounts
@@ -78,12 +79,9 @@ async function buildFixture(owner: Who, ownerId: number): Promise<Fixture> {
     campaign_data: { prompt: `Be helpful (${owner})` },
   });
   const contact = await ok(owner, 'POST', '/api/v1/contacts/', { status: 'new', campaign_id: campaign.id, phone_number: nextPhone(), contact_data: { name: owner } });
-  const callRow = await t.deps.db
-    .insertInto('calls')
-    .values({
-      owner_id: ownerId,
-      campaign_id: campaign.id,
-      contact_id: contact.id,
+  const { calls: [callRow] } = await seed(t.deps.db, {
+    calls: [{
+      contact: { id: contact.id, campaign_id: campaign.id, owner_id: ownerId },
       status: 'finished',
       action_status: 'interested',
       to_number: contact.phone_number,
@@ -92,10 +90,9 @@ async function buildFixture(owner: Who, ownerId: number): Promise<Fixture> {
       call_duration: 60,
       cost: 1.5,
       call_type: 'outbound',
-      call_data: JSON.stringify({ marker: 'isolation-marker' }),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+      call_data: { marker: 'isolation-marker' },
+    }],
+  });
   const phone = await ok(owner, 'POST', '/api/v1/phone-numbers/', { phone_number: nextPhone(), campaign_id: campaign.id });
   const task = await ok(owner, 'POST', '/api/v1/contacts/bulk', [{ phone_number: nextPhone(), campaign_id: campaign.id }]);
   const webhook = await ok(owner, 'POST', '/api/v1/integrations/webhooks/', {

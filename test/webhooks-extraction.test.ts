@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, settled, startFakeLlm, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
+import { createFinishedCall } from './helpers/finished-call.ts';
+import { settled } from './helpers/deliveries.ts';
+import { startFakeLlm } from './fakes/llm-server.ts';
+import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
+import { seed } from './helpers/seed.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
 import { createOfflineExtractor } from '../src/extraction/offline-extractor.ts';
 import { normaliseRequestSchema } from '../src/modules/webhooks/request-schema.ts';
@@ -30,7 +34,7 @@ afterAll(async () => {
 });
 
 async function setup(settings: Record<string, unknown>) {
-  const campaign = await createCampaign(t.deps.db, alice.id);
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
   const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}/llm-${campaign.id}`, campaign_ids: [campaign.id], ...settings } });
   expect(res.statusCode, res.body).toBe(200);
   return { id: res.json().id as number, campaignId: campaign.id, path: `/llm-${campaign.id}` };

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createUser } from '../../src/modules/users/users.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { createSubUser as createSubUserThroughService } from '../../src/modules/sub-users/sub-users.service.ts';
+import { seed } from './seed.ts';
 import type { TestApp } from './test-app.ts';
 
-/** Factories build each test's own data through the same services the API uses. */
+/**
+ * Accounts and sub-users that sign in, made through the same services the API uses (a real
+ * password hash, a real API key). Rows that only need to exist come from seed (./seed.ts).
+ */
 export interface Account {
   id: number;
   email: string;
@@ -28,3 +33,35 @@ export async function login(t: TestApp, username: string, password: string): Pro
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export interface SubUser {
+  id: number;
+  username: string;
+  email: string;
+  fullName: string;
+  password: string;
+  /** Headers of a signed-in session of the sub-user. */
+  headers: Record<string, string>;
+}
+
+/** A signed-in sub-user of the account, granted the given campaigns. */
+export async function createSubUser(t: TestApp, ownerId: number, grantedCampaignIds: number[] = []): Promise<SubUser> {
+  const username = `sub-${randomUUID().slice(0, 8)}`;
+  const password = 'sub-user password';
+  const email = `${username}@example.com`;
+  const fullName = `Sub ${username}`;
+  const { id } = await createSubUserThroughService({
+    db: t.deps.db,
+    principal: { kind: 'user', userId: ownerId, ownerId, isSuperuser: false },
+    body: { username, password, email, full_name: fullName },
+  });
+  await seed(t.deps.db, { grants: grantedCampaignIds.map((campaign) => ({ campaign: { id: campaign, owner_id: ownerId }, subUser: { id } })) });
+  return { id, username, email, fullName, password, headers: bearer(await login(t, username, password)) };
+}
+
+/** Creates a campaign through the API, for tests of the API itself; answers its body. */
+export async function createCampaignViaApi(t: TestApp, headers: Record<string, string>, body: Record<string, unknown> = {}) {
+  const res = await t.request({ method: 'POST', url: '/api/v1/campaigns/', headers, payload: { title: `Campaign ${randomUUID().slice(0, 6)}`, campaign_type: 'Outbound', ...body } });
+  if (res.statusCode !== 200) throw new Error(`create campaign failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 import { createAccessTokenService } from './access-token.ts';
 import { MAX_API_KEYS_PER_ACCOUNT } from '../api-keys/api-keys.service.ts';
 
@@ -78,10 +79,9 @@ describe('credentials', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) })).statusCode).toBe(200);
     // Deleted and created again under the same id (a restore, a reset sequence): a new row.
     await t.deps.db.deleteFrom('users').where('id', '=', bob.id).execute();
-    await t.deps.db
-      .insertInto('users')
-      .values({ id: bob.id, email: `reborn-${bob.id}@example.com`, hashed_password: 'x', full_name: 'Reborn', is_superuser: false, is_active: true, created_at: new Date(Date.now() + 1000) })
-      .execute();
+    await seed(t.deps.db, {
+      users: [{ id: bob.id, email: `reborn-${bob.id}@example.com`, hashed_password: 'x', full_name: 'Reborn', is_superuser: false, is_active: true, created_at: new Date(Date.now() + 1000) }],
+    });
     const res = await t.request({ method: 'GET', url: '/api/v1/users/me', headers: bearer(token) });
     expect(res.statusCode).toBe(401);
   });

@@ -1,26 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaignWithCalls, createSubUser } from './calls.test-factory.ts';
+import { bearer, createAccount, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { nextPhone, seed, type Seeded } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
 let bob: Account;
-let granted: Awaited<ReturnType<typeof createCampaignWithCalls>>;
-let hidden: Awaited<ReturnType<typeof createCampaignWithCalls>>;
-let bobs: Awaited<ReturnType<typeof createCampaignWithCalls>>;
+/** A campaign with one contact and its calls (ids oldest first in `callIds`). */
+type Scenario = Seeded & { campaign: Seeded['campaigns'][number]; contact: Seeded['contacts'][number]; callIds: number[] };
+let granted: Scenario;
+let hidden: Scenario;
+let bobs: Scenario;
 let subHeaders: Record<string, string>;
 
 const shared = { call_data: { topic: 'shared-secret' }, status: 'finished' as const };
 
+async function campaignWithCalls(owner: Account, calls: (typeof shared)[]): Promise<Scenario> {
+  const phone = nextPhone();
+  const s = await seed(t.deps.db, { campaigns: [{ owner }], contacts: [{ campaign: 0, phone_number: phone }], calls: calls.map((c) => ({ ...c, contact: 0, to_number: phone })) });
+  return { ...s, campaign: s.campaigns[0]!, contact: s.contacts[0]!, callIds: s.calls.map((c) => c.id) };
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   [alice, bob] = [await createAccount(t), await createAccount(t)];
-  granted = await createCampaignWithCalls(t.deps.db, alice.id, [shared, shared]);
-  hidden = await createCampaignWithCalls(t.deps.db, alice.id, [shared]);
-  bobs = await createCampaignWithCalls(t.deps.db, bob.id, [shared]);
-  const sub = await createSubUser(t.deps.db, alice.id, [granted.campaign.id]);
-  subHeaders = bearer(await login(t, sub.username, sub.password));
+  granted = await campaignWithCalls(alice, [shared, shared]);
+  hidden = await campaignWithCalls(alice, [shared]);
+  bobs = await campaignWithCalls(bob, [shared]);
+  subHeaders = (await createSubUser(t, alice.id, [granted.campaign.id])).headers;
 });
 afterAll(() => t?.close());
 

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import type { Principal } from '../auth/principal.ts';
 import { callDataContains, matchingCalls } from './calls.repository.ts';
-import { createCampaignWithCalls } from './calls.test-factory.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 // With 100k calls of one account the planner picks the trigram index by itself for the list's
 // queries (measured on PostgreSQL 15: Bitmap Index Scan on calls_call_data_trgm_idx). A table that
@@ -22,7 +22,7 @@ let alice: Account;
 beforeAll(async () => {
   t = await createTestApp();
   alice = await createAccount(t);
-  const { contact } = await createCampaignWithCalls(t.deps.db, alice.id, []);
+  const { contacts: [contact] } = await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0 }] });
   // Realistic call data: a few distinct words per row, so a rare word is selective.
   await sql`
     INSERT INTO calls (owner_id, campaign_id, contact_id, status, call_data)

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { NewCall } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import type { CallView } from './calls.schemas.ts';
@@ -121,25 +120,4 @@ export function findCall(db: Db, id: number) {
     .where('calls.id', '=', id)
     .$castTo<CallRecord>()
     .executeTakeFirst();
-}
-
-/**
- * Records a call. The dialer produces calls; tests and tools use this too. call_data and
- * contact_data are objects here and stored as jsonb.
- */
-export async function insertCall(
-  db: Db,
-  values: Omit<NewCall, 'call_data' | 'contact_data'> & { call_data?: unknown; contact_data?: unknown },
-): Promise<number> {
-  const { call_data, contact_data, ...rest } = values;
-  const row = await db
-    .insertInto('calls')
-    .values({
-      ...rest,
-      call_data: call_data == null ? null : JSON.stringify(call_data),
-      contact_data: contact_data == null ? null : JSON.stringify(contact_data),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCallRow, createCampaignRow, createCampaignWithCalls, createContactRow } from './calls.test-factory.ts';
+import { nextPhone, seed, type SeedCall } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -16,20 +16,24 @@ const list = (query: string) => t.request({ method: 'GET', url: `/api/v1/calls/?
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((c) => c.id);
 
 /** Calls with the given fields in a campaign of their own; answers the ids (oldest first) and a query scoped to it. */
-async function scenario(calls: Parameters<typeof createCallRow>[2][]) {
-  const { campaign, callIds } = await createCampaignWithCalls(t.deps.db, alice.id, calls);
-  return { ids: callIds, q: `campaign_id=${campaign.id}`, campaign };
+async function scenario(calls: Omit<SeedCall, 'contact'>[]) {
+  const phone = nextPhone();
+  const s = await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0, phone_number: phone }], calls: calls.map((c) => ({ to_number: phone, ...c, contact: 0 })) });
+  const campaign = s.campaigns[0]!;
+  return { ids: s.calls.map((c) => c.id), q: `campaign_id=${campaign.id}`, campaign };
 }
 
 describe('reading calls', () => {
   it('answers every Call field of the API with the campaign title, and only those', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id, { title: 'Renewals' });
-    const contact = await createContactRow(t.deps.db, campaign, { phone_number: '+14155550401' });
-    const id = await createCallRow(t.deps.db, contact, {
-      status: 'finished', action_status: 'interested', action_status_reason: 'wants a demo', from_number: '+14155550000',
-      start_time: '2025-01-02T10:00:00Z', end_time: '2025-01-02T10:01:30Z', cost: 0.42, call_duration: 90, external_session_id: 'sess-1',
-      record_url: 'https://rec.example/1.mp3', call_data: { summary: 'ok' }, contact_data: { name: 'Ada' }, call_type: 'outbound',
-      call_ended_by: 'HUMAN', call_ended_by_reason: 'hung up',
+    const { contacts: [contact], calls: [{ id }] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice, title: 'Renewals' }],
+      contacts: [{ campaign: 0, phone_number: '+14155550401' }],
+      calls: [{
+        contact: 0, to_number: '+14155550401', status: 'finished', action_status: 'interested', action_status_reason: 'wants a demo', from_number: '+14155550000',
+        start_time: '2025-01-02T10:00:00Z', end_time: '2025-01-02T10:01:30Z', cost: 0.42, call_duration: 90, external_session_id: 'sess-1',
+        record_url: 'https://rec.example/1.mp3', call_data: { summary: 'ok' }, contact_data: { name: 'Ada' }, call_type: 'outbound',
+        call_ended_by: 'HUMAN', call_ended_by_reason: 'hung up',
+      }],
     });
     const res = await t.request({ method: 'GET', url: `/api/v1/calls/${id}`, headers: alice.headers });
     expect(res.statusCode).toBe(200);

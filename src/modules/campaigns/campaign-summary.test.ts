@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 import { dialDueContacts } from '../dialer/outbound/outbound.service.ts';
-import { createCampaign, createSubUser } from './campaigns.test-support.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -40,7 +40,7 @@ describe('next call and the calling window', () => {
 
   beforeAll(async () => {
     now = new Date('2030-01-07T23:00:00Z'); // 18:00 in New York, 08:00 next morning in Tokyo
-    campaignId = (await createCampaign(t, alice.headers, { call_allowed_from_time: '09:00', call_allowed_to_time: '17:00' })).id;
+    campaignId = (await createCampaignViaApi(t, alice.headers, { call_allowed_from_time: '09:00', call_allowed_to_time: '17:00' })).id;
     newYork = await contact(campaignId, { status: 'added_to_queue', timezone: 'America/New_York', next_action_time: '2030-01-07T22:50:00Z' });
   });
 
@@ -86,8 +86,8 @@ describe('next call and the calling window', () => {
 
 describe('counts', () => {
   it('counts the campaign\'s contacts by status, every status present, and nothing of other campaigns', async () => {
-    const campaignId = (await createCampaign(t, alice.headers)).id;
-    const other = (await createCampaign(t, alice.headers)).id;
+    const campaignId = (await createCampaignViaApi(t, alice.headers)).id;
+    const other = (await createCampaignViaApi(t, alice.headers)).id;
     for (let i = 0; i < 3; i++) await contact(campaignId, { status: 'new' });
     for (let i = 0; i < 2; i++) await contact(campaignId, { status: 'finished' });
     await contact(campaignId, { status: 'do_not_disturb' });
@@ -112,7 +112,7 @@ describe('counts', () => {
   });
 
   it('answers null with "no contact queued" when nothing is queued', async () => {
-    const campaignId = (await createCampaign(t, alice.headers)).id;
+    const campaignId = (await createCampaignViaApi(t, alice.headers)).id;
     await contact(campaignId, { status: 'new' });
     expect((await summary(campaignId)).body).toMatchObject({ next_call_at: null, next_call_reason: 'no contact queued', next_contact_id: null });
   });
@@ -120,7 +120,7 @@ describe('counts', () => {
 
 describe('campaigns that call nobody now', () => {
   it('answers null and "campaign paused" for a paused campaign with a due contact', async () => {
-    const campaignId = (await createCampaign(t, alice.headers)).id;
+    const campaignId = (await createCampaignViaApi(t, alice.headers)).id;
     await contact(campaignId, { status: 'added_to_queue', next_action_time: '2031-01-01T00:00:00Z' });
     expect((await summary(campaignId)).body.next_call_at).toBe('2031-01-01T00:00:00.000Z');
     const paused = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${campaignId}`, headers: alice.headers, payload: { is_paused: true } });
@@ -131,7 +131,7 @@ describe('campaigns that call nobody now', () => {
   });
 
   it('answers null and the end of the period for a campaign over its usage limit, with the usage', async () => {
-    const campaignId = (await createCampaign(t, alice.headers, { limit_value: 0, limit_unit: 'contacts', limit_start: '2030-01-01T00:00:00Z', limit_end: '2030-02-01T00:00:00Z' })).id;
+    const campaignId = (await createCampaignViaApi(t, alice.headers, { limit_value: 0, limit_unit: 'contacts', limit_start: '2030-01-01T00:00:00Z', limit_end: '2030-02-01T00:00:00Z' })).id;
     await contact(campaignId, { status: 'added_to_queue', next_action_time: '2031-01-01T00:00:00Z' });
     const { body } = await summary(campaignId);
     expect(body).toMatchObject({ next_call_at: null, next_call_reason: 'campaign usage limit reached until 2030-02-01T00:00:00.000Z (the end of the limit period)' });
@@ -142,10 +142,10 @@ describe('campaigns that call nobody now', () => {
   });
 
   it('answers null when every concurrent call slot is taken by a call in progress', async () => {
-    const campaignId = (await createCampaign(t, alice.headers, { concurrent_call_limit: 1 })).id;
+    const campaignId = (await createCampaignViaApi(t, alice.headers, { concurrent_call_limit: 1 })).id;
     const talking = await contact(campaignId, { status: 'in progress' });
     const waiting = await contact(campaignId, { status: 'added_to_queue', next_action_time: '2030-01-07T22:00:00Z' });
-    await t.deps.db.insertInto('calls').values({ owner_id: alice.id, campaign_id: campaignId, contact_id: talking, status: 'in progress', start_time: now, call_type: 'outbound', to_number: phone() }).execute();
+    await seed(t.deps.db, { calls: [{ contact: { id: talking, campaign_id: campaignId, owner_id: alice.id }, status: 'in progress', start_time: now, call_type: 'outbound', to_number: phone() }] });
     const { body } = await summary(campaignId);
     expect(body.calls_in_progress).toBe(1);
     expect(body).toMatchObject({ next_call_at: null, next_contact_id: waiting });
@@ -156,7 +156,7 @@ describe('campaigns that call nobody now', () => {
 describe('access', () => {
   let campaignId: number;
   beforeAll(async () => {
-    campaignId = (await createCampaign(t, alice.headers)).id;
+    campaignId = (await createCampaignViaApi(t, alice.headers)).id;
   });
 
   it('refuses another account\'s campaign with 403 and an unknown one with 404', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaign } from './campaigns.test-support.ts';
+import { createAccount, createCampaignViaApi, type Account } from '../../../test/helpers/factories.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -10,7 +9,7 @@ let campaignId: number;
 beforeAll(async () => {
   t = await createTestApp();
   alice = await createAccount(t);
-  campaignId = (await createCampaign(t, alice.headers, { call_allowed_from_time: '09:00', limit_start: '2026-03-01T00:00:00Z' })).id;
+  campaignId = (await createCampaignViaApi(t, alice.headers, { call_allowed_from_time: '09:00', limit_start: '2026-03-01T00:00:00Z' })).id;
 });
 afterAll(() => t?.close());
 
@@ -77,14 +76,14 @@ describe('campaign validation', () => {
   });
 
   it('stores campaign_phone in E.164, as inbound calls are routed by it', async () => {
-    const created = await createCampaign(t, alice.headers, { campaign_phone: '+1 (212) 555-0783' });
+    const created = await createCampaignViaApi(t, alice.headers, { campaign_phone: '+1 (212) 555-0783' });
     expect(created.campaign_phone).toBe('+12125550783');
     const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers, payload: { campaign_phone: '+49 30 1234567' } });
     expect(res.json().campaign_phone).toBe('+49301234567');
   });
 
   it('changes nothing when an update is refused for a null boolean', async () => {
-    const id = (await createCampaign(t, alice.headers, { auto_calls: true, is_auto_ai_message: true })).id;
+    const id = (await createCampaignViaApi(t, alice.headers, { auto_calls: true, is_auto_ai_message: true })).id;
     const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers: alice.headers, payload: { auto_calls: null, is_auto_ai_message: null, title: 'Renamed' } });
     expectRefused(res, ['body', 'auto_calls']);
     const after = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${id}`, headers: alice.headers })).json();
@@ -119,9 +118,9 @@ describe('campaign validation', () => {
       campaign_data: { prompt: { system: 'Be kind', steps: ['greet'] } },
       work_schedule: { timezone: 'America/New_York', days: { fri: [{ from: '00:00', to: '24:00' }] } },
     };
-    const created = await createCampaign(t, alice.headers, body);
+    const created = await createCampaignViaApi(t, alice.headers, body);
     expect(created).toMatchObject({ ...body, call_allowed_from_time: '22:00:00', call_allowed_to_time: '06:00:00' });
-    expect((await createCampaign(t, alice.headers, { max_call_attempts: 1, concurrent_call_limit: 0, call_interval: [] })).call_interval).toEqual([]);
+    expect((await createCampaignViaApi(t, alice.headers, { max_call_attempts: 1, concurrent_call_limit: 0, call_interval: [] })).call_interval).toEqual([]);
   });
 
   it('answers 422 for a malformed JSON body and a non-integer path id', async () => {

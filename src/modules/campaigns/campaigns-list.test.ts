@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaign, createSubUser, type SubUser } from './campaigns.test-support.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account, type SubUser } from '../../../test/helpers/factories.ts';
 
 let t: TestApp;
 let owner: Account;
@@ -26,10 +25,10 @@ beforeAll(async () => {
   // Titles exercise the case-insensitive match and the LIKE wildcards typed literally.
   titles = ['Alpha sales', 'ALPHA support', 'beta 100% done', 'beta 100 done', 'gamma_one', 'gammaXone', 'Archived alpha'];
   ids = {};
-  for (const title of titles) ids[title] = (await createCampaign(t, owner.headers, { title, is_archive: title.startsWith('Archived') })).id;
+  for (const title of titles) ids[title] = (await createCampaignViaApi(t, owner.headers, { title, is_archive: title.startsWith('Archived') })).id;
   subA = await createSubUser(t, owner.id, [ids['Alpha sales']!, ids['gamma_one']!]);
   subB = await createSubUser(t, owner.id, [ids['beta 100 done']!, ids['Archived alpha']!]);
-  const strangerCampaign = await createCampaign(t, stranger.headers, { title: 'Alpha stranger' });
+  const strangerCampaign = await createCampaignViaApi(t, stranger.headers, { title: 'Alpha stranger' });
   strangerSub = await createSubUser(t, stranger.id, [strangerCampaign.id]);
 });
 afterAll(() => t?.close());

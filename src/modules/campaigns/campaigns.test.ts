@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaign, createSubUser } from './campaigns.test-support.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -40,7 +40,7 @@ const FULL_BODY = {
 
 describe('create and read', () => {
   it('answers every field with its default when only title and type are given', async () => {
-    const created = await createCampaign(t, alice.headers, { title: 'Defaults', campaign_type: 'Outbound' });
+    const created = await createCampaignViaApi(t, alice.headers, { title: 'Defaults', campaign_type: 'Outbound' });
     const expected = {
       id: created.id,
       owner_id: alice.id,
@@ -78,7 +78,7 @@ describe('create and read', () => {
   });
 
   it('round-trips every writable field through create and read', async () => {
-    const created = await createCampaign(t, alice.headers, FULL_BODY);
+    const created = await createCampaignViaApi(t, alice.headers, FULL_BODY);
     const read = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers })).json();
     for (const body of [created, read]) {
       expect(body).toMatchObject({
@@ -96,14 +96,14 @@ describe('create and read', () => {
   });
 
   it('ignores limit_usage and limit_reached sent by the client and judges a zero limit as reached', async () => {
-    const created = await createCampaign(t, alice.headers, { limit_usage: 99, limit_reached: true, limit_value: 0, limit_unit: 'contacts' });
+    const created = await createCampaignViaApi(t, alice.headers, { limit_usage: 99, limit_reached: true, limit_value: 0, limit_unit: 'contacts' });
     expect(created).toMatchObject({ limit_usage: 0, limit_reached: true, limit_value: 0 });
-    const unlimited = await createCampaign(t, alice.headers, { limit_usage: 99, limit_reached: true });
+    const unlimited = await createCampaignViaApi(t, alice.headers, { limit_usage: 99, limit_reached: true });
     expect(unlimited).toMatchObject({ limit_usage: 0, limit_reached: false });
   });
 
   it('shows the phone numbers assigned to the campaign with the campaign title', async () => {
-    const campaign = await createCampaign(t, alice.headers, { title: 'With numbers' });
+    const campaign = await createCampaignViaApi(t, alice.headers, { title: 'With numbers' });
     const added = await t.request({ method: 'POST', url: '/api/v1/phone-numbers/', headers: alice.headers, payload: { phone_number: '+14155550123', campaign_id: campaign.id } });
     expect(added.statusCode).toBe(200);
     const read = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${campaign.id}`, headers: alice.headers })).json();
@@ -115,7 +115,7 @@ describe('create and read', () => {
 
 describe('update', () => {
   it('changes only the fields in the body and keeps the rest', async () => {
-    const created = await createCampaign(t, alice.headers, FULL_BODY);
+    const created = await createCampaignViaApi(t, alice.headers, FULL_BODY);
     const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers, payload: { description: 'changed', call_interval: [5], auto_calls: false } });
     expect(res.statusCode).toBe(200);
     const { description, call_interval, auto_calls, ...rest } = res.json();
@@ -125,7 +125,7 @@ describe('update', () => {
   });
 
   it('leaves title, campaign_type, is_archive and is_paused unchanged when they are null, and clears other fields set to null', async () => {
-    const created = await createCampaign(t, alice.headers, FULL_BODY);
+    const created = await createCampaignViaApi(t, alice.headers, FULL_BODY);
     const res = await t.request({
       method: 'PUT',
       url: `/api/v1/campaigns/${created.id}`,
@@ -140,14 +140,13 @@ describe('update', () => {
   });
 
   it('recomputes limit_reached from the usage so far when a limit field changes, and only then', async () => {
-    const { id } = await createCampaign(t, alice.headers, { limit_value: 100, limit_unit: 'contacts' });
+    const { id } = await createCampaignViaApi(t, alice.headers, { limit_value: 100, limit_unit: 'contacts' });
     // Usage is counted from the calls: 7 distinct contacts called, 1.00 of cost each.
-    const contacts = await t.deps.db.insertInto('contacts')
-      .values(Array.from({ length: 7 }, (_, i) => ({ owner_id: alice.id, campaign_id: id, phone_number: `+1415555${String(7000 + i)}`, status: 'finished' })))
-      .returning('id').execute();
-    await t.deps.db.insertInto('calls')
-      .values(contacts.map((c) => ({ owner_id: alice.id, campaign_id: id, contact_id: c.id, status: 'finished', call_type: 'outbound', start_time: new Date(), cost: 1, call_duration: 30 })))
-      .execute();
+    const campaign = { id, owner_id: alice.id };
+    await seed(t.deps.db, {
+      contacts: Array.from({ length: 7 }, (_, i) => ({ campaign, phone_number: `+1415555${String(7000 + i)}`, status: 'finished' })),
+      calls: Array.from({ length: 7 }, (_, i) => ({ contact: i, status: 'finished', call_type: 'outbound', start_time: new Date(), cost: 1, call_duration: 30, to_number: null })),
+    });
     const put = async (payload: Record<string, unknown>) => (await t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers: alice.headers, payload })).json();
     expect(await put({ limit_value: 7 })).toMatchObject({ limit_value: 7, limit_usage: 7, limit_reached: true });
     expect(await put({ limit_value: 7.5 })).toMatchObject({ limit_reached: false });
@@ -162,7 +161,7 @@ describe('update', () => {
 
 describe('access', () => {
   it('answers 401 without credentials on every campaign operation', async () => {
-    const { id } = await createCampaign(t, alice.headers);
+    const { id } = await createCampaignViaApi(t, alice.headers);
     for (const [method, url] of [['GET', '/api/v1/campaigns/'], ['POST', '/api/v1/campaigns/'], ['GET', `/api/v1/campaigns/${id}`], ['PUT', `/api/v1/campaigns/${id}`], ['POST', `/api/v1/campaigns/${id}/prompt-history/1/approve`]] as const) {
       const res = await t.request({ method, url, payload: method === 'GET' ? undefined : { title: 'x', campaign_type: 'Outbound' } });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
@@ -171,7 +170,7 @@ describe('access', () => {
   });
 
   it('answers 403 for another account\'s campaign and never lists or counts it', async () => {
-    const secret = await createCampaign(t, alice.headers, { title: 'Alice secret' });
+    const secret = await createCampaignViaApi(t, alice.headers, { title: 'Alice secret' });
     for (const method of ['GET', 'PUT'] as const) {
       const res = await t.request({ method, url: `/api/v1/campaigns/${secret.id}`, headers: bob.headers, payload: method === 'PUT' ? { title: 'stolen' } : undefined });
       expect(res.statusCode).toBe(403);
@@ -196,8 +195,8 @@ describe('access', () => {
 
   it('lets a sub-user list, read and update only the campaigns granted to it, and not create any', async () => {
     const owner = await createAccount(t);
-    const granted = await createCampaign(t, owner.headers, { title: 'Granted' });
-    const other = await createCampaign(t, owner.headers, { title: 'Not granted' });
+    const granted = await createCampaignViaApi(t, owner.headers, { title: 'Granted' });
+    const other = await createCampaignViaApi(t, owner.headers, { title: 'Not granted' });
     const sub = await createSubUser(t, owner.id, [granted.id]);
 
     const list = (await t.request({ method: 'GET', url: '/api/v1/campaigns/', headers: sub.headers })).json();

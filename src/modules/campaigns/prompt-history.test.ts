@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaign, createSubUser, type SubUser } from './campaigns.test-support.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account, type SubUser } from '../../../test/helpers/factories.ts';
 import { latestApprovedPrompt } from './prompt-history.service.ts';
 
 let t: TestApp;
@@ -14,7 +13,7 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await createAccount(t);
   stranger = await createAccount(t);
-  campaignId = (await createCampaign(t, owner.headers, { campaign_data: { prompt: 'v1', voice: 'calm' } })).id;
+  campaignId = (await createCampaignViaApi(t, owner.headers, { campaign_data: { prompt: 'v1', voice: 'calm' } })).id;
   sub = await createSubUser(t, owner.id, [campaignId]);
 });
 afterAll(() => t?.close());
@@ -110,7 +109,7 @@ describe('prompt history', () => {
   });
 
   it('answers 404 for an unknown entry or one of another campaign, and 403 for another account', async () => {
-    const otherCampaign = await createCampaign(t, owner.headers, { campaign_data: { prompt: 'other' } });
+    const otherCampaign = await createCampaignViaApi(t, owner.headers, { campaign_data: { prompt: 'other' } });
     const [entry] = otherCampaign.prompt_history;
     expect((await decide(owner.headers, entry.id, 'approve')).statusCode).toBe(404);
     expect((await decide(owner.headers, 99999999, 'approve')).statusCode).toBe(404);

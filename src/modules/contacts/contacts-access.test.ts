@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaignRow, createContactRow, createSubUser } from '../calls/calls.test-factory.ts';
+import { createAccount, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -15,12 +15,11 @@ let subHeaders: Record<string, string>;
 beforeAll(async () => {
   t = await createTestApp();
   [alice, bob] = [await createAccount(t), await createAccount(t)];
-  granted = await createCampaignRow(t.deps.db, alice.id, { title: 'Granted' });
-  hidden = await createCampaignRow(t.deps.db, alice.id, { title: 'Not granted' });
-  inGranted = await createContactRow(t.deps.db, granted, { phone_number: '+14155550301' });
-  inHidden = await createContactRow(t.deps.db, hidden, { phone_number: '+14155550302' });
-  const sub = await createSubUser(t.deps.db, alice.id, [granted.id]);
-  subHeaders = bearer(await login(t, sub.username, sub.password));
+  ({ campaigns: [granted, hidden], contacts: [inGranted, inHidden] } = await seed(t.deps.db, {
+    campaigns: [{ owner: alice, title: 'Granted' }, { owner: alice, title: 'Not granted' }],
+    contacts: [{ campaign: 0, phone_number: '+14155550301' }, { campaign: 1, phone_number: '+14155550302' }],
+  }));
+  subHeaders = (await createSubUser(t, alice.id, [granted.id])).headers;
 });
 afterAll(() => t?.close());
 
@@ -43,8 +42,7 @@ describe('another account', () => {
   });
 
   it('never lists or counts the account\'s contacts, whatever the filters', async () => {
-    const own = await createCampaignRow(t.deps.db, bob.id);
-    const mine = await createContactRow(t.deps.db, own, { phone_number: '+14155550301' });
+    const { campaigns: [own], contacts: [mine] } = await seed(t.deps.db, { campaigns: [{ owner: bob }], contacts: [{ campaign: 0, phone_number: '+14155550301' }] });
     const cases: [string, number[]][] = [
       ['', [mine.id]],
       [`campaign_id=${granted.id}`, []],
@@ -89,7 +87,7 @@ describe('a sub-user', () => {
   });
 
   it('deletes a contact of a granted campaign and the Message names the account owner and the sub_user role', async () => {
-    const contact = await createContactRow(t.deps.db, granted);
+    const { contacts: [contact] } = await seed(t.deps.db, { contacts: [{ campaign: granted }] });
     const res = await req('DELETE', `/api/v1/contacts/${contact.id}`, subHeaders);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Contact deleted', user_id: alice.id, campaign_id: granted.id, contact_id: contact.id, call_id: null, role_id: 'sub_user', source: 'api' });

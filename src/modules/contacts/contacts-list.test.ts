@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaignRow, createContactRow } from '../calls/calls.test-factory.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -17,18 +17,12 @@ const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map
 
 /** n contacts in one statement, numbered so that their order and count are known. */
 async function manyContacts(campaign: { id: number; owner_id: number }, n: number) {
-  const rows = Array.from({ length: n }, (_, i) => ({
-    owner_id: campaign.owner_id,
-    campaign_id: campaign.id,
-    phone_number: `+1628${String(5000000 + i)}`,
-    status: 'new',
-  }));
-  await t.deps.db.insertInto('contacts').values(rows).execute();
+  await seed(t.deps.db, { contacts: Array.from({ length: n }, (_, i) => ({ campaign, phone_number: `+1628${String(5000000 + i)}`, status: 'new' })) });
 }
 
 describe('paging', () => {
   it('answers 100 contacts by default with the total count, newest first, and pages with skip and limit', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id, { title: 'Big' });
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice, title: 'Big' }] });
     await manyContacts(campaign, 105);
     const res = await list(`campaign_id=${campaign.id}`);
     expect(res.statusCode).toBe(200);
@@ -47,7 +41,7 @@ describe('paging', () => {
   });
 
   it('answers 400 contacts by default on the campaign list', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     await manyContacts(campaign, 401);
     const res = await list('', `/api/v1/contacts/campaign/${campaign.id}`);
     expect(res.statusCode).toBe(200);
@@ -57,7 +51,7 @@ describe('paging', () => {
   });
 
   it('rejects limit 0, limit 1001 and a negative skip with 422 on both lists', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     for (const url of ['/api/v1/contacts/', `/api/v1/contacts/campaign/${campaign.id}`]) {
       for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['skip=-1', 'skip'], ['limit=abc', 'limit']] as const) {
         const res = await list(query, url);
@@ -71,21 +65,23 @@ describe('paging', () => {
 
 describe('filters of GET /contacts/', () => {
   it('filters by campaign_id given as repeated keys or a comma list', async () => {
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => createCampaignRow(t.deps.db, alice.id)));
-    const [ca, cb, cc] = [await createContactRow(t.deps.db, a!), await createContactRow(t.deps.db, b!), await createContactRow(t.deps.db, c!)];
-    for (const query of [`campaign_id=${a!.id}&campaign_id=${b!.id}`, `campaign_id=${a!.id},${b!.id}`]) {
+    const { campaigns: [a, b, c], contacts: [ca, cb, cc] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }, { owner: alice }, { owner: alice }],
+      contacts: [{ campaign: 0 }, { campaign: 1 }, { campaign: 2 }],
+    });
+    for (const query of [`campaign_id=${a.id}&campaign_id=${b.id}`, `campaign_id=${a.id},${b.id}`]) {
       const res = await list(query);
-      expect(ids(res)).toEqual([cb!.id, ca!.id]);
+      expect(ids(res)).toEqual([cb.id, ca.id]);
       expect(res.json().count).toBe(2);
     }
-    expect(ids(await list(`campaign_id=${c!.id}`))).toEqual([cc!.id]);
+    expect(ids(await list(`campaign_id=${c.id}`))).toEqual([cc.id]);
   });
 
   it('filters by phone_number, normalising a number and matching other text as written', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
-    const target = await createContactRow(t.deps.db, campaign, { phone_number: '+14155552671' });
-    const other = await createContactRow(t.deps.db, campaign, { phone_number: '+14155552672' });
-    const raw = await createContactRow(t.deps.db, campaign, { phone_number: 'ext-12' });
+    const { campaigns: [campaign], contacts: [target, other, raw] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }],
+      contacts: [{ campaign: 0, phone_number: '+14155552671' }, { campaign: 0, phone_number: '+14155552672' }, { campaign: 0, phone_number: 'ext-12' }],
+    });
     for (const phone of ['+14155552671', '(415) 555-2671', '415.555.2671']) {
       expect(ids(await list(`campaign_id=${campaign.id}&phone_number=${encodeURIComponent(phone)}`))).toEqual([target.id]);
     }
@@ -95,10 +91,10 @@ describe('filters of GET /contacts/', () => {
   });
 
   it('filters by status as repeated keys or a comma list, including "in progress", and rejects unknown statuses', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
-    const fresh = await createContactRow(t.deps.db, campaign, { status: 'new' });
-    const busy = await createContactRow(t.deps.db, campaign, { status: 'in progress' });
-    const failed = await createContactRow(t.deps.db, campaign, { status: 'failed' });
+    const { campaigns: [campaign], contacts: [fresh, busy, failed] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }],
+      contacts: [{ campaign: 0, status: 'new' }, { campaign: 0, status: 'in progress' }, { campaign: 0, status: 'failed' }],
+    });
     for (const query of ['status=new&status=in%20progress', 'status=new,in%20progress', 'status=new,in+progress']) {
       expect(ids(await list(`campaign_id=${campaign.id}&${query}`))).toEqual([busy.id, fresh.id]);
     }
@@ -110,12 +106,10 @@ describe('filters of GET /contacts/', () => {
   });
 
   it('filters by created_at with both bounds included, also with an unencoded + offset', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
-    const [c1, c2, c3] = [
-      await createContactRow(t.deps.db, campaign, { created_at: '2024-01-01T00:00:00Z' }),
-      await createContactRow(t.deps.db, campaign, { created_at: '2024-02-01T00:00:00Z' }),
-      await createContactRow(t.deps.db, campaign, { created_at: '2024-03-01T00:00:00Z' }),
-    ];
+    const { campaigns: [campaign], contacts: [c1, c2, c3] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }],
+      contacts: [{ campaign: 0, created_at: '2024-01-01T00:00:00Z' }, { campaign: 0, created_at: '2024-02-01T00:00:00Z' }, { campaign: 0, created_at: '2024-03-01T00:00:00Z' }],
+    });
     const q = `campaign_id=${campaign.id}`;
     expect(ids(await list(`${q}&created_at_from=2024-02-01T00:00:00Z&created_at_to=2024-03-01T00:00:00Z`))).toEqual([c3.id, c2.id]);
     expect(ids(await list(`${q}&created_at_to=2024-02-01T00:00:00Z`))).toEqual([c2.id, c1.id]);
@@ -125,12 +119,10 @@ describe('filters of GET /contacts/', () => {
   });
 
   it('filters by calls_attempts with both bounds included', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
-    const [c0, c2, c5] = [
-      await createContactRow(t.deps.db, campaign, { calls_attempts: 0 }),
-      await createContactRow(t.deps.db, campaign, { calls_attempts: 2 }),
-      await createContactRow(t.deps.db, campaign, { calls_attempts: 5 }),
-    ];
+    const { campaigns: [campaign], contacts: [c0, c2, c5] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }],
+      contacts: [{ campaign: 0, calls_attempts: 0 }, { campaign: 0, calls_attempts: 2 }, { campaign: 0, calls_attempts: 5 }],
+    });
     const q = `campaign_id=${campaign.id}`;
     expect(ids(await list(`${q}&calls_attempts_from=2&calls_attempts_to=5`))).toEqual([c5.id, c2.id]);
     expect(ids(await list(`${q}&calls_attempts_to=2`))).toEqual([c2.id, c0.id]);
@@ -141,11 +133,14 @@ describe('filters of GET /contacts/', () => {
 
 describe('filters of GET /contacts/campaign/{campaign_id}', () => {
   it('lists only that campaign and filters by phone_number, status and calls_attempts', async () => {
-    const campaign = await createCampaignRow(t.deps.db, alice.id);
-    const elsewhere = await createCampaignRow(t.deps.db, alice.id);
-    const a = await createContactRow(t.deps.db, campaign, { phone_number: '+14155550001', status: 'busy', calls_attempts: 1 });
-    const b = await createContactRow(t.deps.db, campaign, { phone_number: '+14155550002', status: 'no_answer', calls_attempts: 3 });
-    await createContactRow(t.deps.db, elsewhere, { phone_number: '+14155550001', status: 'busy', calls_attempts: 1 });
+    const { campaigns: [campaign], contacts: [a, b] } = await seed(t.deps.db, {
+      campaigns: [{ owner: alice }, { owner: alice }],
+      contacts: [
+        { campaign: 0, phone_number: '+14155550001', status: 'busy', calls_attempts: 1 },
+        { campaign: 0, phone_number: '+14155550002', status: 'no_answer', calls_attempts: 3 },
+        { campaign: 1, phone_number: '+14155550001', status: 'busy', calls_attempts: 1 },
+      ],
+    });
     const url = `/api/v1/contacts/campaign/${campaign.id}`;
     const all = await list('', url);
     expect(ids(all)).toEqual([b.id, a.id]);

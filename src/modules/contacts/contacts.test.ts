@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCallRow, createCampaignRow } from '../calls/calls.test-factory.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -10,7 +10,7 @@ let campaign: { id: number; title: string; owner_id: number };
 beforeAll(async () => {
   t = await createTestApp();
   alice = await createAccount(t);
-  campaign = await createCampaignRow(t.deps.db, alice.id, { title: 'Spring outreach' });
+  [campaign] = (await seed(t.deps.db, { campaigns: [{ owner: alice, title: 'Spring outreach' }] })).campaigns;
 });
 afterAll(() => t?.close());
 
@@ -86,7 +86,7 @@ describe('creating a contact', () => {
     expect(second.statusCode).toBe(409);
     expect(second.json().detail).toContain('+14155550199');
     expect(second.json().detail).toContain(String(campaign.id));
-    const other = await createCampaignRow(t.deps.db, alice.id);
+    const { campaigns: [other] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     expect((await post({ status: 'new', campaign_id: other.id, phone_number: '4155550199' })).statusCode).toBe(200);
   });
 
@@ -135,7 +135,7 @@ describe('creating a contact', () => {
   });
 
   it('queues the new contact when its campaign has auto_calls, and only then', async () => {
-    const auto = await createCampaignRow(t.deps.db, alice.id, { auto_calls: true });
+    const { campaigns: [auto] } = await seed(t.deps.db, { campaigns: [{ owner: alice, auto_calls: true }] });
     const queued = await post({ status: 'new', campaign_id: auto.id, phone_number: '+14155550106' });
     expect(queued.json().status).toBe('added_to_queue');
     const row = await t.deps.db.selectFrom('contacts').select(['status', 'next_action_time', 'next_action_reason']).where('id', '=', queued.json().id).executeTakeFirstOrThrow();
@@ -189,7 +189,7 @@ describe('updating a contact', () => {
 describe('deleting a contact', () => {
   it('answers the Message object, removes the contact and its calls, and a second delete is 404', async () => {
     const created = (await post({ status: 'new', campaign_id: campaign.id, phone_number: '+14155550130' })).json();
-    const callId = await createCallRow(t.deps.db, { ...created, owner_id: alice.id });
+    const { calls: [{ id: callId }] } = await seed(t.deps.db, { calls: [{ contact: { ...created, owner_id: alice.id }, to_number: created.phone_number }] });
     const res = await t.request({ method: 'DELETE', url: `/api/v1/contacts/${created.id}`, headers: alice.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Contact deleted', user_id: alice.id, campaign_id: campaign.id, contact_id: created.id, call_id: null, role_id: 'user', source: 'api' });

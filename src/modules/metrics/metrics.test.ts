@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount } from '../../../test/helpers/factories.ts';
-import { dialerHarness, usNumber, type DialerHarness } from '../../../test/dialer-helpers.ts';
-import { createCampaign, startReceiver } from '../webhooks/webhooks.fixtures.ts';
-import { usPhone, waitForTask } from '../../../test/fixtures/intake-helpers.ts';
+import { dialerHarness, usNumber, type DialerHarness } from '../../../test/helpers/dialer-harness.ts';
+import { startReceiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { usPhone, waitForTask } from '../../../test/helpers/intake.ts';
 import { createImportWorker } from '../imports/import.worker.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../voice/signature.ts';
 
@@ -156,7 +157,7 @@ describe('webhook metrics', () => {
     const receiver = await startReceiver();
     try {
       const account = await createAccount(t);
-      const campaign = await createCampaign(t.deps.db, account.id);
+      const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: account }] });
       const created = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: account.headers, payload: { url: `${receiver.url}/metrics-hook`, request_schema: 'name - client name', campaign_ids: [campaign.id] } });
       expect(created.statusCode).toBe(200);
       const sent = await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${created.json().id}/test`, headers: account.headers });
@@ -178,7 +179,7 @@ describe('import metrics', () => {
     worker.start();
     try {
       const account = await createAccount(t);
-      const campaign = await createCampaign(t.deps.db, account.id);
+      const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: account }] });
       const items = [1, 2, 3].map((n) => ({ phone_number: usPhone(n), campaign_id: campaign.id }));
       const res = await t.request({ method: 'POST', url: '/api/v1/contacts/bulk', headers: account.headers, payload: items });
       expect(res.statusCode).toBe(200);

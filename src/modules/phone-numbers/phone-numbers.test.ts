@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
-import { createCampaign, createSubUser, type SubUser } from '../campaigns/campaigns.test-support.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account, type SubUser } from '../../../test/helpers/factories.ts';
 
 let t: TestApp;
 let owner: Account;
@@ -18,9 +17,9 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await createAccount(t);
   stranger = await createAccount(t);
-  granted = await createCampaign(t, owner.headers, { title: 'Granted line' });
-  ungranted = await createCampaign(t, owner.headers, { title: 'Private line' });
-  strangerCampaign = await createCampaign(t, stranger.headers);
+  granted = await createCampaignViaApi(t, owner.headers, { title: 'Granted line' });
+  ungranted = await createCampaignViaApi(t, owner.headers, { title: 'Private line' });
+  strangerCampaign = await createCampaignViaApi(t, stranger.headers);
   sub = await createSubUser(t, owner.id, [granted.id]);
 });
 afterAll(() => t?.close());
@@ -81,7 +80,7 @@ describe('phone numbers', () => {
 
   it('lists the account\'s numbers newest first with a total count, filtered by campaign', async () => {
     const account = await createAccount(t);
-    const campaign = await createCampaign(t, account.headers, { title: 'Listed' });
+    const campaign = await createCampaignViaApi(t, account.headers, { title: 'Listed' });
     const made = [];
     for (const n of ['+14155550110', '+14155550111', '+14155550112']) made.push((await post(account.headers, { phone_number: n, campaign_id: n.endsWith('0') ? null : campaign.id })).json().id);
     const all = (await t.request({ method: 'GET', url, headers: account.headers })).json();

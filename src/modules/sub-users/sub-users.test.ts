@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -23,9 +24,10 @@ async function createSubUser(owner: Account, body: Record<string, unknown> = {})
   return res.json() as { id: number; username: string; email: string | null; full_name: string | null; is_active: boolean; campaign_ids: number[] };
 }
 
-// Campaigns belong to another module; inserting the rows keeps this file independent of its progress.
+// Campaigns belong to another module; seeding the rows keeps this file independent of its progress.
 async function createCampaign(owner: Account, title = unique('campaign')) {
-  return t.deps.db.insertInto('campaigns').values({ owner_id: owner.id, title, campaign_type: 'Outbound' }).returning(['id', 'title']).executeTakeFirstOrThrow();
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner, title }] });
+  return { id: campaign.id, title: campaign.title };
 }
 
 const grants = async (owner: Account, id: number) => (await t.request({ method: 'GET', url: `/api/v1/sub-users/${id}/campaigns`, headers: owner.headers })).json();

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, multipartBody, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import { headerKey, mapColumns } from '../src/modules/imports/csv-columns.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import { headerKey, mapColumns } from './csv-columns.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 /** CSV headers become contact_data keys the placeholders can name, and rows get their number's zone. */
 let t: TestApp;
@@ -31,7 +32,7 @@ const contactsOf = (campaignId: number) =>
 
 describe('CSV header keys', () => {
   it('stores normalised keys and shows the mapping in the create answer and the task', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await upload({ campaign_id: String(campaign.id) }, `Name, First Name ,phone,E-mail\nSmith,Ann,${usPhone(1)},ann@example.com\n`);
     expect(res.statusCode).toBe(200);
     const columns = [
@@ -46,7 +47,7 @@ describe('CSV header keys', () => {
   });
 
   it('keeps every colliding header under a suffixed key, never one over another', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await upload({ campaign_id: String(campaign.id) }, `Name,phone,name,NAME ,Name_2,,#\na,${usPhone(2)},b,c,d,e,f\n`);
     expect(res.statusCode).toBe(200);
     expect(res.json().columns).toEqual([
@@ -62,7 +63,7 @@ describe('CSV header keys', () => {
   });
 
   it('finds the phone column by its key and leaves the phone and zone columns out of the mapping', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await upload({ campaign_id: String(campaign.id), phone_column: 'phone_number', timezone_column: 'time zone' }, `Phone Number,Time-Zone,Note\n${usPhone(3)},Europe/Paris,x\n`);
     expect(res.statusCode).toBe(200);
     expect(res.json().columns).toEqual([{ header: 'Note', key: 'note' }]);
@@ -71,7 +72,7 @@ describe('CSV header keys', () => {
   });
 
   it('refuses a header that cannot be stored with 422, leaving no task', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const before = await t.deps.db.selectFrom('import_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await upload({ campaign_id: String(campaign.id) }, `phone,no\u0000te\n${usPhone(4)},x\n`);
     expect(res.statusCode).toBe(422);
@@ -91,8 +92,8 @@ describe('CSV header keys', () => {
 
 describe('CSV time zones', () => {
   it('gives a row without a zone column its number\'s zone, the one POST /api/v1/contacts/ gives', async () => {
-    const imported = await createCampaign(t, alice);
-    const viaApi = await createCampaign(t, alice);
+    const { campaigns: [imported] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [viaApi] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const numbers = [usPhone(5), '+13102000006', '+18002000007'];
     const res = await upload({ campaign_id: String(imported.id) }, `phone\n${numbers.join('\n')}\n`);
     await waitForTask(t, alice.headers, res.json().task_id);

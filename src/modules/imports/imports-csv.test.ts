@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, multipartBody, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import { detectDelimiter } from '../src/modules/imports/csv-reader.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import { detectDelimiter } from './csv-reader.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -32,7 +33,7 @@ const contactsOf = (campaignId: number) =>
 
 describe('CSV import', () => {
   it('reads UTF-8 with a BOM and quoted fields holding delimiters, quotes and newlines', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const csv = '\uFEFFphone,name,note\r\n' + `${usPhone(1)},"Smith, Ann","said ""hi""\nthen left"\r\n` + `not-a-phone,Bob,x\r\n` + `${usPhone(1)},Dup,y\r\n`;
     const res = await upload(alice, { campaign_id: String(campaign.id) }, csv);
     expect(res.statusCode).toBe(200);
@@ -46,7 +47,7 @@ describe('CSV import', () => {
   });
 
   it('fails only the row whose cell holds a NUL character (the whole task failed before)', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const csv = `phone,note\n${usPhone(20)},fine\n${usPhone(21)},a\u0000b\n${usPhone(22)},also fine\n`;
     const res = await upload(alice, { campaign_id: String(campaign.id) }, csv);
     expect(res.statusCode).toBe(200);
@@ -58,7 +59,7 @@ describe('CSV import', () => {
   });
 
   it('detects a semicolon delimiter, uses the named phone and time-zone columns, and fails a row with an unknown zone', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const csv = `Name;Tel;TZ;City\nAnn;${usPhone(10)};Europe/Berlin;"Berlin; Mitte"\nBob;${usPhone(11)};;Paris\nCid;${usPhone(12)};Mars/Base;X\n`;
     const res = await upload(alice, { campaign_id: String(campaign.id), phone_column: 'tel', timezone_column: 'TZ' }, csv);
     const done = await waitForTask(t, alice.headers, res.json().task_id);
@@ -79,7 +80,7 @@ describe('CSV import', () => {
   });
 
   it('takes the fields from the query when the file comes first, and imports a multi-chunk file exactly', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const lines = ['phone\tn'];
     for (let i = 0; i < 4500; i++) lines.push(`${usPhone(1000 + i)}\t${i}`);
     const res = await upload(alice, {}, lines.join('\n'), `?campaign_id=${campaign.id}`);
@@ -90,8 +91,8 @@ describe('CSV import', () => {
   });
 
   it('refuses another account\'s campaign with 403 and a missing column or campaign with 422, writing nothing', async () => {
-    const theirs = await createCampaign(t, bob);
-    const mine = await createCampaign(t, alice);
+    const { campaigns: [theirs] } = await seed(t.deps.db, { campaigns: [{ owner: bob }] });
+    const { campaigns: [mine] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const before = await t.deps.db.selectFrom('import_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect((await upload(alice, { campaign_id: String(theirs.id) }, `phone\n${usPhone(1)}\n`)).statusCode).toBe(403);
     const noColumn = await upload(alice, { campaign_id: String(mine.id) }, `mobile\n${usPhone(1)}\n`);

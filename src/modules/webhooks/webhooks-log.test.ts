@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, settled, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -22,7 +25,7 @@ afterAll(async () => {
 });
 
 async function setup(path: string, settings: Record<string, unknown> = {}) {
-  const campaign = await createCampaign(t.deps.db, alice.id);
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
   const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}${path}`, request_schema: 'name - client name\nemail - e-mail', campaign_ids: [campaign.id], ...settings } });
   expect(res.statusCode).toBe(200);
   return { id: res.json().id as number, secret: res.json().signing_secret as string, campaignId: campaign.id };
@@ -108,7 +111,7 @@ describe('test endpoint', () => {
     const c = await createFinishedCall(t.deps.db, { ownerId: alice.id, campaignId: s.campaignId, contact_data: { name: 'Chosen One' }, finish: false });
     const res = await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${s.id}/test`, headers: alice.headers, payload: { call_id: c.id } });
     expect(res.json()).toMatchObject({ kind: 'test', call_id: c.id, status: 'sent', payload: { name: 'Chosen One' } });
-    const bobCampaign = await createCampaign(t.deps.db, bob.id);
+    const { campaigns: [bobCampaign] } = await seed(t.deps.db, { campaigns: [{ owner: bob }] });
     const bobCall = await createFinishedCall(t.deps.db, { ownerId: bob.id, campaignId: bobCampaign.id, finish: false });
     expect((await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${s.id}/test`, headers: alice.headers, payload: { call_id: bobCall.id } })).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${s.id}/test`, headers: alice.headers, payload: { call_id: 999999 } })).statusCode).toBe(404);

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
-import { hashPassword } from '../src/shared/secrets.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 /** Tenancy, inputs and defaults of the analytics endpoints. */
 let t: TestApp;
@@ -16,20 +15,12 @@ const aliceCalls: { campaign_id: number; cost: number; call_duration: number; st
 const HOUR = 3_600_000;
 
 async function campaign(owner: Account, title: string) {
-  const row = await t.deps.db.insertInto('campaigns').values({ owner_id: owner.id, title, campaign_type: 'Outbound' }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  return (await seed(t.deps.db, { campaigns: [{ owner, title }] })).campaigns[0].id;
 }
 
 async function addCalls(owner: Account, campaignId: number, count: number, now: number, into?: typeof aliceCalls) {
-  const contacts = await t.deps.db
-    .insertInto('contacts')
-    .values(Array.from({ length: count }, (_, i) => ({ owner_id: owner.id, campaign_id: campaignId, phone_number: `+4940${campaignId}${100 + i}`, status: 'finished' })))
-    .returning('id')
-    .execute();
-  const rows = contacts.map((c, i) => ({
-    owner_id: owner.id,
+  const rows = Array.from({ length: count }, (_, i) => ({
     campaign_id: campaignId,
-    contact_id: c.id,
     status: i % 3 === 0 ? 'failed' : 'finished',
     action_status: i % 2 === 0 ? 'interested' : null,
     call_type: 'outbound',
@@ -38,7 +29,10 @@ async function addCalls(owner: Account, campaignId: number, count: number, now: 
     cost: (i % 7) + 0.25,
     call_duration: 10 * i,
   }));
-  await t.deps.db.insertInto('calls').values(rows).execute();
+  await seed(t.deps.db, {
+    contacts: rows.map((_, i) => ({ campaign: { id: campaignId, owner_id: owner.id }, phone_number: `+4940${campaignId}${100 + i}`, status: 'finished' })),
+    calls: rows.map((row, i) => ({ ...row, contact: i })),
+  });
   into?.push(...rows);
 }
 
@@ -54,14 +48,7 @@ beforeAll(async () => {
   await addCalls(alice, ungranted, 25, now, aliceCalls);
   await addCalls(bob, bobCampaign, 30, now);
 
-  const username = `sub-${randomUUID().slice(0, 8)}`;
-  const sub = await t.deps.db
-    .insertInto('sub_users')
-    .values({ owner_id: alice.id, username, hashed_password: await hashPassword('sub user password') })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await t.deps.db.insertInto('campaign_sub_users').values({ campaign_id: granted, sub_user_id: sub.id }).execute();
-  subHeaders = bearer(await login(t, username, 'sub user password'));
+  subHeaders = (await createSubUser(t, alice.id, [granted])).headers;
 });
 afterAll(() => t?.close());
 
@@ -135,12 +122,10 @@ describe('analytics freshness', () => {
   it('reflects a call at once when the dialer inserts it and again when it ends', async () => {
     const carol = await createAccount(t);
     const id = await campaign(carol, 'Live');
-    const contact = await t.deps.db.insertInto('contacts').values({ owner_id: carol.id, campaign_id: id, phone_number: '+493012345678', status: 'in progress' }).returning('id').executeTakeFirstOrThrow();
-    const call = await t.deps.db
-      .insertInto('calls')
-      .values({ owner_id: carol.id, campaign_id: id, contact_id: contact.id, status: 'in progress', call_type: 'outbound', start_time: new Date(Date.now() - 60_000) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { calls: [call] } = await seed(t.deps.db, {
+      contacts: [{ campaign: { id, owner_id: carol.id }, phone_number: '+493012345678', status: 'in progress' }],
+      calls: [{ contact: 0, status: 'in progress', call_type: 'outbound', start_time: new Date(Date.now() - 60_000) }],
+    });
     const live = (await get('/api/v1/analytics/detailed', carol.headers)).json();
     expect(live.totals).toMatchObject({ calls: 1, answered: 0, successful: 0, total_cost: 0 });
     expect(live.by_status.find((s: { status: string }) => s.status === 'in progress').count).toBe(1);

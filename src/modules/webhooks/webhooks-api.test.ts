@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign } from '../src/modules/webhooks/webhooks.fixtures.ts';
-import { hashPassword } from '../src/shared/secrets.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -14,8 +13,8 @@ beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   alice = await createAccount(t);
   bob = await createAccount(t);
-  campaignId = (await createCampaign(t.deps.db, alice.id)).id;
-  bobCampaignId = (await createCampaign(t.deps.db, bob.id)).id;
+  campaignId = (await seed(t.deps.db, { campaigns: [{ owner: alice }] })).campaigns[0].id;
+  bobCampaignId = (await seed(t.deps.db, { campaigns: [{ owner: bob }] })).campaigns[0].id;
 });
 afterAll(() => t?.close());
 
@@ -94,18 +93,15 @@ describe('creating a webhook integration', () => {
   });
 
   it('lets only the account holder change integrations; a sub-user reads those of its granted campaigns', async () => {
-    const username = `sub-${Date.now()}`;
-    const sub = await t.deps.db.insertInto('sub_users').values({ owner_id: alice.id, username, hashed_password: await hashPassword('sub password 1') }).returning('id').executeTakeFirstOrThrow();
-    const login = await t.request({ method: 'POST', url: '/api/v1/login/access-token', payload: new URLSearchParams({ username, password: 'sub password 1' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(login.statusCode).toBe(200);
-    const headers = { authorization: `Bearer ${login.json().access_token}` };
+    const sub = await createSubUser(t, alice.id);
+    const headers = sub.headers;
     const mine = (await create(base())).json();
     expect((await create(base(), headers)).statusCode).toBe(403);
     expect((await t.request({ method: 'PUT', url: `/api/v1/integrations/webhooks/${mine.id}`, headers, payload: { timeout: 5 } })).statusCode).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/api/v1/integrations/webhooks/${mine.id}`, headers })).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: `/api/v1/integrations/webhooks/${mine.id}/test`, headers })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${mine.id}`, headers })).statusCode).toBe(403);
-    await t.deps.db.insertInto('campaign_sub_users').values({ campaign_id: campaignId, sub_user_id: sub.id }).execute();
+    await seed(t.deps.db, { grants: [{ campaign: { id: campaignId, owner_id: alice.id }, subUser: sub }] });
     const read = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${mine.id}`, headers });
     expect(read.statusCode).toBe(200);
   });

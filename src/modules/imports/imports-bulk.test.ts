@@ -1,10 +1,11 @@
-import { CHUNK_ROWS } from '../src/modules/imports/imports.schemas.ts';
+import { CHUNK_ROWS } from './imports.schemas.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -29,8 +30,7 @@ const contactsOf = (campaignId: number) =>
 
 describe('bulk import', () => {
   it('answers a task at once and then imports the rows, explaining every row it did not take', async () => {
-    const campaign = await createCampaign(t, alice);
-    await t.deps.db.insertInto('contacts').values({ owner_id: alice.id, campaign_id: campaign.id, phone_number: usPhone(1), status: 'new' }).execute();
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0, phone_number: usPhone(1), status: 'new' }] });
     const items = [
       { phone_number: '(212) 200-0000', campaign_id: campaign.id, contact_data: { name: 'Ann' } },
       { phone_number: usPhone(1), campaign_id: campaign.id },
@@ -64,8 +64,8 @@ describe('bulk import', () => {
   });
 
   it('gives a contact the time zone of its number, the zone POST /api/v1/contacts/ gives the same number', async () => {
-    const imported = await createCampaign(t, alice);
-    const viaApi = await createCampaign(t, alice);
+    const { campaigns: [imported] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [viaApi] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     // New York, Los Angeles, Berlin (read as written), and toll-free: several zones, so none.
     const numbers = [usPhone(60), '+1 310 200 0061', '+49 30 12345678', '+1 800 200 0062'];
     const res = await bulk(alice.headers, numbers.map((phone_number) => ({ phone_number, campaign_id: imported.id })));
@@ -85,8 +85,8 @@ describe('bulk import', () => {
   });
 
   it('queues created contacts at once when the campaign has auto_calls, and only those', async () => {
-    const auto = await createCampaign(t, alice, { auto_calls: true });
-    const manual = await createCampaign(t, alice);
+    const { campaigns: [auto] } = await seed(t.deps.db, { campaigns: [{ owner: alice, auto_calls: true }] });
+    const { campaigns: [manual] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await bulk(alice.headers, [
       { phone_number: usPhone(10), campaign_id: auto.id },
       { phone_number: usPhone(11), campaign_id: manual.id },
@@ -99,8 +99,8 @@ describe('bulk import', () => {
   });
 
   it('rejects a request naming another account\'s campaign with 403 before writing anything', async () => {
-    const mine = await createCampaign(t, alice);
-    const theirs = await createCampaign(t, bob);
+    const { campaigns: [mine] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [theirs] } = await seed(t.deps.db, { campaigns: [{ owner: bob }] });
     const before = await t.deps.db.selectFrom('import_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await bulk(alice.headers, [{ phone_number: usPhone(20), campaign_id: mine.id }, { phone_number: usPhone(21), campaign_id: theirs.id }]);
     expect(res.statusCode).toBe(403);
@@ -113,7 +113,7 @@ describe('bulk import', () => {
   });
 
   it('answers 413 above 10,000 items and 422 for items of the wrong shape', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const many = Array.from({ length: 10_001 }, (_, i) => ({ phone_number: usPhone(i), campaign_id: campaign.id }));
     const big = await bulk(alice.headers, many);
     expect(big.statusCode).toBe(413);
@@ -131,7 +131,7 @@ describe('bulk import', () => {
   });
 
   it('lists only the caller\'s tasks and refuses another account\'s task with 403', async () => {
-    const campaign = await createCampaign(t, bob);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: bob }] });
     const res = await bulk(bob.headers, [{ phone_number: usPhone(30), campaign_id: campaign.id }]);
     const taskId = res.json().task_id;
     await waitForTask(t, bob.headers, taskId);
@@ -147,7 +147,7 @@ describe('bulk import', () => {
   });
 
   it('imports several chunks of one large request in order with exact counts', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     // A full chunk and part of a second of distinct numbers; the second chunk ends with rows repeating the first's.
     const unique = CHUNK_ROWS + 1000;
     const total = unique + 500;
@@ -163,7 +163,7 @@ describe('bulk import', () => {
 
 describe('bulk import at scale', () => {
   it('keeps the first 1000 row errors and counts them all', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const items = Array.from({ length: 1500 }, (_, i) => ({ phone_number: `bad-${i}`, campaign_id: campaign.id }));
     const done = await waitForTask(t, alice.headers, (await bulk(alice.headers, items)).json().task_id);
     expect(done).toMatchObject({ status: 'completed', failed: 1500, error_count: 1500 });
@@ -176,7 +176,7 @@ describe('bulk import at scale', () => {
     const a = createImportWorker(t.deps, { pollMs: 5, workerId: 'a' });
     const b = createImportWorker(t.deps, { pollMs: 5, workerId: 'b' });
     try {
-      const campaign = await createCampaign(t, alice);
+      const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
       const tasks = [];
       for (let r = 0; r < 3; r++) {
         // Each request repeats 1000 numbers of the one before it.
@@ -200,7 +200,7 @@ describe('bulk import at scale', () => {
 
 describe('stuck imports', () => {
   it('ends a task that every worker taking it failed to advance, with a reason', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     await worker.stop();
     try {
       const res = await bulk(alice.headers, [{ phone_number: usPhone(40), campaign_id: campaign.id }]);

@@ -1,14 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, deliveriesOf, settled, startReceiver, waitFor, type Receiver, type ReceivedRequest } from '../src/modules/webhooks/webhooks.fixtures.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
-import { enqueueWebhookDeliveries } from '../src/modules/webhooks/enqueue-deliveries.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
-import { createSecretBox } from '../src/shared/secret-box.ts';
-import { sealStoredSecrets } from '../src/modules/webhooks/integration-secrets.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { deliveriesOf, settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver, type ReceivedRequest } from '../../../test/fakes/webhook-receiver.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
+import { enqueueWebhookDeliveries } from './enqueue-deliveries.ts';
+import type { BackgroundWorker } from '../../workers.ts';
+import { createSecretBox } from '../../shared/secret-box.ts';
+import { sealStoredSecrets } from './integration-secrets.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -30,7 +34,7 @@ afterAll(async () => {
 
 /** Every test gets its own campaign, integration and receiver path, so their deliveries never mix. */
 async function setup(settings: Record<string, unknown> = {}, path = `/hook-${Math.random().toString(36).slice(2, 8)}`) {
-  const campaign = await createCampaign(t.deps.db, alice.id);
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
   const res = await t.request({
     method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers,
     payload: { url: `${receiver.url}${path}`, request_schema: 'name - client name', campaign_ids: [campaign.id], ...settings },
@@ -83,7 +87,7 @@ describe('filters', () => {
 
   it('sends only for the integration\'s campaigns, never for a non-terminal or inactive case', async () => {
     const s = await setup();
-    const other = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [other] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     await call(other.id);
     await call(s.campaignId, { status: 'in progress' });
     const off = await setup({ is_active: false });
@@ -100,6 +104,7 @@ describe('filters', () => {
     await call(s.campaignId, { transcript: [] });
     const rows = await settled(t.deps.db, s.integration.id, 2);
     expect(rows.map((r) => [r.status, r.reason])).toEqual([['skipped', 'the call has no transcript'], ['skipped', 'the call has no transcript']]);
+    // Proves a request does NOT follow: nothing to wait for, so a short while must pass.
     await new Promise((r) => setTimeout(r, 100));
     expect(s.hits()).toHaveLength(0);
   });
@@ -241,6 +246,7 @@ describe('recording link', () => {
     const s = await setup({ request_schema: { name: 'client', call_link: 'link' }, instructions: { name: 'Mention {{call.record_url}}' } });
     const c = await call(s.campaignId, { record_url: null });
     await waitFor(async () => (await deliveriesOf(t.deps.db, s.integration.id))[0]?.started_at);
+    // Proves the worker does NOT send while the recording is missing: a short while must pass.
     await new Promise((r) => setTimeout(r, 150));
     expect(s.hits()).toHaveLength(0);
     await t.deps.db.updateTable('calls').set({ record_url: 'https://rec.example.com/late.mp3' }).where('id', '=', c.id).execute();
@@ -276,6 +282,7 @@ describe('failures: one attempt, recorded, never retried', () => {
       expect(row!.status).toBe('failed');
       expect(row!.reason).toMatch(reason);
       expect(row!.http_status).toBe(httpStatus);
+      // Proves the failure is NOT retried: a short while must pass without a second request.
       await new Promise((r) => setTimeout(r, 150));
       expect(s.hits()).toHaveLength(1);
       receiver.respond = previous;

@@ -2,15 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, settled, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
-import { claimDeliveries, completeDeliveries } from '../src/modules/webhooks/deliveries.repository.ts';
-import { createSigningKeys, sendWebhook, type SendRequest } from '../src/modules/webhooks/webhook-sender.ts';
-import { exchange } from '../src/modules/webhooks/http-exchange.ts';
-import { createClaimSizer } from '../src/modules/webhooks/worker-pacing.ts';
-import { createGuardedDispatcher, type Resolver } from '../src/shared/ssrf-guard.ts';
+import type { Agent } from 'undici';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { waitFor } from '../../../test/helpers/wait-for.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
+import { claimDeliveries, completeDeliveries } from './deliveries.repository.ts';
+import { createSigningKeys, sendWebhook, type SendRequest } from './webhook-sender.ts';
+import { exchange } from './http-exchange.ts';
+import { createClaimSizer } from './worker-pacing.ts';
+import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.ts';
 
 /**
  * What the faster delivery path must keep: a keep-alive connection is reused only after
@@ -62,7 +67,7 @@ describe('connections', () => {
       expect(lookups).toHaveLength(connections);
       // The receiver drops its idle connections: the next send needs a new one, looked up again.
       server.closeIdleConnections();
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(async () => Object.values((dispatcher as Agent).stats).every((s) => s.connected === 0));
       const before = connections;
       expect((await sendWebhook(request(`http://hooks.test:${port}/a`, dispatcher))).ok).toBe(true);
       expect(connections).toBe(before + 1);
@@ -111,7 +116,7 @@ describe('connections', () => {
 
 describe('results', () => {
   it('logs the payload exactly as it was sent, fields in the schema\'s order', async () => {
-    const campaign = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const path = '/ordered';
     // jsonb would store "a" before "zeta_field" (shorter keys first); the log must not.
     const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}${path}`, request_schema: 'zeta_field - last letter\na - first letter', campaign_ids: [campaign.id] } });
@@ -131,7 +136,7 @@ describe('results', () => {
   });
 
   it('writes results for the claimer only, and only while the delivery is pending', async () => {
-    const campaign = await createCampaign(t.deps.db, alice.id);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: `${receiver.url}/claimer`, request_schema: 'name - client', campaign_ids: [campaign.id] } });
     const integrationId = res.json().id as number;
     await createFinishedCall(t.deps.db, { ownerId: alice.id, campaignId: campaign.id });

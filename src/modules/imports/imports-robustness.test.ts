@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
-import { createCampaign, multipartBody, usPhone, waitForTask } from './fixtures/intake-helpers.ts';
-import { createImportWorker } from '../src/modules/imports/import.worker.ts';
-import { MAX_STALLED_CLAIMS, sweepStuckTasks } from '../src/modules/imports/import-claims.ts';
-import { createImportsRepository } from '../src/modules/imports/imports.repository.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
+import { createImportWorker } from './import.worker.ts';
+import { MAX_STALLED_CLAIMS, sweepStuckTasks } from './import-claims.ts';
+import { createImportsRepository } from './imports.repository.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 
 // Found in review: each of these ended an import as failed, lost rows, or was a 500.
 let t: TestApp;
@@ -36,7 +37,7 @@ const bulk = (payload: unknown) => t.request({ method: 'POST', url: '/api/v1/con
 describe('import robustness', () => {
   it('fails only the rows whose phone or time zone cell holds a NUL or is huge, and imports the rest', async () => {
     startWorker();
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const csv = `phone,tz,note\n${usPhone(1)},,ok\n12\u00003,,bad phone\n${usPhone(2)},Europe/Ber\u0000lin,bad zone\n${'9'.repeat(5000)},,huge\n${usPhone(3)},,ok\n`;
     const { payload, headers } = multipartBody({ campaign_id: String(campaign.id), phone_column: 'phone', timezone_column: 'tz' }, { name: 'c.csv', content: csv });
     const res = await t.request({ method: 'POST', url: '/api/v1/contacts/import/csv', headers: { ...alice.headers, ...headers }, payload });
@@ -51,7 +52,7 @@ describe('import robustness', () => {
   });
 
   it('resumes a task a stopped service left running, however long it was down', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const res = await bulk(Array.from({ length: 50 }, (_, i) => ({ phone_number: usPhone(100 + i), campaign_id: campaign.id })));
     const id = res.json().task_id as number;
     // The state a cleanly stopped worker leaves, twenty minutes ago.
@@ -63,7 +64,7 @@ describe('import robustness', () => {
   });
 
   it('still ends a task that crashes every worker taking it', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const id = (await bulk([{ phone_number: usPhone(300), campaign_id: campaign.id }])).json().task_id as number;
     await sql`UPDATE import_tasks SET status = 'running', locked_by = 'crashed', locked_at = now() - interval '5 minutes',
       progress_at = now() - interval '1 minute', stalled_claims = ${MAX_STALLED_CLAIMS} WHERE id = ${id}`.execute(t.deps.db);
@@ -76,7 +77,7 @@ describe('import robustness', () => {
   });
 
   it('imports a sub-user\'s upload only into campaigns still granted to it when the rows are applied', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const sub = await t.request({ method: 'POST', url: '/api/v1/sub-users', headers: alice.headers, payload: { username: 'uploader.sub', password: 'uploader password' } });
     expect(sub.statusCode, sub.body).toBe(200);
     const grant = (ids: number[]) => t.request({ method: 'PUT', url: `/api/v1/sub-users/${sub.json().id}/campaigns`, headers: alice.headers, payload: { campaign_ids: ids } });
@@ -107,7 +108,7 @@ describe('import robustness', () => {
 
 describe('auto_calls on creation', () => {
   it('queues a contact created new, and leaves one created with an outcome as it is (API and bulk import)', async () => {
-    const campaign = await createCampaign(t, alice, { auto_calls: true });
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice, auto_calls: true }] });
     const create = (phone: string, status: string) => t.request({ method: 'POST', url: '/api/v1/contacts/', headers: alice.headers, payload: { campaign_id: campaign.id, phone_number: phone, status } });
     expect((await create(usPhone(500), 'new')).json().status).toBe('added_to_queue');
     expect((await create(usPhone(501), 'invalid_number')).json().status).toBe('invalid_number');
@@ -125,7 +126,7 @@ describe('auto_calls on creation', () => {
 
 describe('contact-creation integration input', () => {
   it('answers 422, creating nothing, for a NUL or a lone surrogate in query or form values (they were 500s)', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const created = await t.request({ method: 'POST', url: '/api/v1/integrations/contact-creation', headers: alice.headers, payload: { name: 'Form', campaign_ids: [campaign.id] } });
     expect(created.statusCode, created.body).toBe(200);
     const auth = { authorization: `Bearer ${created.json().token}` };

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, createFinishedCall, settled, startReceiver, type Receiver } from '../src/modules/webhooks/webhooks.fixtures.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
-import { blockedAddressReason, guardedLookup, hostAllowed } from '../src/shared/ssrf-guard.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
+import { settled } from '../../../test/helpers/deliveries.ts';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { createWebhookWorker } from './webhook.worker.ts';
+import { blockedAddressReason, guardedLookup, hostAllowed } from '../../shared/ssrf-guard.ts';
 
 // The private-network switch is OFF here (the default): nothing may reach the receiver.
 let t: TestApp;
@@ -22,7 +25,7 @@ afterAll(async () => {
 });
 
 async function integration(url: string, allowed_hosts?: string) {
-  const campaign = await createCampaign(t.deps.db, alice.id);
+  const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
   const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url, request_schema: 'name - client', campaign_ids: [campaign.id], ...(allowed_hosts ? { allowed_hosts } : {}) } });
   expect(res.statusCode, res.body).toBe(200);
   return { id: res.json().id as number, campaignId: campaign.id };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
-import { createCampaign, usPhone } from './fixtures/intake-helpers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import { seed } from '../../../test/helpers/seed.ts';
+import { usPhone } from '../../../test/helpers/intake.ts';
 
 let t: TestApp;
 let alice: Account;
@@ -31,7 +32,7 @@ const get = (query: Record<string, string>, headers: Record<string, string> = {}
 
 describe('managing integrations', () => {
   it('shows the token once, stores only its digest, and lists it masked', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const created = await integration(alice, { campaign_ids: [campaign.id], auto_start_calls: true });
     expect(created.token).toMatch(/^vci_/);
     expect(created).toMatchObject({ campaign_ids: [campaign.id], auto_start_calls: true, determine_timezone: false, rate_limit_per_minute: 600 });
@@ -47,8 +48,8 @@ describe('managing integrations', () => {
   });
 
   it('checks every campaign: another account\'s is 403, an unknown one 404, none is 422', async () => {
-    const mine = await createCampaign(t, alice);
-    const theirs = await createCampaign(t, bob);
+    const { campaigns: [mine] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [theirs] } = await seed(t.deps.db, { campaigns: [{ owner: bob }] });
     const res = (campaign_ids: number[]) => t.request({ method: 'POST', url: BASE, headers: alice.headers, payload: { name: 'x', campaign_ids } });
     expect((await res([mine.id, theirs.id])).statusCode).toBe(403);
     expect((await res([mine.id, 99999999])).statusCode).toBe(404);
@@ -57,8 +58,8 @@ describe('managing integrations', () => {
   });
 
   it('updates settings, keeps another account away, regenerates and revokes the token', async () => {
-    const first = await createCampaign(t, alice);
-    const second = await createCampaign(t, alice);
+    const { campaigns: [first] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [second] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const created = await integration(alice, { campaign_ids: [first.id] });
     const updated = await t.request({ method: 'PUT', url: `${BASE}/${created.id}`, headers: alice.headers, payload: { campaign_ids: [second.id, first.id], determine_timezone: true } });
     expect(updated.json()).toMatchObject({ campaign_ids: [second.id, first.id], determine_timezone: true, name: 'Web form' });
@@ -80,9 +81,9 @@ describe('managing integrations', () => {
 
 describe('create-contact', () => {
   it('takes the token from the header before the body, and from the body before the query', async () => {
-    const a = await integration(alice, { campaign_ids: [(await createCampaign(t, alice)).id] });
-    const b = await integration(alice, { campaign_ids: [(await createCampaign(t, alice)).id] });
-    const c = await integration(alice, { campaign_ids: [(await createCampaign(t, alice)).id] });
+    const a = await integration(alice, { campaign_ids: [(await seed(t.deps.db, { campaigns: [{ owner: alice }] })).campaigns[0].id] });
+    const b = await integration(alice, { campaign_ids: [(await seed(t.deps.db, { campaigns: [{ owner: alice }] })).campaigns[0].id] });
+    const c = await integration(alice, { campaign_ids: [(await seed(t.deps.db, { campaigns: [{ owner: alice }] })).campaigns[0].id] });
     const header = await post({ phone: usPhone(10), token: b.token }, auth(a.token), `?token=${c.token}`);
     expect(header.json().campaign_id).toBe(a.campaign_ids[0]);
     const body = await post({ phone: usPhone(11), token: b.token }, {}, `?token=${c.token}`);
@@ -95,7 +96,7 @@ describe('create-contact', () => {
   });
 
   it('creates a contact from the query with contact_data as JSON text and answers the contact with call_enqueued', async () => {
-    const campaign = await createCampaign(t, alice, { title: 'Leads' });
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice, title: 'Leads' }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id] });
     const res = await get({ token, msisdn: '212 200 0100', contact_data: JSON.stringify({ fio: 'Ivan Petrov', city: 'Moscow' }), timezone: 'Europe/Moscow', start_call: 'true' });
     expect(res.statusCode).toBe(200);
@@ -112,7 +113,7 @@ describe('create-contact', () => {
   });
 
   it('picks the name from name, else contact_data name, fio, FIO or famili', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id] });
     const cases: [Record<string, unknown>, string | undefined][] = [
       [{ name: 'Given', contact_data: { fio: 'Other' } }, 'Given'],
@@ -128,15 +129,15 @@ describe('create-contact', () => {
   });
 
   it('takes a POST object\'s missing parameters from the query, but never start_call', async () => {
-    const campaign = await createCampaign(t, alice);
-    const other = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [other] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id, other.id] });
     const res = await post({ phone: usPhone(300) }, auth(token), `?campaign_id=${other.id}&name=FromQuery&start_call=true`);
     expect(res.json()).toMatchObject({ campaign_id: other.id, contact_data: { name: 'FromQuery' }, call_enqueued: false, status: 'new' });
   });
 
   it('queues a new contact when start_call or the integration says so, and updates an existing one without queueing again', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id], auto_start_calls: true });
     const first = await post({ phone: usPhone(400), contact_data: { a: 1 } }, auth(token));
     expect(first.json()).toMatchObject({ call_enqueued: true, status: 'added_to_queue' });
@@ -152,7 +153,7 @@ describe('create-contact', () => {
   });
 
   it('derives the time zone from the phone when asked, and leaves it null when the number spans several zones', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const on = await integration(alice, { campaign_ids: [campaign.id], determine_timezone: true });
     const off = await integration(alice, { campaign_ids: [campaign.id] });
     expect((await post({ phone: '+79161234567' }, auth(on.token))).json().timezone).toBe('Europe/Moscow');
@@ -164,8 +165,8 @@ describe('create-contact', () => {
   });
 
   it('answers 422 for a missing or invalid phone and an unknown time zone, 403 for a campaign outside the integration', async () => {
-    const campaign = await createCampaign(t, alice);
-    const outside = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [outside] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id] });
     const missing = await post({ name: 'No phone' }, auth(token));
     expect(missing.statusCode).toBe(422);
@@ -181,8 +182,8 @@ describe('create-contact', () => {
   });
 
   it('answers an array with a result or an error per item, one bad item failing alone', async () => {
-    const campaign = await createCampaign(t, alice);
-    const outside = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const { campaigns: [outside] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id] });
     const res = await post(
       [
@@ -210,7 +211,7 @@ describe('create-contact', () => {
   });
 
   it('rate-limits each token with 429 and Retry-After, counting array items, without touching other tokens', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const limited = await integration(alice, { campaign_ids: [campaign.id], rate_limit_per_minute: 3 });
     const other = await integration(alice, { campaign_ids: [campaign.id], rate_limit_per_minute: 3 });
     expect((await post([{ phone: usPhone(700) }, { phone: usPhone(701) }], auth(limited.token))).statusCode).toBe(200);
@@ -225,7 +226,7 @@ describe('create-contact', () => {
   });
 
   it('bounds the request: more than 100 items or a body over 256 KiB is 413', async () => {
-    const campaign = await createCampaign(t, alice);
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const { token } = await integration(alice, { campaign_ids: [campaign.id] });
     expect((await post(Array.from({ length: 101 }, (_, i) => ({ phone: usPhone(800 + i) })), auth(token))).statusCode).toBe(413);
     expect((await post({ phone: usPhone(900), contact_data: { blob: 'x'.repeat(300 * 1024) } }, auth(token))).statusCode).toBe(413);
