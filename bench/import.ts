@@ -38,7 +38,7 @@ async function runService() {
   const { createDeps } = await import('../src/deps.ts');
   const { buildApp } = await import('../src/app.ts');
   const { prepareDatabase } = await import('../src/server.ts');
-  const { createImportWorker } = await import('../src/modules/imports/import.worker.ts');
+  const { createImportWorker } = await import('../src/modules/imports/imports.worker.ts');
   const config = loadConfig({ ...process.env, PORT: '0', LOG_LEVEL: 'warn' });
   const deps = await createDeps(config);
   await prepareDatabase(deps);

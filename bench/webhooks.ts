@@ -23,7 +23,7 @@ import { depsFromDatabase } from '../src/deps.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 import { createIntegration } from '../src/modules/webhooks/webhooks.service.ts';
 import { enqueueWebhookDeliveries } from '../src/modules/webhooks/enqueue-deliveries.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
+import { createWebhookWorker } from '../src/modules/webhooks/webhooks.worker.ts';
 
 const N = Number(process.env.BENCH_CALLS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

@@ -9,8 +9,8 @@ import { connectProviderEvents } from './modules/dialer/call-events/provider-eve
 import { startupProblem } from './startup-errors.ts';
 import { createUser, findUserByEmail, type NewUserInput } from './modules/users/users.service.ts';
 import { UserCreate } from './modules/users/users.schemas.ts';
-import { buildValidator } from './shared/validators.ts';
-import { toValidationIssues } from './shared/validation-errors.ts';
+import { buildValidator } from './http/validators.ts';
+import { toValidationIssues } from './http/validation-errors.ts';
 import { createApiKey } from './modules/api-keys/api-keys.service.ts';
 
 const USAGE = `Usage: voice-campaigns <command>   (--help prints this)

@@ -12,7 +12,7 @@ import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
 import { createDialerWake, type DialerWake } from './modules/dialer/wake.ts';
 import type { CallEventBatchers } from './modules/dialer/call-events/call-events.service.ts';
-import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/analytics.compaction.ts';
+import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/rollup-compaction.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build

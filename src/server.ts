@@ -4,7 +4,7 @@ import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureFirstSuperuser } from './modules/users/users.service.ts';
 import { startWorkers } from './workers.ts';
-import { sealStoredSecrets } from './modules/webhooks/integration-secrets.ts';
+import { sealStoredSecrets } from './modules/webhooks/sealed-credentials.ts';
 import { connectProviderEvents } from './modules/dialer/call-events/provider-events.ts';
 
 export interface RunningService {

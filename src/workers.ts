@@ -1,8 +1,8 @@
 import type { Deps } from './deps.ts';
-import { createAnalyticsWorker } from './modules/analytics/analytics.compaction.ts';
+import { createAnalyticsWorker } from './modules/analytics/rollup-compaction.ts';
 import { createDialerWorker } from './modules/dialer/dialer.worker.ts';
-import { createImportWorker } from './modules/imports/import.worker.ts';
-import { createWebhookWorker } from './modules/webhooks/webhook.worker.ts';
+import { createImportWorker } from './modules/imports/imports.worker.ts';
+import { createWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {

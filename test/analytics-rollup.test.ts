@@ -1,7 +1,7 @@
 import { FIGURE_DIGITS } from '../src/modules/analytics/analytics.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { compactAnalytics } from '../src/modules/analytics/analytics.compaction.ts';
+import { compactAnalytics } from '../src/modules/analytics/rollup-compaction.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
 import { seed, type SeedCall } from './helpers/seed.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactedRequest } from '../src/app.ts';
-import { keepStart } from '../src/shared/json-body.ts';
+import { keepStart } from '../src/http/json-body.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
 

@@ -79,7 +79,7 @@ const fuzz: FuzzContext = {
 const EXCLUDED: Record<string, string> = {
   login_failures: 'a refused login is counted by design (the throttle counts each attempt before checking the password)',
   contact_integration_rate_windows: 'the integration rate limit counts every request with a valid token, refused or not',
-  analytics_dirty: 'analytics_*: derived caches a report may fold at any time (analytics.compaction.ts); real writes show in calls/contacts',
+  analytics_dirty: 'analytics_*: derived caches a report may fold at any time (rollup-compaction.ts); real writes show in calls/contacts',
   analytics_rollup: 'see analytics_dirty',
   analytics_contacts: 'see analytics_dirty',
 };

@@ -29,8 +29,8 @@ interface Fixture {
   importTask: number;
   webhook: number;
   promptEntry: number;
-  intake: number;
-  intakeToken: string;
+  contactIntegration: number;
+  contactIntegrationToken: string;
 }
 let granted: Fixture;
 let ungranted: Fixture;
@@ -100,12 +100,12 @@ async function buildFixture(owner: Who, ownerId: number): Promise<Fixture> {
     request_schema: { summary: 'what the caller wanted' },
     campaign_ids: [campaign.id],
   });
-  const intake = await ok(owner, 'POST', '/api/v1/integrations/contact-creation/', { name: `${owner} form`, campaign_ids: [campaign.id] });
+  const contactIntegration = await ok(owner, 'POST', '/api/v1/integrations/contact-creation/', { name: `${owner} form`, campaign_ids: [campaign.id] });
   const read = await ok(owner, 'GET', `/api/v1/campaigns/${campaign.id}`);
   expect(read.prompt_history.length).toBeGreaterThan(0);
   return {
     campaign: campaign.id, contact: contact.id, call: callRow.id, phoneNumber: phone.id, importTask: task.task_id, webhook: webhook.id,
-    promptEntry: read.prompt_history[0].id, intake: intake.id, intakeToken: intake.token,
+    promptEntry: read.prompt_history[0].id, contactIntegration: contactIntegration.id, contactIntegrationToken: contactIntegration.token,
   };
 }
 
@@ -400,21 +400,21 @@ describe('webhook integrations', () => {
 describe('contact-creation integrations', () => {
   it('gives bob 403 on alice\'s integrations and never lists them', async () => {
     for (const f of [granted, ungranted]) {
-      const base = `/api/v1/integrations/contact-creation/${f.intake}`;
+      const base = `/api/v1/integrations/contact-creation/${f.contactIntegration}`;
       await expectForbidden('bob', 'GET', base);
       await expectForbidden('bob', 'PUT', base, { name: 'taken over' });
       await expectForbidden('bob', 'POST', `${base}/regenerate-token`);
       await expectForbidden('bob', 'DELETE', base);
     }
     await expectForbidden('bob', 'POST', '/api/v1/integrations/contact-creation/', { name: 'mine', campaign_ids: [granted.campaign] });
-    await expectForbidden('bob', 'PUT', `/api/v1/integrations/contact-creation/${bobs.intake}`, { campaign_ids: [granted.campaign] });
+    await expectForbidden('bob', 'PUT', `/api/v1/integrations/contact-creation/${bobs.contactIntegration}`, { campaign_ids: [granted.campaign] });
     const mine = await ok('bob', 'GET', '/api/v1/integrations/contact-creation/');
-    expect(mine.map((i: { id: number }) => i.id)).toEqual([bobs.intake]);
-    expect((await ok('alice', 'GET', `/api/v1/integrations/contact-creation/${granted.intake}`)).name).not.toBe('taken over');
+    expect(mine.map((i: { id: number }) => i.id)).toEqual([bobs.contactIntegration]);
+    expect((await ok('alice', 'GET', `/api/v1/integrations/contact-creation/${granted.contactIntegration}`)).name).not.toBe('taken over');
   });
 
   it('keeps them from the sub-user entirely', async () => {
-    const base = `/api/v1/integrations/contact-creation/${granted.intake}`;
+    const base = `/api/v1/integrations/contact-creation/${granted.contactIntegration}`;
     await expectForbidden('sub', 'GET', '/api/v1/integrations/contact-creation/');
     await expectForbidden('sub', 'POST', '/api/v1/integrations/contact-creation/', { name: 'sub form', campaign_ids: [granted.campaign] });
     await expectForbidden('sub', 'GET', base);
@@ -428,7 +428,7 @@ describe('contact-creation integrations', () => {
     const res = await t.request({
       method: 'POST',
       url: '/api/v1/contact-creation-integration/create-contact',
-      headers: bearer(bobs.intakeToken),
+      headers: bearer(bobs.contactIntegrationToken),
       payload: { campaign_id: granted.campaign, phone: nextPhone(), name: 'intruder' },
     });
     expect(res.statusCode).toBe(403);

@@ -6,7 +6,7 @@ import { settled } from './helpers/deliveries.ts';
 import { startFakeLlm } from './fakes/llm-server.ts';
 import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
 import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
+import { createWebhookWorker } from '../src/modules/webhooks/webhooks.worker.ts';
 import { createOfflineExtractor } from '../src/extraction/offline-extractor.ts';
 import { normaliseRequestSchema } from '../src/modules/webhooks/request-schema.ts';
 import type { BackgroundWorker } from '../src/workers.ts';

@@ -5,7 +5,7 @@ import { createFinishedCall } from './helpers/finished-call.ts';
 import { settled } from './helpers/deliveries.ts';
 import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
 import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook.worker.ts';
+import { createWebhookWorker } from '../src/modules/webhooks/webhooks.worker.ts';
 import { normaliseRequestSchema } from '../src/modules/webhooks/request-schema.ts';
 import { createOfflineExtractor } from '../src/extraction/offline-extractor.ts';
 import { buildMessages } from '../src/extraction/openai-extractor.ts';

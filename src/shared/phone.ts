@@ -1,5 +1,5 @@
 import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/max';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from '../http/errors.ts';
 
 export interface NormalisedPhone {
   e164: string;

@@ -1,4 +1,4 @@
-import { ErrorResponses } from '../../shared/schemas.ts';
+import { ErrorResponses } from '../../http/schemas.ts';
 import { DetailedQuery, DetailedResponse, PERIOD_DESCRIPTION, TrendsQuery, TrendsResponse } from './analytics.schemas.ts';
 
 /** The OpenAPI description of each analytics operation; analytics.routes.ts registers them. */

@@ -1,9 +1,9 @@
 import type { App } from '../../app.ts';
 import type { Principal } from '../auth/principal.ts';
 import * as ops from './analytics.operations.ts';
-import { detailedAnalytics } from './analytics.detailed.ts';
+import { detailedAnalytics } from './detailed-report.ts';
 import type { ScopeInput } from './analytics.service.ts';
-import { trendsAnalytics } from './analytics.trends.ts';
+import { trendsAnalytics } from './trends-report.ts';
 
 /** Detailed analytics and trends (mounted at /api/v1/analytics; authenticated). */
 export async function analyticsRoutes(app: App) {

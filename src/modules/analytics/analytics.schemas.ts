@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Nullable, StringEnum } from '../../shared/schemas.ts';
+import { DateTime, Id, Nullable, StringEnum } from '../../http/schemas.ts';
 
 export const CALL_TYPE_FILTERS = ['outbound', 'inbound', 'none'] as const;
 export const METRICS = ['calls', 'cost', 'duration', 'successful'] as const;

@@ -1,10 +1,10 @@
 import { IANAZone, DateTime as Lux } from 'luxon';
-import { unprocessable } from '../../shared/errors.ts';
+import { unprocessable } from '../../http/errors.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { AnalyticsReports } from './analytics.compaction.ts';
+import type { AnalyticsReports } from './rollup-compaction.ts';
 import type { CallScope } from './analytics.repository.ts';
-import { offsetSegments } from './analytics.zone.ts';
+import { offsetSegments } from './zone-offsets.ts';
 import {
   TOTAL_KEYS,
   type CallTypeFilter,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Detail, ErrorResponses, IdParams, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Detail, ErrorResponses, IdParams, Nullable } from '../../http/schemas.ts';
 import { MAX_API_KEYS_PER_ACCOUNT } from './api-keys.service.ts';
 
 /** The OpenAPI description of each api-keys operation; api-keys.routes.ts registers them. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { conflict, forbidden, notFound } from '../../shared/errors.ts';
-import { generateToken } from '../../shared/secrets.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { generateToken } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /** Keys one account may hold: enough for every integration, bounded like every other input. */

@@ -1,5 +1,5 @@
-import { unauthorized } from '../../shared/errors.ts';
-import { digestToken } from '../../shared/secrets.ts';
+import { unauthorized } from '../../http/errors.ts';
+import { digestToken } from '../../shared/credentials.ts';
 import type { AccessTokenService } from './access-token.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { Principal } from './principal.ts';

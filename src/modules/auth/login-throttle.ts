@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { HttpError } from '../../shared/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 
 /**
  * Failed-login throttle. Password guessing is limited twice over, per window:

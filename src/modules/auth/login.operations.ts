@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Detail } from '../../shared/schemas.ts';
+import { Detail } from '../../http/schemas.ts';
 
 /** The OpenAPI description of the login operation; login.routes.ts registers it. */
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../../shared/errors.ts';
-import { hashPassword, verifyPassword } from '../../shared/secrets.ts';
+import { badRequest } from '../../http/errors.ts';
+import { hashPassword, verifyPassword } from '../../shared/credentials.ts';
 import type { AccessTokenService } from './access-token.ts';
 import { settleLoginAttempt, takeLoginAttempt } from './login-throttle.ts';
 

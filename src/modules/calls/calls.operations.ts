@@ -1,4 +1,4 @@
-import { ErrorResponses, IdParams } from '../../shared/schemas.ts';
+import { ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { Call, CallsList, CallsQuery } from './calls.schemas.ts';
 
 /** The OpenAPI description of each calls operation; calls.routes.ts registers them. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { forbidden, notFound } from '../../shared/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { phoneFilter } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign } from '../campaigns/campaign-access.ts';

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
-import { forbidden, notFound } from '../../shared/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /**

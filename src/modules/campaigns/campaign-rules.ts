@@ -1,4 +1,4 @@
-import { unprocessable } from '../../shared/errors.ts';
+import { unprocessable } from '../../http/errors.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 import { workScheduleProblem, type WorkSchedule } from './work-schedule.ts';
 

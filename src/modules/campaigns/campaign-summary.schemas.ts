@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Nullable } from '../../http/schemas.ts';
 import { CONTACT_STATUSES } from '../contacts/contacts.schemas.ts';
 import { LimitUnit } from './campaigns.schemas.ts';
 

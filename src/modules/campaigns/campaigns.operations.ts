@@ -1,4 +1,4 @@
-import { Detail, ErrorResponses, IdParams } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { CampaignSummary } from './campaign-summary.schemas.ts';
 import { CANDIDATES } from './campaign-summary.service.ts';
 import {

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
-import { WALL_CLOCK_TIME } from '../../shared/validators.ts';
+import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
+import { WALL_CLOCK_TIME } from '../../http/validators.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
 import { WorkSchedule } from './work-schedule.ts';
 
@@ -51,7 +51,7 @@ export const PromptHistory = Type.Object(
 
 // ---- Field rules, written once for the create body, the update body and the response (so OpenAPI shows them). ----
 
-// format: time is this API's wall-clock time of day, HH:MM or HH:MM:SS (shared/validators.ts); the pattern says the same to clients.
+// format: time is this API's wall-clock time of day, HH:MM or HH:MM:SS (http/validators.ts); the pattern says the same to clients.
 const TimeOfDay = (description: string) => Type.String({ format: 'time', pattern: WALL_CLOCK_TIME.source, description });
 const FROM_TIME =
   'Earliest local time of day (in the contact\'s time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). ' +

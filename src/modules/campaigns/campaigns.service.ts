@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/schema.ts';
-import { forbidden, notFound } from '../../shared/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { refreshUsage } from '../dialer/outbound/usage.ts';
 import { requireCampaign } from './campaign-access.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { conflict, forbidden, notFound } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from './campaign-access.ts';
 import * as repo from './prompt-history.repository.ts';

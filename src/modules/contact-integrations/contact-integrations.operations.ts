@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Detail, ErrorResponses, Id, IdParams, ValidationDetail } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, Id, IdParams, ValidationDetail } from '../../http/schemas.ts';
 import { Contact } from '../contacts/contacts.schemas.ts';
 import { Integration, IntegrationCreate, IntegrationUpdate, IntegrationWithToken } from './contact-integrations.schemas.ts';
 import { MAX_ARRAY_ITEMS } from './create-contact.service.ts';

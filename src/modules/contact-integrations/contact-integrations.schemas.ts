@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id } from '../../shared/schemas.ts';
+import { DateTime, Id } from '../../http/schemas.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 

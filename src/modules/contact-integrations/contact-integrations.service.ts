@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
-import { forbidden, notFound } from '../../shared/errors.ts';
-import { generateToken } from '../../shared/secrets.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import { generateToken } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { usPhone } from '../../../test/helpers/intake.ts';
+import { usPhone } from '../../../test/helpers/imports.ts';
 
 let t: TestApp;
 let alice: Account;

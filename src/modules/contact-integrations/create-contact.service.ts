@@ -1,13 +1,13 @@
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { forbidden, HttpError, unauthorized, unprocessable } from '../../shared/errors.ts';
+import { forbidden, HttpError, unauthorized, unprocessable } from '../../http/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
-import { digestToken } from '../../shared/secrets.ts';
+import { digestToken } from '../../shared/credentials.ts';
 import { queueContactsNow } from '../dialer/outbound/queue.ts';
 import type { DialerWake } from '../dialer/wake.ts';
 import { insertContacts, type WrittenContact } from '../contacts/contacts.repository.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
-import { readContactInput, type ContactInput, type InputSource } from './create-contact.input.ts';
+import { readContactInput, type ContactInput, type InputSource } from './create-contact-input.ts';
 
 const WINDOW_MS = 60_000;
 /** Contacts one array body may carry (413 above); each counts against the rate limit. */

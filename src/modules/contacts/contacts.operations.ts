@@ -1,4 +1,4 @@
-import { CampaignIdParams, Detail, ErrorResponses, IdParams, Message } from '../../shared/schemas.ts';
+import { CampaignIdParams, Detail, ErrorResponses, IdParams, Message } from '../../http/schemas.ts';
 import {
   CampaignContactsQuery,
   Contact,

@@ -101,7 +101,7 @@ const WRITABLE = ['phone_number', 'status', 'contact_data', 'timezone', 'source'
 type Writable = Pick<NewContact, (typeof WRITABLE)[number]>;
 
 /**
- * A contact to create. The phone is already E.164: each intake path reports a bad number in
+ * A contact to create. The phone is already E.164: each way contacts come in reports a bad number in
  * its own words (a 422 location, an import row's error), so normalising it is theirs.
  */
 export interface ContactDraft {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
+import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 
 export const CONTACT_STATUSES = [
   'new',

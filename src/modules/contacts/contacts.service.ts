@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
-import { conflict, forbidden, notFound, unprocessable } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { phoneFilter, requirePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
@@ -42,7 +42,7 @@ function checkTimeZone(zone: string | null | undefined, loc: Loc) {
 const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
 
 /**
- * Creates one contact in a campaign the principal may use. Shared by every intake path
+ * Creates one contact in a campaign the principal may use. Shared by every way contacts come in
  * (API, integrations): the phone is stored as E.164, the zone must be IANA (when omitted
  * it is guessed from the number: the single zone of its prefix, else null), one contact
  * per (campaign, phone) is a 409, and a campaign with auto_calls queues the contact in

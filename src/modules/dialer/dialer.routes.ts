@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { CampaignIdParams, ErrorResponses, Message } from '../../shared/schemas.ts';
+import { CampaignIdParams, ErrorResponses, Message } from '../../http/schemas.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
 import { queueCampaignContacts } from './outbound/queue.ts';

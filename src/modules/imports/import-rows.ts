@@ -1,4 +1,4 @@
-import { storableExcerpt, unstorable } from '../../shared/json-body.ts';
+import { storableExcerpt, unstorable } from '../../http/json-body.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';

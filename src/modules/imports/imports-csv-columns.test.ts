@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/intake.ts';
-import { createImportWorker } from './import.worker.ts';
+import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/imports.ts';
+import { createImportWorker } from './imports.worker.ts';
 import { headerKey, mapColumns } from './csv-columns.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Detail, ErrorResponses, Id } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, Id } from '../../http/schemas.ts';
 import { BULK_BODY_LIMIT, BulkBody, MAX_BULK_ITEMS, MAX_CSV_BYTES, TaskCreated, TaskList, TaskListQuery, TaskParams, TaskProgress } from './imports.schemas.ts';
 
 /** The OpenAPI description of each import operation; imports.routes.ts registers them. */

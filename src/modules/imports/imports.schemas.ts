@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../shared/schemas.ts';
+import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 import { ContactStatus } from '../contacts/contacts.schemas.ts';
 
 /** Decided limits (the API leaves them open); repeated in the OpenAPI descriptions. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
-import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../shared/errors.ts';
-import { unstorable } from '../../shared/json-body.ts';
+import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../http/errors.ts';
+import { unstorable } from '../../http/json-body.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { mapColumns, normaliseHeader } from './csv-columns.ts';

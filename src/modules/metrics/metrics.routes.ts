@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { App } from '../../app.ts';
-import { unauthorized } from '../../shared/errors.ts';
+import { unauthorized } from '../../http/errors.ts';
 import * as ops from './metrics.operations.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

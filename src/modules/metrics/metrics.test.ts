@@ -5,8 +5,8 @@ import { createAccount } from '../../../test/helpers/factories.ts';
 import { dialerHarness, usNumber, type DialerHarness } from '../../../test/helpers/dialer-harness.ts';
 import { startReceiver } from '../../../test/fakes/webhook-receiver.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { usPhone, waitForTask } from '../../../test/helpers/intake.ts';
-import { createImportWorker } from '../imports/import.worker.ts';
+import { usPhone, waitForTask } from '../../../test/helpers/imports.ts';
+import { createImportWorker } from '../imports/imports.worker.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../voice/signature.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';

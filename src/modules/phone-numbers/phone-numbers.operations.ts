@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Detail, ErrorResponses, IdParams } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { PhoneNumber, PhoneNumberCreate, PhoneNumberList, PhoneNumberListQuery, PhoneNumberUpdate } from './phone-numbers.schemas.ts';
 
 /** The OpenAPI description of each phone-numbers operation; phone-numbers.routes.ts registers them. */

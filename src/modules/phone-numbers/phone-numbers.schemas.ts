@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { Id, Limit, Nullable, Skip } from '../../http/schemas.ts';
 
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country, e.g. DE (stored upper-case)' });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { conflict, forbidden, notFound } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { normalisePhone, requirePhone } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';

@@ -1,4 +1,4 @@
-import { Detail, ErrorResponses } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses } from '../../http/schemas.ts';
 import {
   Deleted,
   GrantList,

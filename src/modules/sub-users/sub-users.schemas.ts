@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, IdParams, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { DateTime, Id, IdParams, Limit, Nullable, Skip } from '../../http/schemas.ts';
 
 /**
  * What a sub-user may do, stated once for the OpenAPI descriptions and kept in step

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
-import { conflict, forbidden, notFound } from '../../shared/errors.ts';
-import { hashPassword } from '../../shared/secrets.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { hashPassword } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 import { subUsersRepository as repo } from './sub-users.repository.ts';
 import type { SubUser, SubUserCreate, SubUserUpdate } from './sub-users.schemas.ts';

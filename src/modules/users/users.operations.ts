@@ -1,4 +1,4 @@
-import { Detail, ErrorResponses } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses } from '../../http/schemas.ts';
 import { Me, User, UserCreate } from './users.schemas.ts';
 
 /** The OpenAPI description of each users operation; users.routes.ts registers them. */

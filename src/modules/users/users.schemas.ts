@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Nullable } from '../../http/schemas.ts';
 
 export const User = Type.Object({
   id: Type.Integer(),

@@ -6,7 +6,7 @@ import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
 import { hostAllowed } from '../../shared/ssrf-guard.ts';
 import { recordUrlOf, type CallSnapshot, type DeliveryOutcome } from './deliveries.repository.ts';
 import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholders.ts';
-import { openForSending } from './integration-secrets.ts';
+import { openForSending } from './sealed-credentials.ts';
 import { sendWebhook, type SigningKeys } from './webhook-sender.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 

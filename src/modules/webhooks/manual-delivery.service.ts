@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
-import { conflict, forbidden, notFound } from '../../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { completeDeliveries, findDelivery, insertManualDelivery, loadCalls, type CallSnapshot } from './deliveries.repository.ts';
 import { processDelivery, transcriptOf, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { keepStart } from '../../shared/json-body.ts';
+import { keepStart } from '../../http/json-body.ts';
 import { ssrfReasonOf } from '../../shared/ssrf-guard.ts';
 import { exchange, type ExchangeAnswer } from './http-exchange.ts';
 

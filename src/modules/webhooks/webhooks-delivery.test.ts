@@ -8,11 +8,11 @@ import { deliveriesOf, settled } from '../../../test/helpers/deliveries.ts';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../../../test/fakes/webhook-receiver.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { createWebhookWorker } from './webhook.worker.ts';
+import { createWebhookWorker } from './webhooks.worker.ts';
 import { enqueueWebhookDeliveries } from './enqueue-deliveries.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { createSecretBox } from '../../shared/secret-box.ts';
-import { sealStoredSecrets } from './integration-secrets.ts';
+import { sealStoredSecrets } from './sealed-credentials.ts';
 
 let t: TestApp;
 let alice: Account;

@@ -5,7 +5,7 @@ import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
 import { settled } from '../../../test/helpers/deliveries.ts';
 import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { createWebhookWorker } from './webhook.worker.ts';
+import { createWebhookWorker } from './webhooks.worker.ts';
 import { blockedAddressReason, guardedLookup, hostAllowed } from '../../shared/ssrf-guard.ts';
 
 // The private-network switch is OFF here (the default): nothing may reach the receiver.

@@ -10,7 +10,7 @@ import { settled } from '../../../test/helpers/deliveries.ts';
 import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
-import { createWebhookWorker } from './webhook.worker.ts';
+import { createWebhookWorker } from './webhooks.worker.ts';
 import { claimDeliveries, completeDeliveries } from './deliveries.repository.ts';
 import { createSigningKeys, sendWebhook, type SendRequest } from './webhook-sender.ts';
 import { exchange } from './http-exchange.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Detail, ErrorResponses, Id, IdParams, Limit, Nullable, Skip } from '../../shared/schemas.ts';
+import { Detail, ErrorResponses, Id, IdParams, Limit, Nullable, Skip } from '../../http/schemas.ts';
 import { Delivery, DeliveryList, DeliveryStatus, Integration, IntegrationCreate, IntegrationCreated, IntegrationList, IntegrationUpdate } from './webhooks.schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import { deliveriesRoutes } from './deliveries.routes.ts';
-import { createWebhookRuntime } from './webhook.worker.ts';
+import { createWebhookRuntime } from './webhooks.worker.ts';
 import * as ops from './webhooks.operations.ts';
 import {
   createIntegration,

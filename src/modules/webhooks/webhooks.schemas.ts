@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Nullable } from '../../shared/schemas.ts';
+import { DateTime, Id, Nullable } from '../../http/schemas.ts';
 
 /** Statuses the API lets an integration filter on; empty means any finished call. */
 export const SELECTABLE_CALL_STATUSES = ['finished', 'failed', 'busy_or_rejected', 'invalid number', 'rejected', 'terminated', 'unavailable', 'voicemail'] as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
-import { forbidden, notFound, unprocessable } from '../../shared/errors.ts';
+import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
@@ -10,7 +10,7 @@ import { normaliseRequestSchema, SchemaFormError } from './request-schema.ts';
 import type { PayloadSchema } from '../../extraction/extractor.ts';
 import * as repo from './webhooks.repository.ts';
 import { listDeliveries } from './deliveries.repository.ts';
-import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './integration-secrets.ts';
+import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './sealed-credentials.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
 
 /** Webhook integrations belong to the account; sub-users may read those of their granted campaigns but never change them. */

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { unprocessable } from '../../../shared/errors.ts';
-import { unstorable } from '../../../shared/json-body.ts';
-import { Detail, ValidationDetail } from '../../../shared/schemas.ts';
+import { unprocessable } from '../../../http/errors.ts';
+import { unstorable } from '../../../http/json-body.ts';
+import { Detail, ValidationDetail } from '../../../http/schemas.ts';
 import { SIGNATURE_HEADER } from '../../../voice/signature.ts';
 import { handleProviderEvents } from './provider-events.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { DateTime, Detail, Nullable, ValidationDetail } from '../../../shared/schemas.ts';
+import { DateTime, Detail, Nullable, ValidationDetail } from '../../../http/schemas.ts';
 import { simulateInbound } from './inbound.service.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import { conflict, HttpError } from '../../../shared/errors.ts';
+import { conflict, HttpError } from '../../../http/errors.ts';
 import { requirePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import { readRollupFirst } from './analytics.compaction.ts';
-import { campaignsVisible, checkCampaign, checks, partRows, partsAndRanges, periodParts, rollupOnlyParts, type Checks, type PartsInput, type PeriodParts } from './analytics.parts.ts';
+import { readRollupFirst } from './rollup-compaction.ts';
+import { campaignsVisible, checkCampaign, checks, partRows, partsAndRanges, periodParts, rollupOnlyParts, type Checks, type PartsInput, type PeriodParts } from './period-sources.ts';
 import { METRIC_SQL, scopedCalls } from './analytics.repository.ts';
 import type { Granularity, Metric, TrendsResponseT } from './analytics.schemas.ts';
 import { bucketBounds, defaultGranularity, resolveScope, type ScopeInput, cents } from './analytics.service.ts';
@@ -15,7 +15,7 @@ interface TrendResult extends Checks {
 const ROLLUP_COLUMN: Record<Metric, string> = { calls: 'calls', successful: 'successful', cost: 'cost', duration: 'duration' };
 
 /**
- * The metric of every bucket in ONE statement: each bucket is a period of analytics.parts.ts,
+ * The metric of every bucket in ONE statement: each bucket is a period of period-sources.ts,
  * so its whole UTC months and days are rollup rows and the rest one aggregate over an index
  * range of the calls (no hash table, and the planner knows each range). Buckets at local
  * midnight in a zone off UTC, and hour buckets, hold no whole UTC day and are read from the calls.

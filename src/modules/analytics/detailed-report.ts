@@ -1,11 +1,11 @@
 import { ROLLUP_STATUSES, actionColumn, statusColumn } from '../../db/migrations/0006_analytics_speed.ts';
-import { readRollupFirst } from './analytics.compaction.ts';
+import { readRollupFirst } from './rollup-compaction.ts';
 import { breakdownsOf, byHourOf, type BreakdownRow, type CallScope } from './analytics.repository.ts';
-import { checkCampaign, periodParts } from './analytics.parts.ts';
-import { BASE_COLUMNS, rollupStatement, type RollupResult, type TotalsTuple } from './analytics.rollup.ts';
+import { checkCampaign, periodParts } from './period-sources.ts';
+import { BASE_COLUMNS, rollupStatement, type RollupResult, type TotalsTuple } from './rollup-statement.ts';
 import { ACTION_STATUSES, CALL_STATUSES, type DetailedResponseT, type TotalsT } from './analytics.schemas.ts';
 import { cents, changeOf, resolveScope, roundedTotals, toTotals, type ScopeInput } from './analytics.service.ts';
-import { localHourSql, offsetSegments, type OffsetSegments } from './analytics.zone.ts';
+import { localHourSql, offsetSegments, type OffsetSegments } from './zone-offsets.ts';
 
 // Positions in a TotalsTuple: [p, GROUPING(call_type), call_type, duration, cost, ...BASE_COLUMNS].
 const COLUMN_AT = new Map(BASE_COLUMNS.map((c, i) => [c, 5 + i]));

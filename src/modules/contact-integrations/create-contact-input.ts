@@ -1,5 +1,5 @@
-import { unprocessable } from '../../shared/errors.ts';
-import { unstorable } from '../../shared/json-body.ts';
+import { unprocessable } from '../../http/errors.ts';
+import { unstorable } from '../../http/json-body.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 
 /** One contact's parameters after parsing, whichever place they came from. */

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { forbidden, notFound } from '../../shared/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { scopedCalls, typesCondition, type CallScope } from './analytics.repository.ts';
 
@@ -176,7 +176,7 @@ parts AS (SELECT * FROM unnest(${numbers}::int[], ${values}::date[], ${grains}::
  * json_build_object entries every report statement returns: the requested campaign as
  * [owner_id, visible to the caller] (null when it does not exist or none was asked; the
  * caller answers 404/403 from it, so the check costs no round trip of its own), and how many
- * days of the periods, and marks of the owner in all, are still to fold (see analytics.compaction.ts).
+ * days of the periods, and marks of the owner in all, are still to fold (see rollup-compaction.ts).
  */
 export function checks(input: PartsInput) {
   return sql`

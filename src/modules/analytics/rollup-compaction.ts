@@ -4,7 +4,7 @@ import type { DatabaseHandle, Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { createReportRunner, type ReportRunner } from './analytics.repository.ts';
-import { rollupOnlyFits, type Checks, type PartsInput } from './analytics.parts.ts';
+import { rollupOnlyFits, type Checks, type PartsInput } from './period-sources.ts';
 
 /**
  * Folding dirty days into the rollup (analytics_compact() of migration 0006_analytics_speed).

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, type Account } from './helpers/factories.ts';
 import { seed } from './helpers/seed.ts';
-import { multipartBody, usPhone } from './helpers/intake.ts';
+import { multipartBody, usPhone } from './helpers/imports.ts';
 
 // A SIGKILLed child must not leave the embedded database locked, and PGlite serves one
 // process only, so the crash test runs on PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
-if (!postgres) console.warn('intake-resume: TEST_DATABASE_URL is unset; the crash-and-resume test needs PostgreSQL and is skipped');
+if (!postgres) console.warn('imports-resume: TEST_DATABASE_URL is unset; the crash-and-resume test needs PostgreSQL and is skipped');
 
 let t: TestApp;
 let alice: Account;

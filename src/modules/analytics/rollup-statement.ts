@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import { COUNT_COLUMNS, COUNT_FILTERS, HOUR_COLUMNS, HOUR_SUCCESS_COLUMNS } from '../../db/migrations/0006_analytics_speed.ts';
-import { campaignsVisible, checks, cols, partRows, partsAndRanges, rawCalls, rollupOnlyParts, type Checks, type PartsInput } from './analytics.parts.ts';
-import { localHourSql, type OffsetSegments } from './analytics.zone.ts';
+import { campaignsVisible, checks, cols, partRows, partsAndRanges, rawCalls, rollupOnlyParts, type Checks, type PartsInput } from './period-sources.ts';
+import { localHourSql, type OffsetSegments } from './zone-offsets.ts';
 
 /**
- * The figures of /detailed in ONE statement (see analytics.parts.ts for where each day is read
+ * The figures of /detailed in ONE statement (see period-sources.ts for where each day is read
  * from): totals and breakdowns of the period and the previous one, hours of day and distinct
  * contacts. One round trip, so a one-campaign report costs little more than the plain count/sum.
  */
