@@ -1,15 +1,9 @@
 import { Type } from 'typebox';
-
-export const CONTACT_STATUSES = [
-  'new', 'in progress', 'finished', 'failed', 'busy', 'not_reached', 'invalid_number', 'do_not_disturb',
-  'paused', 'added_to_queue', 'call_scheduled', 'no_answer', 'awaiting_queue',
-] as const;
+import { StringEnum } from '../../http/schemas.ts';
+import { CONTACT_STATUSES } from '../contacts/contacts.schemas.ts';
 
 export const EnqueueQuery = Type.Object({
-  // One string enum (a union of literals answered a wrong value with "Input should be 'new'").
-  status: Type.Unsafe<(typeof CONTACT_STATUSES)[number]>({
-    type: 'string',
-    enum: [...CONTACT_STATUSES],
+  status: StringEnum(CONTACT_STATUSES, {
     description: 'ContactStatus of the contacts to queue; contacts in progress, do_not_disturb or paused are never queued (0 for those statuses)',
   }),
   limit: Type.Integer({ exclusiveMinimum: 0, maximum: 100_000, default: 10, description: 'at most this many contacts, oldest first' }),
