@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
-import { createAccount } from './helpers/factories.ts';
-import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
-import { VoiceProviderError, type VoiceProvider } from '../src/voice/provider.ts';
-import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
+import { dialerHarness, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
+import { createAccount } from '../../../../test/helpers/factories.ts';
+import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../../voice/signature.ts';
+import { VoiceProviderError, type VoiceProvider } from '../../../voice/provider.ts';
+import { connectProviderEvents } from './provider-events.ts';
 
 let h: DialerHarness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { isOpen, nextOpening, type WindowRule } from '../src/modules/dialer/outbound/calling-window.ts';
-import { contactZones } from '../src/modules/dialer/outbound/contact-window.ts';
-import { WEEKDAYS } from '../src/modules/campaigns/work-schedule.ts';
+import { isOpen, nextOpening, type WindowRule } from './calling-window.ts';
+import { contactZones } from './contact-window.ts';
+import { WEEKDAYS } from '../../campaigns/work-schedule.ts';
 
 const rule = (r: Partial<WindowRule>): WindowRule => ({ allowedFrom: null, allowedTo: null, zones: ['UTC'], schedule: null, ...r });
 const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toJSDate();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
-import { createAccount } from './helpers/factories.ts';
+import { dialerHarness, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
+import { createAccount } from '../../../../test/helpers/factories.ts';
 
 let h: DialerHarness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SimProvider } from '../src/voice/providers/sim.ts';
-import { webhookSecret } from '../src/voice/signature.ts';
-import { resumeInterruptedCalls } from '../src/modules/dialer/outbound/resume.ts';
-import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
+import { SimProvider } from '../../../voice/providers/sim.ts';
+import { webhookSecret } from '../../../voice/signature.ts';
+import { resumeInterruptedCalls } from './resume.ts';
+import { connectProviderEvents } from '../call-events/provider-events.ts';
+import { dialerHarness, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
 
 /**
  * A restart while simulated calls are in flight: the new process's simulator takes them up again

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, liveCalls, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
+import { dialerHarness, liveCalls, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
 
 let h: DialerHarness;
 // Monday 2030-01-07 15:00 UTC = 10:00 in New York.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
-import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
-import type { StartCallRequest, VoiceProvider } from '../src/voice/provider.ts';
-import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
-import { applyCallEvents } from '../src/modules/dialer/call-events/call-events.service.ts';
-import { insertCalls, markContactsCalling } from '../src/modules/dialer/outbound/call-rows.ts';
-import type { CallEvent } from '../src/voice/provider.ts';
+import { dialerHarness, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
+import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../../voice/signature.ts';
+import type { StartCallRequest, VoiceProvider } from '../../../voice/provider.ts';
+import { dialDueContacts } from '../outbound/outbound.service.ts';
+import { applyCallEvents } from './call-events.service.ts';
+import { insertCalls, markContactsCalling } from '../outbound/call-rows.ts';
+import type { CallEvent } from '../../../voice/provider.ts';
 
 // A delivery of several events must give the same call row as the same events delivered one
 // at a time (each case below runs both ways and compares), and a failing or odd delivery
