@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Principal } from '../auth/principal.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
+import { pageWithCampaignTitle } from '../campaigns/titled-page.ts';
 import type { CallView } from './calls.schemas.ts';
 
 /** Filters of the calls list; every one narrows, none widens past campaignVisibleTo. */
@@ -88,25 +89,14 @@ export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
  */
 export const callDataContains = (text: string) => sql<boolean>`calls.call_data::text ILIKE '%' || ${escapeLike(text)} || '%'`;
 
-/**
- * One page (newest first) and the total count. The page is cut from calls alone and
- * only its rows are joined to campaigns for the current title.
- */
-export async function listCalls(db: Db, args: { principal: Principal; filters: CallFilters; skip: number; limit: number }) {
+/** One page (newest first) and the total count (see pageWithCampaignTitle). */
+export function listCalls(db: Db, args: { principal: Principal; filters: CallFilters; skip: number; limit: number }) {
   const base = matchingCalls(db, args.principal, args.filters);
-  const page = base.select(callColumns).select(externalSessionId).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
-  const [data, total] = await Promise.all([
-    db
-      .selectFrom(page.as('c'))
-      .innerJoin('campaigns as camp', 'camp.id', 'c.campaign_id')
-      .selectAll('c')
-      .select('camp.title as campaign_title')
-      .orderBy('c.id', 'desc')
-      .$castTo<CallRecord>()
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { data, count: Number(total.count) };
+  return pageWithCampaignTitle<CallRecord>(
+    db,
+    base.select(callColumns).select(externalSessionId).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip),
+    base.select((eb) => eb.fn.countAll<number>().as('count')),
+  );
 }
 
 /** One call with its campaign's title, whoever owns it (the caller checks access). */

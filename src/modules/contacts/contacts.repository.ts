@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection.ts';
 import { columns } from '../../db/columns.ts';
 import type { Database, NewContact } from '../../db/schema.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
+import { pageWithCampaignTitle } from '../campaigns/titled-page.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Contact, ContactCreationMethod } from './contacts.schemas.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
@@ -53,26 +54,14 @@ function matching(db: Db, principal: Principal, f: ContactFilters) {
   return q;
 }
 
-/**
- * One page (newest first) and the total count. The page is cut from contacts alone, on
- * the (owner_id, id desc) or (campaign_id, id desc) index, and only its rows are joined
- * to campaigns for the title, so a page costs the same with a million contacts.
- */
-export async function listContacts(db: Db, args: { principal: Principal; filters: ContactFilters; skip: number; limit: number }) {
+/** One page (newest first) and the total count (see pageWithCampaignTitle). */
+export function listContacts(db: Db, args: { principal: Principal; filters: ContactFilters; skip: number; limit: number }) {
   const base = matching(db, args.principal, args.filters);
-  const page = base.select(contactColumns).orderBy('contacts.id', 'desc').limit(args.limit).offset(args.skip);
-  const [data, total] = await Promise.all([
-    db
-      .selectFrom(page.as('c'))
-      .innerJoin('campaigns as camp', 'camp.id', 'c.campaign_id')
-      .selectAll('c')
-      .select('camp.title as campaign_title')
-      .orderBy('c.id', 'desc')
-      .$castTo<ContactView>()
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { data, count: Number(total.count) };
+  return pageWithCampaignTitle<ContactView>(
+    db,
+    base.select(contactColumns).orderBy('contacts.id', 'desc').limit(args.limit).offset(args.skip),
+    base.select((eb) => eb.fn.countAll<number>().as('count')),
+  );
 }
 
 /** One contact with its campaign's title, whoever owns it (the caller checks access). */
