@@ -3,7 +3,7 @@ import { createUser } from '../../src/modules/users/users.service.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { createSubUser as createSubUserThroughService } from '../../src/modules/sub-users/sub-users.service.ts';
 import { seed } from './seed.ts';
-import type { TestApp } from './test-app.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
 
 /**
  * Accounts and sub-users that sign in, made through the same services the API uses (a real
@@ -64,4 +64,10 @@ export async function createCampaignViaApi(t: TestApp, headers: Record<string, s
   const res = await t.request({ method: 'POST', url: '/api/v1/campaigns/', headers, payload: { title: `Campaign ${randomUUID().slice(0, 6)}`, campaign_type: 'Outbound', ...body } });
   if (res.statusCode !== 200) throw new Error(`create campaign failed: ${res.statusCode} ${res.body}`);
   return res.json();
+}
+
+/** The scene most route tests start from: one app on its own database and two accounts. */
+export async function appWithAccounts(env: Record<string, string> = {}): Promise<{ t: TestApp; alice: Account; bob: Account }> {
+  const t = await createTestApp(env);
+  return { t, alice: await createAccount(t), bob: await createAccount(t) };
 }

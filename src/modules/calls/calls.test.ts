@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { appWithAccounts, type Account } from '../../../test/helpers/factories.ts';
 import { nextPhone, seed, type SeedCall } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-});
+beforeAll(async () => void ({ t, alice } = await appWithAccounts()));
 afterAll(() => t?.close());
 
 const list = (query: string) => t.request({ method: 'GET', url: `/api/v1/calls/?${query}`, headers: alice.headers });

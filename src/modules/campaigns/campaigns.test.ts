@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, createCampaignViaApi, createSubUser, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { appWithAccounts, createAccount, createCampaignViaApi, createSubUser, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
 let bob: Account;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-  bob = await createAccount(t);
-});
+beforeAll(async () => void ({ t, alice, bob } = await appWithAccounts()));
 afterAll(() => t?.close());
 
 const FULL_BODY = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { appWithAccounts, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 import { usPhone } from '../../../test/helpers/imports.ts';
 
@@ -8,11 +8,7 @@ let t: TestApp;
 let alice: Account;
 let bob: Account;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-  bob = await createAccount(t);
-});
+beforeAll(async () => void ({ t, alice, bob } = await appWithAccounts()));
 afterAll(() => t?.close());
 
 const BASE = '/api/v1/integrations/contact-creation';

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { appWithAccounts, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-});
+beforeAll(async () => void ({ t, alice } = await appWithAccounts()));
 afterAll(() => t?.close());
 
 const list = (query: string, url = '/api/v1/contacts/') => t.request({ method: 'GET', url: `${url}?${query}`, headers: alice.headers });

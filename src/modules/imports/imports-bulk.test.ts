@@ -1,28 +1,18 @@
 import { CHUNK_ROWS } from './imports.schemas.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import type { Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { usPhone, waitForTask } from '../../../test/helpers/imports.ts';
+import { usPhone, waitForTask, appWithImportWorker, type ImportScene } from '../../../test/helpers/imports.ts';
 import { createImportWorker } from './imports.worker.ts';
-import type { BackgroundWorker } from '../../workers.ts';
 
+let scene: ImportScene;
 let t: TestApp;
 let alice: Account;
 let bob: Account;
-let worker: BackgroundWorker;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-  bob = await createAccount(t);
-  worker = createImportWorker(t.deps, { pollMs: 20 });
-  worker.start();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await t?.close();
-});
+beforeAll(async () => void ({ t, alice, bob } = scene = await appWithImportWorker()));
+afterAll(() => scene?.close());
 
 const bulk = (headers: Record<string, string>, payload: unknown) => t.request({ method: 'POST', url: '/api/v1/contacts/bulk', headers, payload: payload as object });
 const contactsOf = (campaignId: number) =>
@@ -172,7 +162,7 @@ describe('bulk import at scale', () => {
   });
 
   it('lets two workers share the tasks without importing any row twice', async () => {
-    await worker.stop();
+    await scene.worker.stop();
     const a = createImportWorker(t.deps, { pollMs: 5, workerId: 'a' });
     const b = createImportWorker(t.deps, { pollMs: 5, workerId: 'b' });
     try {
@@ -193,7 +183,7 @@ describe('bulk import at scale', () => {
       expect((await contactsOf(campaign.id)).length).toBe(10_000);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
-      worker.start();
+      scene.worker.start();
     }
   });
 });
@@ -201,7 +191,7 @@ describe('bulk import at scale', () => {
 describe('stuck imports', () => {
   it('ends a task that every worker taking it failed to advance, with a reason', async () => {
     const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
-    await worker.stop();
+    await scene.worker.stop();
     try {
       const res = await bulk(alice.headers, [{ phone_number: usPhone(40), campaign_id: campaign.id }]);
       const taskId = res.json().task_id;
@@ -217,7 +207,7 @@ describe('stuck imports', () => {
       expect(done.failure_reason).toBe('taken 5 times without progress: the import was stopped');
       expect(await contactsOf(campaign.id)).toEqual([]);
     } finally {
-      worker.start();
+      scene.worker.start();
     }
   });
 });

@@ -1,28 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { createAccount, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import type { Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
-import { multipartBody, usPhone, waitForTask } from '../../../test/helpers/imports.ts';
-import { createImportWorker } from './imports.worker.ts';
+import { multipartBody, usPhone, waitForTask, appWithImportWorker, type ImportScene } from '../../../test/helpers/imports.ts';
 import { detectDelimiter } from './csv-reader.ts';
-import type { BackgroundWorker } from '../../workers.ts';
 
+let scene: ImportScene;
 let t: TestApp;
 let alice: Account;
 let bob: Account;
-let worker: BackgroundWorker;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-  bob = await createAccount(t);
-  worker = createImportWorker(t.deps, { pollMs: 20 });
-  worker.start();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await t?.close();
-});
+beforeAll(async () => void ({ t, alice, bob } = scene = await appWithImportWorker()));
+afterAll(() => scene?.close());
 
 async function upload(owner: Account, fields: Record<string, string>, content: string | Buffer, query = '') {
   const { payload, headers } = multipartBody(fields, { name: 'contacts.csv', content });

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { appWithAccounts, bearer, createAccount, login, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 
 let t: TestApp;
 let alice: Account;
 let bob: Account;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createAccount(t);
-  bob = await createAccount(t);
-});
+beforeAll(async () => void ({ t, alice, bob } = await appWithAccounts()));
 afterAll(() => t?.close());
 
 const unique = (prefix = 'sub') => `${prefix}.${randomUUID().slice(0, 8)}`;
