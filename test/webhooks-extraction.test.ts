@@ -1,36 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
+import type { TestApp } from './helpers/test-app.ts';
+import type { Account } from './helpers/factories.ts';
 import { createFinishedCall } from './helpers/finished-call.ts';
-import { settled } from './helpers/deliveries.ts';
+import { settled, appWithWebhookWorker, type WebhookScene } from './helpers/deliveries.ts';
 import { startFakeLlm } from './fakes/llm-server.ts';
-import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
+import type { Receiver } from './fakes/webhook-receiver.ts';
 import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhooks.worker.ts';
 import { createOfflineExtractor } from '../src/extraction/offline-extractor.ts';
 import { normaliseRequestSchema } from '../src/modules/webhooks/request-schema.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
 
 let llmAnswer: (body: any) => { status?: number; content?: unknown; raw?: string } = () => ({ content: {} });
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
+let scene: WebhookScene;
 let t: TestApp;
 let alice: Account;
 let receiver: Receiver;
-let worker: BackgroundWorker;
 
 beforeAll(async () => {
   llm = await startFakeLlm((body) => llmAnswer(body));
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', LLM_BASE_URL: llm.url, LLM_API_KEY: 'sk-test-123', LLM_MODEL: 'test-model' });
-  alice = await createAccount(t);
-  receiver = await startReceiver();
-  worker = createWebhookWorker(t.deps, { pollMs: 20 });
-  worker.start();
+  ({ t, alice, receiver } = scene = await appWithWebhookWorker({ LLM_BASE_URL: llm.url, LLM_API_KEY: 'sk-test-123', LLM_MODEL: 'test-model' }));
 });
 afterAll(async () => {
-  await worker?.stop();
-  await receiver?.close();
+  await scene?.close();
   await llm?.close();
-  await t?.close();
 });
 
 async function setup(settings: Record<string, unknown>) {

@@ -1,36 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
+import type { TestApp } from './helpers/test-app.ts';
+import type { Account } from './helpers/factories.ts';
 import { createFinishedCall } from './helpers/finished-call.ts';
-import { settled } from './helpers/deliveries.ts';
-import { startReceiver, type Receiver } from './fakes/webhook-receiver.ts';
+import { settled, appWithWebhookWorker, type WebhookScene } from './helpers/deliveries.ts';
+import type { Receiver } from './fakes/webhook-receiver.ts';
 import { seed } from './helpers/seed.ts';
-import { createWebhookWorker } from '../src/modules/webhooks/webhooks.worker.ts';
 import { normaliseRequestSchema } from '../src/modules/webhooks/request-schema.ts';
 import { createOfflineExtractor } from '../src/extraction/offline-extractor.ts';
 import { buildMessages } from '../src/extraction/openai-extractor.ts';
 import { extractiveSummary, SUMMARY_MAX_CHARS } from '../src/extraction/summary.ts';
 import type { CallContext, CallFacts, ExtractionInput, TranscriptTurn } from '../src/extraction/extractor.ts';
-import type { BackgroundWorker } from '../src/workers.ts';
 
 /** No LLM_* setting: every delivery here goes through the offline extractor. */
+let scene: WebhookScene;
 let t: TestApp;
 let alice: Account;
 let receiver: Receiver;
-let worker: BackgroundWorker;
 
-beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  alice = await createAccount(t);
-  receiver = await startReceiver();
-  worker = createWebhookWorker(t.deps, { pollMs: 20 });
-  worker.start();
-});
-afterAll(async () => {
-  await worker?.stop();
-  await receiver?.close();
-  await t?.close();
-});
+beforeAll(async () => void ({ t, alice, receiver } = scene = await appWithWebhookWorker()));
+afterAll(() => scene?.close());
 
 async function setup(settings: Record<string, unknown>) {
   const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });

@@ -1,36 +1,28 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import { createFinishedCall } from '../../../test/helpers/finished-call.ts';
-import { deliveriesOf, settled } from '../../../test/helpers/deliveries.ts';
-import { startReceiver, type Receiver, type ReceivedRequest } from '../../../test/fakes/webhook-receiver.ts';
+import { deliveriesOf, settled, appWithWebhookWorker, type WebhookScene } from '../../../test/helpers/deliveries.ts';
+import { type Receiver, type ReceivedRequest } from '../../../test/fakes/webhook-receiver.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 import { createWebhookWorker } from './webhooks.worker.ts';
 import { enqueueWebhookDeliveries } from './enqueue-deliveries.ts';
-import type { BackgroundWorker } from '../../workers.ts';
 import { createSecretBox } from '../../shared/secret-box.ts';
 import { sealStoredSecrets } from './sealed-credentials.ts';
 
+let scene: WebhookScene;
 let t: TestApp;
 let alice: Account;
 let receiver: Receiver;
-let worker: BackgroundWorker;
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  alice = await createAccount(t);
-  receiver = await startReceiver();
-  worker = createWebhookWorker(t.deps, { logger: (await import('pino')).default({ level: 'error' }), pollMs: 20, recordingWaitMs: 800, recordingPollMs: 25, sweepEveryMs: 50 });
-  worker.start();
+  const logger = (await import('pino')).default({ level: 'error' });
+  ({ t, alice, receiver } = scene = await appWithWebhookWorker({}, { logger, recordingWaitMs: 800, recordingPollMs: 25, sweepEveryMs: 50 }));
 });
-afterAll(async () => {
-  await worker?.stop();
-  await receiver?.close();
-  await t?.close();
-});
+afterAll(() => scene?.close());
 
 /** Every test gets its own campaign, integration and receiver path, so their deliveries never mix. */
 async function setup(settings: Record<string, unknown> = {}, path = `/hook-${Math.random().toString(36).slice(2, 8)}`) {
