@@ -24,7 +24,19 @@ const ConfigSchema = Type.Object({
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
-  VOICE_PROVIDER: Type.String({ default: 'sim', description: 'voice provider driver: sim (default) or a vendor adapter' }),
+  VOICE_PROVIDER: Type.Unsafe<'sim' | 'vapi' | 'retell'>({ type: 'string', enum: ['sim', 'vapi', 'retell'], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi or retell' }),
+  VAPI_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Vapi private API key (Bearer); unset = Vapi only through accounts\' voice connections' })),
+  VAPI_BASE_URL: Type.String({ default: 'https://api.vapi.ai', description: 'Vapi API base URL (a fake: npm run fake:vapi)' }),
+  VAPI_PHONE_NUMBER_ID: Type.Optional(Type.String({ description: 'Vapi phoneNumberId calls go out from when the campaign\'s number has no provider_number_id' })),
+  VAPI_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8, description: 'the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with); required with VAPI_API_KEY' })),
+  VAPI_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 10, description: 'Vapi calls in progress at once for the service\'s key (Vapi\'s default organisation limit: 10); 0 = no cap' }),
+  VAPI_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 5, description: 'Vapi calls started per second for the service\'s key; 0 = no pacing' }),
+  RETELL_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Retell API key (Bearer; also the key Retell signs its webhooks with)' })),
+  RETELL_BASE_URL: Type.String({ default: 'https://api.retellai.com', description: 'Retell API base URL (a fake: npm run fake:retell)' }),
+  RETELL_AGENT_ID: Type.Optional(Type.String({ description: 'Retell agent of campaigns whose assistant names none' })),
+  RETELL_FROM_NUMBER: Type.Optional(Type.String({ description: 'Retell number (E.164) calls go out from when the campaign has none' })),
+  RETELL_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 20, description: 'Retell calls in progress at once for the service\'s key (Retell\'s default concurrency: 20); 0 = no cap' }),
+  RETELL_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 5, description: 'Retell calls started per second for the service\'s key; 0 = no pacing' }),
   VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'externally reachable base URL, for provider callbacks' })),
   MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'calls in progress across the whole service; 0 = no global cap' }),
@@ -48,7 +60,10 @@ export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 
 export class ConfigError extends Error {}
 
-const NUMBER_KEYS = ['PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS'];
+const NUMBER_KEYS = [
+  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
+  'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
+];
 const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
 /** Parses and validates settings; throws ConfigError naming every bad key. */
@@ -77,11 +92,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((config.FIRST_USER_EMAIL === undefined) !== (config.FIRST_USER_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration: FIRST_USER_EMAIL and FIRST_USER_PASSWORD must be set together');
   }
+  const vendorProblem = missingVendorSettings(config);
+  if (vendorProblem) throw new ConfigError(`Invalid configuration: ${vendorProblem}`);
   const dataDir = resolve(config.DATA_DIR);
   return { ...config, DATA_DIR: dataDir, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(dataDir) };
 }
 
-const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN']);
+const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY']);
+
+/** The settings each vendor needs before the service may use its own credentials for it. */
+export const VENDOR_SETTINGS = {
+  vapi: ['VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET'],
+  retell: ['RETELL_API_KEY'],
+} as const satisfies Record<string, readonly (keyof RawConfig)[]>;
+
+/** Which of a vendor's settings are missing (empty when it is configured). */
+export function vendorSettingsMissing(config: RawConfig, vendor: keyof typeof VENDOR_SETTINGS): string[] {
+  return VENDOR_SETTINGS[vendor].filter((key) => config[key] === undefined);
+}
+
+/**
+ * The default provider must be usable: a vendor named by VOICE_PROVIDER without its key is a
+ * start-up error, not a failed first call. A vendor configured only in part is one too.
+ */
+function missingVendorSettings(config: RawConfig): string | null {
+  for (const vendor of Object.keys(VENDOR_SETTINGS) as (keyof typeof VENDOR_SETTINGS)[]) {
+    const missing = vendorSettingsMissing(config, vendor);
+    const isDefault = config.VOICE_PROVIDER === vendor;
+    const partly = missing.length > 0 && missing.length < VENDOR_SETTINGS[vendor].length;
+    if (missing.length > 0 && (isDefault || partly)) {
+      const why = isDefault ? `VOICE_PROVIDER=${vendor} needs` : `${vendor} is configured in part; it also needs`;
+      return `${why} ${missing.join(' and ')}`;
+    }
+  }
+  if (config.VOICE_PROVIDER === 'retell' && config.RETELL_AGENT_ID === undefined) {
+    return 'VOICE_PROVIDER=retell needs RETELL_AGENT_ID (the agent of campaigns without an assistant)';
+  }
+  return null;
+}
 
 /** A setting's value as an error may show it: secrets hidden, a URL's password masked, long text cut. */
 function shown(key: string, value: string | undefined): string {
@@ -125,6 +173,8 @@ const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
   DEFAULT_COUNTRY: (value) => (isSupportedCountry(value) ? null : 'not a country phone numbers are known for; use an ISO 3166 code such as US, GB or DE'),
   PUBLIC_BASE_URL: (value) => httpUrlProblem(value, 'https://calls.example.com'),
   LLM_BASE_URL: (value) => httpUrlProblem(value, 'http://127.0.0.1:11434/v1'),
+  VAPI_BASE_URL: (value) => httpUrlProblem(value, 'https://api.vapi.ai'),
+  RETELL_BASE_URL: (value) => httpUrlProblem(value, 'https://api.retellai.com'),
 };
 
 function httpUrlProblem(value: string, example: string): string | null {

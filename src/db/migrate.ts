@@ -11,6 +11,7 @@ import * as importStalledClaims from './migrations/0009_import_stalled_claims.ts
 import * as importColumns from './migrations/0010_import_columns.ts';
 import * as deliveryMissingRequired from './migrations/0011_delivery_missing_required.ts';
 import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
+import * as assistantsAndVendors from './migrations/0013_assistants_and_vendors.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0010_import_columns': importColumns,
   '0011_delivery_missing_required': deliveryMissingRequired,
   '0012_dialer_claim_order': dialerClaimOrder,
+  '0013_assistants_and_vendors': assistantsAndVendors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import type { ImportsTables } from './tables/imports.ts';
 import type { PhoneNumbersTables } from './tables/phone-numbers.ts';
 import type { SubUsersTables } from './tables/sub-users.ts';
 import type { UsersTables } from './tables/users.ts';
+import type { VoiceTables } from './tables/voice.ts';
 import type { WebhooksTables } from './tables/webhooks.ts';
 
 export type * from './tables/column-types.ts';
@@ -26,4 +27,4 @@ export type * from './tables/users.ts';
  */
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
-    DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables {}
+    DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables {}

@@ -16,15 +16,62 @@ export interface TranscriptTurn {
   text: string;
 }
 
+/**
+ * Who talks on a call: the campaign's assistant (modules/assistants), with the contact's and
+ * campaign's placeholders already filled. Null fields are left to the vendor's own assistant
+ * (`providerAssistantId`) or the vendor's defaults.
+ */
+export interface CallAssistant {
+  /** Our assistant's id; null for a campaign without one (the default provider and the campaign's prompt). */
+  id: number | null;
+  name: string | null;
+  /** The vendor's own assistant (Vapi assistantId) or agent (Retell agent_id), when the assistant names one. */
+  providerAssistantId: string | null;
+  firstMessage: string | null;
+  systemPrompt: string | null;
+  voice: string | null;
+  language: string | null;
+  model: string | null;
+  voicemail: { action: 'hang_up' | 'leave_message'; message: string | null };
+  maxDurationSec: number | null;
+  transferNumber: string | null;
+}
+
 export interface StartCallRequest {
   /** Our call id: the provider's idempotency key and the metadata echoed in its events. */
   callId: number;
   from: string | null;
+  /** The vendor's id of the `from` number where the vendor dials by number id (Vapi phoneNumberId); null = the adapter's default. */
+  fromProviderNumberId?: string | null;
   to: string;
   campaignId: number;
+  /** The campaign's approved prompt, placeholders filled (the assistant's system prompt, when it has one, is in `assistant`). */
   prompt: string | null;
   contactData: Record<string, unknown>;
   direction: 'outbound' | 'inbound';
+  assistant?: CallAssistant | null;
+  /**
+   * The values of every placeholder the call may use, flat (`contact.name`, `contact.phone_number`,
+   * `campaign.title`...): what Retell calls dynamic variables.
+   */
+  variables?: Record<string, string>;
+  /** Where the vendor must post this call's events (PUBLIC_BASE_URL + the events route); null = the vendor's configured URL. */
+  eventsUrl?: string | null;
+}
+
+/** A vendor asking which assistant answers a call to one of the account's numbers (Vapi assistant-request, Retell call_inbound). */
+export interface InboundCallRequest {
+  providerCallId: string;
+  from: string;
+  to: string;
+  /** The vendor's id of the called number, when it sends one (Vapi phoneNumberId). */
+  toProviderNumberId: string | null;
+}
+
+/** An HTTP answer an adapter formats for its vendor. */
+export interface VendorAnswer {
+  statusCode: number;
+  body: unknown;
 }
 
 /** What a provider tells about a call; `type: 'ended'` carries the terminal status. */
@@ -37,6 +84,7 @@ export interface CallEvent {
   at: Date;
   status?: TerminalCallStatus;
   durationSec?: number;
+  /** In dollars (a vendor's cents are converted by its adapter). */
   cost?: number;
   transcript?: TranscriptTurn[];
   actionStatus?: 'transferred' | 'scheduled' | 'interested' | null;
@@ -44,6 +92,11 @@ export interface CallEvent {
   endedBy?: 'HUMAN' | 'AI' | null;
   endedReason?: string;
   recordUrl?: string;
+  /**
+   * The vendor's post-call analysis, as it sent it (Vapi: `{ summary, structuredData, successEvaluation }`;
+   * Retell: `call_analysis`). An assistant's action-status rules read dotted paths in it.
+   */
+  analysis?: Record<string, unknown>;
 }
 
 export interface WebhookInput {
@@ -61,11 +114,28 @@ export interface VoiceProvider {
     /** Real milliseconds after which a call without an end event is reconciled. */
     reconcileAfterMs: number;
   };
+  /**
+   * The vendor's own limits for one set of credentials, held across processes by the dialer:
+   * calls in progress at once (0 = none) and calls started per second (0 = none).
+   */
+  readonly pacing?: { maxConcurrent: number; callsPerSecond: number };
   startCall(req: StartCallRequest, options?: { signal?: AbortSignal }): Promise<{ providerCallId: string }>;
   verifyWebhook(input: WebhookInput): boolean;
   parseWebhook(input: WebhookInput): CallEvent[];
   hangup(providerCallId: string): Promise<void>;
   fetchCall?(providerCallId: string, callId: number): Promise<FetchedCall>;
+  /**
+   * The vendor's id of a call already placed for our call id, or null: asked before a startCall
+   * is retried (after a timeout or a crash) so a retry never places a second call.
+   */
+  findCall?(callId: number): Promise<string | null>;
+  /**
+   * Pure: the inbound request in a verified webhook body, or null when the body is events.
+   * The events route then picks the campaign and assistant and answers with answerInbound.
+   */
+  parseInbound?(input: WebhookInput): InboundCallRequest | null;
+  /** The vendor's answer to an inbound request: the assistant for the call, or a refusal when `call` is null. */
+  answerInbound?(request: InboundCallRequest, call: StartCallRequest | null): VendorAnswer;
   /**
    * Only for a provider whose calls live in this process (the simulator): takes up again a call
    * started at `startedAt` by a process that stopped, as if it had gone on meanwhile. A vendor's
@@ -85,11 +155,22 @@ export interface VoiceProvider {
 /** Hands over one signed event body, as a vendor would post it to POST /api/v1/voice/{provider}/events (`path`). */
 export type EventDelivery = (req: { path: string; body: string; headers: Record<string, string> }) => Promise<void>;
 
-export type VoiceErrorCode = 'rate_limited' | 'invalid_number' | 'insufficient_funds' | 'unavailable' | 'rejected' | 'unknown';
+/**
+ * `rate_limited`: the vendor refused for its concurrency or rate limit (HTTP 429 and the like); no
+ * call was placed, the contact goes back to the queue without spending an attempt and the dialer
+ * backs off. `unauthorized`: the credentials were refused (a setting to fix, not a call to retry).
+ */
+export type VoiceErrorCode = 'rate_limited' | 'invalid_number' | 'insufficient_funds' | 'unavailable' | 'rejected' | 'unauthorized' | 'unknown';
 
 /** A provider's refusal; `retryable` says whether the same call may be tried again later. */
 export class VoiceProviderError extends Error {
-  constructor(readonly code: VoiceErrorCode, message: string, readonly retryable: boolean) {
+  constructor(
+    readonly code: VoiceErrorCode,
+    message: string,
+    readonly retryable: boolean,
+    /** How long the vendor asked us to wait (Retry-After), when it said. */
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }

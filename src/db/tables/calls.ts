@@ -26,6 +26,10 @@ export interface CallsTable {
   call_type: string | null;
   call_ended_by: string | null;
   call_ended_by_reason: string | null;
+  /** Migration 0013: the voice provider the call went through (null on calls written before). */
+  provider: string | null;
+  /** Migration 0013: the account's voice connection whose credentials placed it; null = the service's. */
+  voice_connection_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

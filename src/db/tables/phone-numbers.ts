@@ -9,6 +9,8 @@ export interface PhoneNumbersTable {
   phone_number: string;
   country_code: string | null;
   campaign_id: number | null;
+  /** Migration 0013: the vendor's id of this number where the vendor dials by id (Vapi's phoneNumberId). */
+  provider_number_id: string | null;
   created_at: Timestamp;
 }
 
