@@ -5,7 +5,8 @@ import { createAccessTokenService, type AccessTokenService } from './modules/aut
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { createSecretBox, type SecretBox } from './shared/secret-box.ts';
-import { createVoiceProvider } from './voice/registry.ts';
+import { createVoiceProvider, createVoiceRegistry, type VoiceRegistry } from './voice/registry.ts';
+import { connectionLoader } from './voice/connection-loader.ts';
 import type { VoiceProvider } from './voice/provider.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
@@ -29,6 +30,8 @@ export interface Deps {
   secrets: SecretBox;
   /** The voice driver chosen by VOICE_PROVIDER (default: the simulator). */
   voice: VoiceProvider;
+  /** Every provider by route (the assistant's provider and voice connection); the default route is `voice`. */
+  voices: VoiceRegistry;
   /** Post-call payload extractor: an OpenAI-compatible server when LLM_BASE_URL is set, else offline rules. */
   extractor: Extractor;
   /** Prometheus metrics of this instance (its own registry; served at /metrics with METRICS_TOKEN). */
@@ -53,6 +56,11 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     clock: systemClock,
     secrets: createSecretBox(config.SECRET_KEY),
     voice: createVoiceProvider(config, systemClock),
+    voices: createVoiceRegistry({
+      config,
+      clock: { now: () => deps.clock.now() },
+      loadConnection: (id) => connectionLoader(deps.db, deps.secrets, config)(id),
+    }),
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
@@ -65,6 +73,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
 
 /** Ends what depsFromDatabase opened beside the database (the report connections), then the database. */
 export async function closeDeps(deps: Deps): Promise<void> {
+  deps.voices.close();
   await deps.analyticsReports.close();
   await deps.database.close();
 }

@@ -1,18 +1,135 @@
-import type { Config } from '../config.ts';
+import { vendorSettingsMissing, type Config } from '../config.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { VoiceProvider } from './provider.ts';
 import { webhookSecret } from './signature.ts';
 import { SimProvider } from './providers/sim.ts';
+import type { VendorCredentials } from './vendor-credentials.ts';
+import { vendorAdapters, type VendorName } from './vendors.ts';
 
-type Factory = (input: { config: Config; clock: Clock }) => VoiceProvider;
+/**
+ * Voice providers by route. A route is a provider name and, for an account's own vendor
+ * credentials, its voice connection: `vapi` (the environment's Vapi key) or `vapi#12`
+ * (connection 12's). Each route has one adapter instance per process, created on first use;
+ * a connection's is re-read after CONNECTION_TTL_MS so a rotated key takes effect.
+ */
+export const VOICE_PROVIDER_NAMES = ['sim', 'vapi', 'retell'] as const;
+export type VoiceProviderName = (typeof VOICE_PROVIDER_NAMES)[number];
 
-/** Voice drivers by VOICE_PROVIDER name; vendor adapters are added here. */
-export const voiceProviders = {
-  sim: ({ config, clock }) => new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED }),
-} satisfies Record<string, Factory>;
+/** A connection's credentials in the clear (modules/voice-connections opens them). */
+export type ConnectionCredentials = VendorCredentials & { provider: string; ownerId: number };
+export type ConnectionLoader = (connectionId: number) => Promise<ConnectionCredentials | null>;
 
+const CONNECTION_TTL_MS = 30_000;
+
+export interface Route {
+  provider: string;
+  connectionId: number | null;
+}
+
+export const routeKey = (route: Route) => (route.connectionId === null ? route.provider : `${route.provider}#${route.connectionId}`);
+
+export class VoiceNotConfiguredError extends Error {}
+
+export interface VoiceRegistry {
+  /** The provider of a route; throws VoiceNotConfiguredError when it cannot be used (no settings, connection gone). */
+  forRoute(route: Route): Promise<VoiceProvider>;
+  /** Every adapter created so far (closed with the process). */
+  created(): VoiceProvider[];
+  close(): void;
+}
+
+/** The environment's credentials of a vendor, or null when its settings are missing. */
+export function environmentCredentials(config: Config, vendor: VendorName): VendorCredentials | null {
+  if (vendorSettingsMissing(config, vendor).length > 0) return null;
+  if (vendor === 'vapi') {
+    return {
+      connectionId: null, apiKey: config.VAPI_API_KEY!, baseUrl: config.VAPI_BASE_URL, webhookSecret: config.VAPI_WEBHOOK_SECRET ?? null,
+      phoneNumberId: config.VAPI_PHONE_NUMBER_ID ?? null, agentId: null, fromNumber: null,
+      maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND,
+    };
+  }
+  return {
+    connectionId: null, apiKey: config.RETELL_API_KEY!, baseUrl: config.RETELL_BASE_URL, webhookSecret: null,
+    phoneNumberId: null, agentId: config.RETELL_AGENT_ID ?? null, fromNumber: config.RETELL_FROM_NUMBER ?? null,
+    maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND,
+  };
+}
+
+/** The pacing defaults of a vendor (the environment's settings), for connections that leave theirs empty. */
+export function defaultPacing(config: Config, vendor: VendorName) {
+  return vendor === 'vapi'
+    ? { maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND }
+    : { maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND };
+}
+
+export function createVoiceRegistry(input: {
+  config: Config;
+  clock: Clock;
+  loadConnection: ConnectionLoader;
+}): VoiceRegistry {
+  const environment = new Map<string, VoiceProvider>();
+  const connections = new Map<number, { provider: VoiceProvider; loadedAt: number }>();
+  const all = new Set<VoiceProvider>();
+
+  function fromEnvironment(name: string): VoiceProvider {
+    let provider = environment.get(name);
+    if (provider) return provider;
+    if (name === 'sim') {
+      provider = createSimProvider(input.config, input.clock);
+    } else if (name in vendorAdapters) {
+      const credentials = environmentCredentials(input.config, name as VendorName);
+      if (!credentials) throw new VoiceNotConfiguredError(`${name} is not configured: set ${vendorSettingsMissing(input.config, name as VendorName).join(' and ')}, or give the assistant a voice connection`);
+      provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock });
+    } else {
+      throw new VoiceNotConfiguredError(`unknown voice provider '${name}'`);
+    }
+    environment.set(name, provider);
+    all.add(provider);
+    return provider;
+  }
+
+  async function fromConnection(name: string, id: number): Promise<VoiceProvider> {
+    const cached = connections.get(id);
+    if (cached && input.clock.now().getTime() - cached.loadedAt < CONNECTION_TTL_MS) return cached.provider;
+    const credentials = await input.loadConnection(id);
+    if (!credentials || credentials.provider !== name || !(name in vendorAdapters)) throw new VoiceNotConfiguredError(`voice connection ${id} (${name}) does not exist`);
+    const provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock });
+    cached?.provider.close?.();
+    if (cached) all.delete(cached.provider);
+    connections.set(id, { provider, loadedAt: input.clock.now().getTime() });
+    all.add(provider);
+    return provider;
+  }
+
+  return {
+    forRoute: async (route) => (route.connectionId === null ? fromEnvironment(route.provider) : fromConnection(route.provider, route.connectionId)),
+    created: () => [...all],
+    close() {
+      for (const provider of all) provider.close?.();
+      all.clear();
+      environment.clear();
+      connections.clear();
+    },
+  };
+}
+
+/**
+ * The provider of a route: the process's default provider (deps.voice, which tests may swap)
+ * for VOICE_PROVIDER with the environment's credentials, else the registry's instance.
+ */
+export async function providerFor(deps: { voice: VoiceProvider; voices: VoiceRegistry; config: Config }, route: Route): Promise<VoiceProvider> {
+  if (route.connectionId === null && route.provider === deps.config.VOICE_PROVIDER) return deps.voice;
+  return deps.voices.forRoute(route);
+}
+
+export function createSimProvider(config: Config, clock: Clock): VoiceProvider {
+  return new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED });
+}
+
+/** The provider VOICE_PROVIDER names, with the environment's credentials (checked at start-up by loadConfig). */
 export function createVoiceProvider(config: Config, clock: Clock): VoiceProvider {
-  const factory = (voiceProviders as Record<string, Factory>)[config.VOICE_PROVIDER];
-  if (!factory) throw new Error(`Unknown VOICE_PROVIDER '${config.VOICE_PROVIDER}' (known: ${Object.keys(voiceProviders).join(', ')})`);
-  return factory({ config, clock });
+  if (config.VOICE_PROVIDER === 'sim') return createSimProvider(config, clock);
+  const credentials = environmentCredentials(config, config.VOICE_PROVIDER);
+  if (!credentials) throw new Error(`VOICE_PROVIDER=${config.VOICE_PROVIDER} needs ${vendorSettingsMissing(config, config.VOICE_PROVIDER).join(' and ')}`);
+  return vendorAdapters[config.VOICE_PROVIDER]({ credentials, clock });
 }

@@ -155,8 +155,10 @@ describe('calls whose outcome is unknown', () => {
     const [id] = await h.contacts(c, [usNumber()]);
     await h.enqueue(c);
     await h.round(undefined, { voice: refusing });
-    expect((await h.callsOf(id!))[0]).toMatchObject({ status: 'failed' });
+    // No call was placed, so none is kept; the contact is due again once the route's back-off ends.
+    expect(await h.callsOf(id!)).toEqual([]);
     expect(await h.contact(id!)).toMatchObject({ status: 'call_scheduled', calls_attempts: 0 });
+    expect((await h.contact(id!)).next_action_reason).toMatch(/refused the call for its limits/);
   });
 });
 

@@ -132,7 +132,7 @@ describe('concurrent deliveries', () => {
     const live = async (campaign: number, n: number) => {
       const ids = await h.contacts(campaign, Array.from({ length: n }, () => usNumber()));
       return db.transaction().execute(async (trx) => {
-        const rows = await insertCalls(trx, ids.map((id, i) => ({ contactId: id, ownerId: h.account.id, campaignId: campaign, from: null, to: `+1646555${String(campaign * 1000 + i).slice(-4)}`, title: 't', contactData: '{}', callData: '{}' })), new Date(h.clock.now().getTime() - MIN));
+        const rows = await insertCalls(trx, ids.map((id, i) => ({ contactId: id, ownerId: h.account.id, campaignId: campaign, from: null, to: `+1646555${String(campaign * 1000 + i).slice(-4)}`, title: 't', contactData: '{}', callData: '{}', provider: 'sim', connectionId: null })), new Date(h.clock.now().getTime() - MIN));
         await markContactsCalling(trx, rows.map((r) => r.contact_id));
         return rows.map((r) => r.id);
       });

@@ -24,6 +24,9 @@ export interface NewOutboundCall {
   title: string;
   contactData: string;
   callData: string;
+  /** The route the call goes through (vendor-pacing.ts). */
+  provider: string;
+  connectionId: number | null;
 }
 
 /**
@@ -36,11 +39,12 @@ export async function insertCalls(trx: Trx, calls: NewOutboundCall[], now: Date)
   // inserting calls to shared numbers in opposite orders waited on each other (a deadlock).
   calls = [...calls].sort((a, b) => a.ownerId - b.ownerId || (a.to < b.to ? -1 : a.to > b.to ? 1 : a.contactId - b.contactId));
   const { rows } = await sql<{ id: number; contact_id: number }>`
-    INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data)
-    SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb
+    INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)
+    SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb, pr, vc
     FROM unnest(${calls.map((c) => c.ownerId)}::bigint[], ${calls.map((c) => c.campaignId)}::bigint[], ${calls.map((c) => c.contactId)}::bigint[],
                 ${calls.map((c) => c.from)}::text[], ${calls.map((c) => c.to)}::text[], ${calls.map((c) => c.title)}::text[],
-                ${calls.map((c) => c.contactData)}::text[], ${calls.map((c) => c.callData)}::text[]) AS u(o, cp, ct, f, t, ti, cd, kd)
+                ${calls.map((c) => c.contactData)}::text[], ${calls.map((c) => c.callData)}::text[],
+                ${calls.map((c) => c.provider)}::text[], ${calls.map((c) => c.connectionId)}::bigint[]) AS u(o, cp, ct, f, t, ti, cd, kd, pr, vc)
     ON CONFLICT DO NOTHING
     RETURNING id, contact_id`.execute(trx);
   return rows;
@@ -60,5 +64,14 @@ export async function rescheduleContacts(trx: Trx, rows: { id: number; at: Date 
   await sql`
     UPDATE contacts c SET status = u.s, next_action_time = u.t, next_action_reason = u.r, updated_at = now()
     FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.at)}::timestamptz[], ${rows.map((r) => r.reason)}::text[], ${rows.map((r) => r.status)}::text[]) AS u(id, t, r, s)
+    WHERE c.id = u.id`.execute(trx);
+}
+
+/** Leaves contacts due, later: their status stays (a vendor's pacing or settings held them back). */
+export async function deferContacts(trx: Trx, rows: { id: number; at: Date; reason: string }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE contacts c SET next_action_time = u.t, next_action_reason = u.r, updated_at = now()
+    FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.at)}::timestamptz[], ${rows.map((r) => r.reason)}::text[]) AS u(id, t, r)
     WHERE c.id = u.id`.execute(trx);
 }

@@ -31,6 +31,12 @@ export interface DialCampaign {
   campaign_type: string;
   campaign_phone: string | null;
   phones: string[] | null;
+  /** The vendor's id of each of `phones` (same order), null where it has none. */
+  phone_ids: (string | null)[] | null;
+  assistant_id: number | null;
+  /** The assistant's provider; null = VOICE_PROVIDER. */
+  route_provider: string | null;
+  route_connection_id: number | null;
   concurrent_call_limit: number | null;
   call_allowed_from_time: string | null;
   call_allowed_to_time: string | null;
@@ -64,8 +70,11 @@ export async function lockCampaigns(trx: Trx, ids: number[]): Promise<Map<number
            cp.work_schedule, cp.is_paused, cp.is_archive, cp.limit_reached, cp.limit_start, cp.limit_end, cp.limit_value,
            cp.limit_unit, cp.max_call_attempts, cp.call_interval,
            (SELECT array_agg(p.phone_number ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phones,
+           (SELECT array_agg(p.provider_number_id ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phone_ids,
+           cp.assistant_id, a.provider AS route_provider, a.voice_connection_id AS route_connection_id,
            (SELECT count(*)::int FROM calls k WHERE k.campaign_id = cp.id AND k.status = 'in progress') AS live
-    FROM campaigns cp WHERE cp.id = ANY(${locked.map((r) => r.id)}::bigint[])`.execute(trx);
+    FROM campaigns cp LEFT JOIN assistants a ON a.id = cp.assistant_id AND a.owner_id = cp.owner_id
+    WHERE cp.id = ANY(${locked.map((r) => r.id)}::bigint[])`.execute(trx);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { campaignRouteSql } from './vendor-pacing.ts';
 
 /**
  * The claim of due contacts. Invariant: a due contact is dialled by at most one round at a
@@ -36,7 +37,18 @@ export interface ClaimedContact {
  * one statement with FOR UPDATE SKIP LOCKED so concurrent workers never claim the same
  * contact. Campaigns are visited in random order so no campaign starves another.
  */
-export async function claimDueContacts(trx: Trx, input: { now: Date; limit: number }): Promise<ClaimedContact[]> {
+export async function claimDueContacts(trx: Trx, input: {
+  now: Date;
+  limit: number;
+  /** Paced vendor routes' room (vendor-pacing.ts): a campaign takes no more than its route's. */
+  routeRooms?: Map<string, number>;
+  defaultProvider?: string;
+}): Promise<ClaimedContact[]> {
+  const rooms = input.routeRooms ?? new Map<string, number>();
+  const routeCap = rooms.size === 0
+    ? sql<number>`${input.limit}::int`
+    : sql<number>`coalesce((SELECT u.room FROM unnest(${[...rooms.keys()]}::text[], ${[...rooms.values()].map((n) => Math.min(n, input.limit))}::int[]) AS u(route, room)
+                   WHERE u.route = (SELECT ${campaignRouteSql(input.defaultProvider ?? 'sim')} FROM (SELECT 1) one LEFT JOIN assistants a ON a.id = cp.assistant_id)), ${input.limit}::int)`;
   const { rows } = await sql<ClaimedContact>`
     WITH live AS MATERIALIZED (
       -- Counted once (MATERIALIZED): inlined, a stale row estimate can make the planner
@@ -44,7 +56,7 @@ export async function claimDueContacts(trx: Trx, input: { now: Date; limit: numb
       SELECT campaign_id, count(*)::int AS n FROM calls WHERE status = 'in progress' GROUP BY campaign_id
     ), room AS MATERIALIZED (
       SELECT cp.id,
-             CASE WHEN coalesce(cp.concurrent_call_limit, 0) > 0 THEN cp.concurrent_call_limit - coalesce(l.n, 0) ELSE ${input.limit} END AS free
+             least(CASE WHEN coalesce(cp.concurrent_call_limit, 0) > 0 THEN cp.concurrent_call_limit - coalesce(l.n, 0) ELSE ${input.limit} END, ${routeCap}) AS free
       FROM campaigns cp LEFT JOIN live l ON l.campaign_id = cp.id
       WHERE NOT cp.is_paused AND NOT cp.is_archive AND NOT cp.limit_reached AND cp.campaign_type = 'Outbound'
         AND EXISTS (SELECT 1 FROM contacts d WHERE d.campaign_id = cp.id AND d.status IN ('added_to_queue', 'call_scheduled') AND d.next_action_time <= ${input.now})

@@ -1,13 +1,12 @@
 import type { Deps } from '../../../deps.ts';
-import { VoiceProviderError } from '../../../voice/provider.ts';
 import { isUnrestricted, isOpen, nextOpening } from './calling-window.ts';
 import { windowRuleFor } from './contact-window.ts';
 import { claimDueContacts, type ClaimedContact } from './due-contacts-claim.ts';
 import { lockCampaigns, lockGlobalRoom, type DialCampaign } from './concurrency-locks.ts';
-import { insertCalls, markContactsCalling, rescheduleContacts, type NewOutboundCall } from './call-rows.ts';
-import { promptsFor } from '../campaign-prompts.ts';
-import { saveProviderIds } from '../provider-call-ids.ts';
-import { finishCall } from '../call-events/call-events.service.ts';
+import { deferContacts, insertCalls, markContactsCalling, rescheduleContacts, type NewOutboundCall } from './call-rows.ts';
+import { estimateRouteRooms } from './vendor-pacing.ts';
+import { paceByRoute, pacedRoutes, routeOf, type Chosen } from './call-routes.ts';
+import { startCalls, type StartingCall } from './start-calls.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from './usage.ts';
 import { NO_WINDOW_REASON } from '../reasons.ts';
 
@@ -28,13 +27,19 @@ export interface DialResult {
  */
 export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; batchSize?: number }): Promise<DialResult> {
   const now = deps.clock.now();
+  const routes = await pacedRoutes(deps);
   const prepared = await deps.db.transaction().execute(async (trx) => {
     let globalRoom = Infinity;
     if (deps.config.MAX_CONCURRENT_CALLS > 0) {
       globalRoom = await lockGlobalRoom(trx, deps.config.MAX_CONCURRENT_CALLS);
-      if (globalRoom <= 0) return { claimed: 0, busy: 0, calls: [] as { id: number; contact: ClaimedContact; campaign: DialCampaign }[] };
+      if (globalRoom <= 0) return { claimed: 0, busy: 0, calls: [] as StartingCall[] };
     }
-    const claimed = await claimDueContacts(trx, { now, limit: Math.min(batchSize, globalRoom) });
+    const routeRooms = await estimateRouteRooms(trx, deps, routes.pacing, now);
+    // Every route in use is paced: the vendors will take no more than their rooms together.
+    const vendorRoom = routes.allPaced ? [...routeRooms.values()].reduce((a, b) => a + b, 0) : Infinity;
+    const limit = Math.min(batchSize, globalRoom, vendorRoom);
+    if (limit <= 0) return { claimed: 0, busy: 0, calls: [] as StartingCall[] };
+    const claimed = await claimDueContacts(trx, { now, limit, routeRooms, defaultProvider: deps.config.VOICE_PROVIDER });
     if (claimed.length === 0) return { claimed: 0, busy: 0, calls: [] };
     const campaigns = await lockCampaigns(trx, claimed.map((c) => c.campaign_id));
     // The call's start_time, taken after the locks (a call never starts before the end of
@@ -74,7 +79,7 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
       byCampaign.set(campaign.id, [...(byCampaign.get(campaign.id) ?? []), contact]);
     }
 
-    const chosen: { contact: ClaimedContact; campaign: DialCampaign }[] = [];
+    let chosen: Chosen[] = [];
     for (const [campaignId, contacts] of byCampaign) {
       const campaign = campaigns.get(campaignId)!;
       let free = (campaign.concurrent_call_limit ?? 0) > 0 ? campaign.concurrent_call_limit! - campaign.live : Infinity;
@@ -82,13 +87,16 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
       if (limitActive(campaign, startAt)) take = await withinUsageLimit(trx, campaign, contacts);
       for (const contact of take) {
         if (free <= 0 || globalRoom <= 0) break;
-        chosen.push({ contact, campaign });
+        chosen.push({ contact, campaign, route: routeOf(campaign, deps.config.VOICE_PROVIDER) });
         free--;
         globalRoom--;
       }
     }
 
-    const rows: NewOutboundCall[] = chosen.map(({ contact, campaign }) => ({
+    const paced = await paceByRoute(trx, deps, chosen, startAt);
+    chosen = paced.kept;
+    await deferContacts(trx, paced.deferred);
+    const rows: NewOutboundCall[] = chosen.map(({ contact, campaign, route }) => ({
       contactId: contact.id,
       ownerId: contact.owner_id,
       campaignId: campaign.id,
@@ -96,7 +104,9 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
       to: contact.phone_number,
       title: campaign.title,
       contactData: JSON.stringify(contact.contact_data ?? {}),
-      callData: JSON.stringify({ provider: deps.voice.name, transcript: [] }),
+      callData: JSON.stringify({ provider: route.provider, ...(campaign.assistant_id !== null && { assistant_id: campaign.assistant_id }), transcript: [] }),
+      provider: route.provider,
+      connectionId: route.connectionId,
     }));
     const inserted = await insertCalls(trx, rows, startAt);
     await markContactsCalling(trx, inserted.map((r) => r.contact_id));
@@ -108,7 +118,11 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     }
     await rescheduleContacts(trx, later);
     const byContact = new Map(chosen.map((c) => [c.contact.id, c]));
-    return { claimed: claimed.length, busy, calls: inserted.map((r) => ({ id: r.id, ...byContact.get(r.contact_id)! })) };
+    const calls: StartingCall[] = inserted.map((r) => {
+      const c = byContact.get(r.contact_id)!;
+      return { id: r.id, ...c, from: fromNumber(c.campaign, c.contact) };
+    });
+    return { claimed: claimed.length, busy, calls };
   });
 
   if (prepared.calls.length > 0) await startCalls(deps, prepared.calls);
@@ -145,33 +159,4 @@ function fromNumber(campaign: DialCampaign, contact: ClaimedContact): string | n
   const phones = campaign.phones ?? [];
   if (phones.length > 0) return phones[(contact.id + contact.calls_attempts) % phones.length]!;
   return campaign.campaign_phone;
-}
-
-async function startCalls(deps: Deps, calls: { id: number; contact: ClaimedContact; campaign: DialCampaign }[]) {
-  const prompts = await promptsFor(deps.db, [...new Set(calls.map((c) => c.campaign.id))]);
-  const started: { callId: number; providerCallId: string }[] = [];
-  await Promise.all(calls.map(async ({ id, contact, campaign }) => {
-    try {
-      const result = await deps.voice.startCall({
-        callId: id, from: fromNumber(campaign, contact), to: contact.phone_number, campaignId: campaign.id,
-        prompt: prompts.get(campaign.id) ?? null, contactData: contact.contact_data ?? {}, direction: 'outbound',
-      });
-      started.push({ callId: id, providerCallId: result.providerCallId });
-      deps.metrics.callsStarted.inc({ provider: deps.voice.name, direction: 'outbound' });
-    } catch (error) {
-      // A refusal has a known outcome; any other failure leaves the outcome unknown, and
-      // the reconciler asks the provider once the call's maximum duration has passed.
-      if (error instanceof VoiceProviderError) await endRefusedCall(deps, id, error);
-    }
-  }));
-  await saveProviderIds(deps.db, started);
-}
-
-async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderError) {
-  const status = error.code === 'invalid_number' ? 'invalid number' : error.code === 'insufficient_funds' ? 'insufficient funds' : 'failed';
-  await finishCall({
-    deps,
-    callId,
-    outcome: { status, endedReason: `provider refused the call: ${error.code}: ${error.message}`, refundAttempt: error.retryable },
-  });
 }

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../../deps.ts';
+import { fillTemplate, templateContext, templateVariables } from '../../../voice/call-template.ts';
+import { VoiceProviderError, type CallAssistant, type StartCallRequest } from '../../../voice/provider.ts';
+import { providerFor, routeKey, type Route } from '../../../voice/registry.ts';
+import type { AssistantRow } from '../../../db/tables/voice.ts';
+import { promptsFor } from '../campaign-prompts.ts';
+import { saveProviderIds } from '../provider-call-ids.ts';
+import { finishCall } from '../call-events/call-events.service.ts';
+import type { ClaimedContact } from './due-contacts-claim.ts';
+import type { DialCampaign } from './concurrency-locks.ts';
+import { blockRoute } from './vendor-pacing.ts';
+
+/** How long a route waits after a vendor's rate refusal that named no Retry-After. */
+const REFUSAL_BACKOFF_MS = 5_000;
+
+export interface StartingCall {
+  id: number;
+  contact: ClaimedContact;
+  campaign: DialCampaign;
+  route: Route;
+  from: string | null;
+}
+
+/**
+ * After the round commits: asks each call's provider to dial, with its assistant and the
+ * contact's and campaign's placeholders filled. Our call id is the vendor's idempotency key
+ * (in the call's metadata); a call whose start failed without a known outcome is left to the
+ * reconciler, which asks the vendor for it (findCall) instead of dialling again.
+ */
+export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<void> {
+  const campaignIds = [...new Set(calls.map((c) => c.campaign.id))];
+  const [prompts, details, assistants] = await Promise.all([
+    promptsFor(deps.db, campaignIds),
+    deps.db.selectFrom('campaigns').select(['id', 'description', 'campaign_data']).where('id', 'in', campaignIds).execute(),
+    assistantsOf(deps, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
+  ]);
+  const detailOf = new Map(details.map((d) => [d.id, d]));
+  const started: { callId: number; providerCallId: string }[] = [];
+  await Promise.all(calls.map(async (call) => {
+    const { id, contact, campaign, route } = call;
+    const context = templateContext(contact, { ...campaign, ...detailOf.get(campaign.id) });
+    const assistant = campaign.assistant_id === null ? null : assistants.get(campaign.assistant_id) ?? null;
+    const prompt = prompts.get(campaign.id) ?? null;
+    const request: StartCallRequest = {
+      callId: id, from: call.from, fromProviderNumberId: providerNumberId(campaign, call.from), to: contact.phone_number, campaignId: campaign.id,
+      prompt: prompt === null ? null : fillTemplate(prompt, context), contactData: contact.contact_data ?? {}, direction: 'outbound',
+      assistant: assistant ? callAssistant(assistant, (t) => fillTemplate(t, context)) : null,
+      variables: templateVariables(context), eventsUrl: eventsUrl(deps, route),
+    };
+    try {
+      const provider = await providerFor(deps, route);
+      const result = await provider.startCall(request);
+      started.push({ callId: id, providerCallId: result.providerCallId });
+      deps.metrics.callsStarted.inc({ provider: provider.name, direction: 'outbound' });
+    } catch (error) {
+      // A refusal has a known outcome; any other failure leaves the outcome unknown, and
+      // the reconciler asks the provider once the call's maximum duration has passed.
+      if (!(error instanceof VoiceProviderError)) return;
+      if (error.code === 'rate_limited') await withdrawRefusedCall(deps, call, error);
+      else await endRefusedCall(deps, id, error);
+    }
+  }));
+  await saveProviderIds(deps.db, started);
+}
+
+/** The assistant as a provider receives it: its texts filled for this call. */
+export function callAssistant(row: AssistantRow, fill: (template: string) => string): CallAssistant {
+  const filled = (text: string | null) => (text === null ? null : fill(text));
+  return {
+    id: row.id, name: row.name, providerAssistantId: row.provider_assistant_id, firstMessage: filled(row.first_message),
+    systemPrompt: filled(row.system_prompt), voice: row.voice, language: row.language, model: row.model,
+    voicemail: { action: row.voicemail_action === 'leave_message' ? 'leave_message' : 'hang_up', message: filled(row.voicemail_message) },
+    maxDurationSec: row.max_duration_seconds, transferNumber: row.transfer_number,
+  };
+}
+
+export async function assistantsOf(deps: Deps, ids: number[]): Promise<Map<number, AssistantRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await deps.db.selectFrom('assistants').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Where the vendor posts a call's events: this service's events route, for the route's credentials. */
+export function eventsUrl(deps: Deps, route: Route): string | null {
+  const base = deps.config.PUBLIC_BASE_URL;
+  if (!base) return null;
+  const query = route.connectionId === null ? '' : `?connection=${route.connectionId}`;
+  return `${base.replace(/\/+$/, '')}/api/v1/voice/${route.provider}/events${query}`;
+}
+
+function providerNumberId(campaign: DialCampaign, from: string | null): string | null {
+  if (from === null || !campaign.phones) return null;
+  const i = campaign.phones.indexOf(from);
+  return i >= 0 ? campaign.phone_ids?.[i] ?? null : null;
+}
+
+async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderError) {
+  const status = error.code === 'invalid_number' ? 'invalid number' : error.code === 'insufficient_funds' ? 'insufficient funds' : 'failed';
+  await finishCall({
+    deps,
+    callId,
+    outcome: { status, endedReason: `provider refused the call: ${error.code}: ${error.message}`, refundAttempt: error.retryable },
+  });
+}
+
+/**
+ * The vendor refused for its concurrency or rate limit: no call was placed, so none is kept.
+ * The call row goes, its contact returns to the queue with its attempt given back, and the
+ * route waits (Retry-After, else REFUSAL_BACKOFF_MS) in every process.
+ */
+async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceProviderError) {
+  const until = new Date(deps.clock.now().getTime() + (error.retryAfterMs ?? REFUSAL_BACKOFF_MS));
+  await blockRoute(deps.db, call.route, until);
+  await deps.db.transaction().execute(async (trx) => {
+    // Lock order of an event batch: the call, then its contact.
+    const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
+    if (rows.length === 0) return;
+    await sql`SELECT id FROM contacts WHERE id = ${call.contact.id} FOR UPDATE`.execute(trx);
+    await sql`DELETE FROM calls WHERE id = ${call.id}`.execute(trx);
+    await sql`
+      UPDATE contacts SET status = 'call_scheduled', calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = ${until},
+        next_action_reason = ${`${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted`}, updated_at = now()
+      WHERE id = ${call.contact.id} AND status = 'in progress'`.execute(trx);
+  });
+  deps.log.warn({ route: routeKey(call.route), until }, 'voice vendor refused a call for its limits; route backs off');
+}
