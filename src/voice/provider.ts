@@ -97,6 +97,8 @@ export interface CallEvent {
    * Retell: `call_analysis`). An assistant's action-status rules read dotted paths in it.
    */
   analysis?: Record<string, unknown>;
+  /** The vendor ended the call without placing it (its concurrency fallback): the attempt is not counted. */
+  refundAttempt?: boolean;
 }
 
 export interface WebhookInput {

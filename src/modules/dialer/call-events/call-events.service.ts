@@ -136,6 +136,7 @@ function eventOutcome(e: CallEvent): CallOutcome {
     ...(e.transcript && { transcript: e.transcript }), ...(e.actionStatus !== undefined && { actionStatus: e.actionStatus }),
     ...(e.actionStatusReason !== undefined && { actionStatusReason: e.actionStatusReason }), ...(e.endedBy !== undefined && { endedBy: e.endedBy }),
     ...(e.endedReason && { endedReason: e.endedReason }), ...(e.recordUrl && { recordUrl: e.recordUrl }),
+    ...(e.analysis && { analysis: e.analysis }), ...(e.refundAttempt && { refundAttempt: true }),
   };
 }
 
@@ -168,6 +169,7 @@ function foldFill(end: CallOutcome, fill: Fill): boolean {
   if (!end.transcript?.length && fill.transcript?.length) return false;
   end.recordUrl ??= fill.recordUrl;
   end.providerCallId ??= fill.providerCallId;
+  end.analysis ??= fill.analysis;
   if (fill.ended) {
     // The end always writes duration and cost; action status and ended-by may be empty.
     end.actionStatus ??= fill.actionStatus;
@@ -205,13 +207,16 @@ async function fillEmpty(trx: Trx, fills: Map<number, Fill>) {
       call_data = CASE WHEN u.provider_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('provider_call_id', u.provider_id) END
         || coalesce(k.call_data, '{}'::jsonb)
         || CASE WHEN u.transcript IS NOT NULL AND coalesce(jsonb_array_length(k.call_data->'transcript'), 0) = 0
-             THEN jsonb_build_object('transcript', u.transcript::jsonb) ELSE '{}'::jsonb END,
+             THEN jsonb_build_object('transcript', u.transcript::jsonb) ELSE '{}'::jsonb END
+        || CASE WHEN u.analysis IS NOT NULL AND k.call_data->'analysis' IS NULL
+             THEN jsonb_build_object('analysis', u.analysis::jsonb) ELSE '{}'::jsonb END,
       updated_at = now()
     FROM unnest(${list.map(([id]) => id)}::bigint[], ${col((o) => o.ended)}::boolean[], ${col((o) => o.recordUrl ?? null)}::text[],
                 ${col((o) => o.providerCallId ?? null)}::text[], ${col((o) => o.durationSec ?? null)}::int[], ${col((o) => o.cost ?? null)}::float8[],
                 ${col((o) => o.actionStatus ?? null)}::text[], ${col((o) => o.endedBy ?? null)}::text[],
-                ${col((o) => (o.transcript?.length ? JSON.stringify(o.transcript) : null))}::text[])
-      AS u(id, ended, record_url, provider_id, duration, cost, action_status, ended_by, transcript)
+                ${col((o) => (o.transcript?.length ? JSON.stringify(o.transcript) : null))}::text[],
+                ${col((o) => (o.analysis ? JSON.stringify(o.analysis) : null))}::text[])
+      AS u(id, ended, record_url, provider_id, duration, cost, action_status, ended_by, transcript, analysis)
     WHERE k.id = u.id`.execute(trx);
 }
 

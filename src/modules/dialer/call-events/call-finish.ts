@@ -35,6 +35,8 @@ export interface CallOutcome {
   providerCallId?: string;
   /** The provider never placed the call: the attempt is not counted. */
   refundAttempt?: boolean;
+  /** The vendor's post-call analysis, kept in call_data.analysis. */
+  analysis?: Record<string, unknown>;
 }
 
 /** A call row locked FOR UPDATE by the caller, still `in progress`. */
@@ -119,6 +121,7 @@ async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcom
   const data = col(({ o }) => JSON.stringify({
     ended_reason: o.endedReason ?? o.status,
     ...(o.transcript && { transcript: o.transcript }),
+    ...(o.analysis && { analysis: o.analysis }),
   }));
   await sql`
     UPDATE calls k SET status = u.status, end_time = u.end_time, call_duration = u.duration, cost = u.cost,

@@ -1,23 +1,52 @@
 import type { Deps } from '../../../deps.ts';
-import type { EventDelivery, WebhookInput } from '../../../voice/provider.ts';
+import type { CallEvent, EventDelivery, WebhookInput } from '../../../voice/provider.ts';
+import { providerFor, VoiceNotConfiguredError, type Route } from '../../../voice/registry.ts';
+import { answerVendorInbound } from '../inbound/vendor-inbound.ts';
 import { applyCallEvents } from './call-events.service.ts';
+import { withActionStatus } from './analysis-outcome.ts';
 
-export type EventsAnswer = { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } } | { statusCode: 401 | 404 | 400; body: { detail: string } };
+export type EventsAnswer =
+  | { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } }
+  | { statusCode: 401 | 404 | 400; body: { detail: string } }
+  /** A vendor's own answer (an inbound call's assistant), sent as the adapter formatted it. */
+  | { statusCode: number; body: unknown; vendor: true };
 
 /**
- * A provider's signed events: verify the signature, parse, apply. The events route does this
- * for a vendor's requests; the simulator's events come here in-process (eventsServiceSink).
+ * A provider's signed request: verify it with the route's credentials (the environment's, or
+ * the voice connection `?connection=` names), then answer an inbound call's assistant request
+ * or apply the events. The events route does this for a vendor's requests; the simulator's
+ * events come here in-process (eventsServiceSink).
  */
-export async function handleProviderEvents({ deps, provider, input }: { deps: Deps; provider: string; input: WebhookInput }): Promise<EventsAnswer> {
-  if (provider !== deps.voice.name) return { statusCode: 404, body: { detail: `Voice provider '${provider}' is not configured` } };
-  if (!deps.voice.verifyWebhook(input)) return { statusCode: 401, body: { detail: 'Invalid signature' } };
-  let events;
+export async function handleProviderEvents({ deps, provider: name, input, connectionId = null }: {
+  deps: Deps;
+  provider: string;
+  input: WebhookInput;
+  connectionId?: number | null;
+}): Promise<EventsAnswer> {
+  const route: Route = { provider: name, connectionId };
+  let provider;
   try {
-    events = deps.voice.parseWebhook(input);
-  } catch {
-    return { statusCode: 400, body: { detail: 'Malformed event body' } };
+    provider = await providerFor(deps, route);
+  } catch (error) {
+    if (!(error instanceof VoiceNotConfiguredError)) throw error;
+    return { statusCode: 404, body: { detail: `Voice provider '${name}'${connectionId === null ? '' : ` (connection ${connectionId})`} is not configured` } };
   }
-  const r = await applyCallEvents({ deps, provider, events });
+  if (provider.name !== name) return { statusCode: 404, body: { detail: `Voice provider '${name}' is not configured` } };
+  if (!provider.verifyWebhook(input)) return { statusCode: 401, body: { detail: 'Invalid signature' } };
+  let events: CallEvent[];
+  try {
+    const inbound = provider.parseInbound?.(input) ?? null;
+    if (inbound) {
+      const answer = await answerVendorInbound(deps, provider, route, inbound);
+      return { ...answer, vendor: true };
+    }
+    events = provider.parseWebhook(input);
+  } catch (error) {
+    if (error instanceof SyntaxError || error instanceof TypeError) return { statusCode: 400, body: { detail: 'Malformed event body' } };
+    throw error;
+  }
+  events = await withActionStatus(deps, events);
+  const r = await applyCallEvents({ deps, provider: name, events });
   return { statusCode: 200, body: { received: events.length, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls } };
 }
 

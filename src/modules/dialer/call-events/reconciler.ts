@@ -1,54 +1,77 @@
-
+import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
+import type { FetchedCall, VoiceProvider } from '../../../voice/provider.ts';
+import { providerFor } from '../../../voice/registry.ts';
 import { applyCallEvents, finishCall } from './call-events.service.ts';
 
 /**
- * Nothing stays `in progress` forever: a call older than the provider's longest call
- * plus a margin (no end event came, or the process died around the dial) is settled
- * with the provider's own record (fetchCall); when the provider cannot tell, the call
- * ends `failed` with a reason and its contact follows the retry rules, as it does when the
- * provider stays unreachable for three times that. A call the provider still reports as
- * live after twice that time is hung up and `terminated`.
+ * Nothing stays `in progress` forever: a call older than its provider's longest call plus a
+ * margin (no end event came, or the process died around the dial) is settled with the
+ * provider's own record (fetchCall; for a call whose vendor id was never saved, found first by
+ * our call id with findCall, so a lost answer to startCall never becomes a second call); when
+ * the provider cannot tell, the call ends `failed` with a reason and its contact follows the
+ * retry rules, as it does when the provider stays unreachable for three times that. A call the
+ * provider still reports as live after twice that time is hung up and `terminated`.
  */
 /** A call whose provider stays unreachable ends failed after this many reconcile periods. */
 const UNREACHABLE_FACTOR = 3;
 
 export async function reconcileStaleCalls({ deps, limit = 100 }: { deps: Deps; limit?: number }): Promise<number> {
+  const { rows: routes } = await sql<{ provider: string; connection_id: number | null }>`
+    SELECT DISTINCT coalesce(provider, call_data->>'provider', ${deps.config.VOICE_PROVIDER}::text) AS provider, voice_connection_id AS connection_id
+    FROM calls WHERE status = 'in progress'`.execute(deps.db);
+  let settled = 0;
+  for (const route of routes) {
+    const provider = await providerFor(deps, { provider: route.provider, connectionId: route.connection_id }).catch(() => null);
+    settled += await reconcileRoute(deps, route, provider, limit);
+  }
+  return settled;
+}
+
+async function reconcileRoute(deps: Deps, route: { provider: string; connection_id: number | null }, provider: VoiceProvider | null, limit: number) {
   const now = deps.clock.now();
-  const after = deps.voice.capabilities.reconcileAfterMs;
+  // A provider that cannot be used any more (its settings or connection removed) is not asked;
+  // its calls end after the unreachable period, by the default provider's clock.
+  const after = (provider ?? deps.voice).capabilities.reconcileAfterMs;
   const stale = await deps.db.selectFrom('calls').select(['id', 'start_time'])
     .select((eb) => eb.fn.coalesce('external_session_id', eb.selectFrom('call_provider_refs as r').select('r.provider_call_id').whereRef('r.call_id', '=', 'calls.id')).as('external_session_id'))
     .where('status', '=', 'in progress')
+    .where(sql<string>`coalesce(provider, call_data->>'provider', ${deps.config.VOICE_PROVIDER}::text)`, '=', route.provider)
+    .where(sql<number | null>`voice_connection_id`, route.connection_id === null ? 'is' : '=', route.connection_id)
     .where('start_time', '<', new Date(now.getTime() - after))
     .orderBy('start_time').limit(limit).execute();
   const age = (call: { start_time: Date | null }) => now.getTime() - (call.start_time?.getTime() ?? 0);
+  const end = async (callId: number, outcome: Parameters<typeof finishCall>[0]['outcome']) =>
+    (await finishCall({ deps, callId, eventId: `reconcile-${callId}`, outcome })) ? 1 : 0;
   let settled = 0;
   for (const call of stale) {
-    const providerCallId = call.external_session_id ?? `${deps.voice.name}-${call.id}`;
-    let fetched = null;
+    let providerCallId = call.external_session_id;
+    let fetched: FetchedCall = null;
     try {
-      fetched = deps.voice.fetchCall ? await deps.voice.fetchCall(providerCallId, call.id) : null;
+      if (!provider) throw new Error('provider not configured');
+      if (providerCallId === null && provider.findCall) providerCallId = await provider.findCall(call.id);
+      providerCallId ??= provider.findCall ? null : `${provider.name}-${call.id}`;
+      fetched = providerCallId !== null && provider.fetchCall ? await provider.fetchCall(providerCallId, call.id) : null;
     } catch {
       // The provider is unreachable: ask again on the next round, but not forever.
       if (age(call) < UNREACHABLE_FACTOR * after) continue;
-      if (await finishCall({ deps, callId: call.id, eventId: `reconcile-${call.id}`, outcome: { status: 'failed', endedReason: 'no end event received and the provider could not be reached to settle the call (reconciled)' } })) settled++;
+      settled += await end(call.id, { status: 'failed', endedReason: 'no end event received and the provider could not be reached to settle the call (reconciled)' });
       continue;
     }
     if (fetched?.state === 'ended') {
-      await applyCallEvents({ deps, provider: deps.voice.name, events: [{ ...fetched.event, callId: call.id }] });
+      await applyCallEvents({ deps, provider: route.provider, events: [{ ...fetched.event, callId: call.id }] });
       // Its record could not end the call (its event was seen already, say): end it here.
-      await finishCall({ deps, callId: call.id, eventId: `reconcile-${call.id}`, outcome: { status: 'failed', endedReason: "the provider's record of the call did not end it (reconciled)" } });
+      await end(call.id, { status: 'failed', endedReason: "the provider's record of the call did not end it (reconciled)" });
       settled++;
       continue;
     }
     if (fetched?.state === 'in progress') {
       if (age(call) < 2 * after) continue;
-      await deps.voice.hangup(providerCallId).catch(() => {});
-      if (await finishCall({ deps, callId: call.id, eventId: `reconcile-${call.id}`, outcome: { status: 'terminated', endedReason: 'exceeded the maximum call duration; hung up by the dialer', endedBy: 'AI' } })) settled++;
+      await provider!.hangup(providerCallId!).catch(() => {});
+      settled += await end(call.id, { status: 'terminated', endedReason: 'exceeded the maximum call duration; hung up by the dialer', endedBy: 'AI' });
       continue;
     }
-    if (await finishCall({ deps, callId: call.id, eventId: `reconcile-${call.id}`, outcome: { status: 'failed', endedReason: 'no end event received and the provider has no record of the call (reconciled)' } })) settled++;
+    settled += await end(call.id, { status: 'failed', endedReason: 'no end event received and the provider has no record of the call (reconciled)' });
   }
   return settled;
 }
-

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
 import { promptsFor } from '../campaign-prompts.ts';
 
@@ -21,6 +22,9 @@ export async function resumeInterruptedCalls(deps: Deps): Promise<number> {
       .select(['id', 'campaign_id', 'from_number', 'to_number', 'contact_data', 'call_type', 'start_time'])
       .where('status', '=', 'in progress')
       .where('start_time', 'is not', null)
+      // Only the calls of this provider: a vendor's calls go on at the vendor.
+      .where(sql<string>`coalesce(provider, call_data->>'provider', ${deps.config.VOICE_PROVIDER}::text)`, '=', provider.name)
+      .where('voice_connection_id', 'is', null)
       .where('id', '>', after)
       .orderBy('id')
       .limit(PAGE)

@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../../deps.ts';
+import { conflict } from '../../../http/errors.ts';
+import { insertContacts } from '../../contacts/contacts.repository.ts';
+
+export interface InboundCampaign {
+  id: number;
+  owner_id: number;
+  title: string;
+}
+
+/**
+ * Records an inbound call to one of a campaign's numbers: finds the caller among the
+ * campaign's contacts (or creates it) and writes the call with call_type inbound. The contact
+ * is `in progress` during the call (one with do_not_disturb or paused keeps it). 409 when that
+ * caller is already in a call with this account.
+ */
+export async function recordInboundCall(deps: Deps, input: {
+  campaign: InboundCampaign;
+  caller: string;
+  number: string;
+  provider: string;
+  connectionId: number | null;
+  assistantId: number | null;
+}) {
+  const { campaign, caller, number } = input;
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const callerRow = () => trx.selectFrom('contacts').select(['id', 'status', 'contact_data', 'phone_number']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
+    let contact = await callerRow();
+    let created = false;
+    if (!contact) {
+      const [written] = await insertContacts(trx, campaign.owner_id, [{
+        campaign_id: campaign.id, phone_number: caller, status: 'in progress', contact_data: {},
+        creation_method: 'manual', source: 'inbound_call', next_action_reason: 'inbound call in progress',
+      }]);
+      created = written !== undefined;
+      // Not written: the same caller's other call created the contact a moment ago.
+      contact = await callerRow();
+      if (!contact) throw conflict('This caller is already in a call');
+      if (!created && contact.status === 'in progress') throw conflict('This caller is already in a call');
+    } else if (contact.status === 'in progress') {
+      throw conflict('This caller is already in a call');
+    }
+    const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
+    const call = await sql<{ id: number; start_time: Date }>`
+      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)
+      VALUES (${campaign.owner_id}, ${campaign.id}, ${contact.id}, 'in progress', ${caller}, ${number}, ${now}, 'inbound', ${campaign.title},
+              ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify(callData)}::jsonb, ${input.provider}, ${input.connectionId})
+      ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
+    if (!call.rows[0]) throw conflict('This caller is already in a call');
+    // A person who asked not to be called (or was paused) stays so: set to in progress, the
+    // contact would end finished and be dialled by the next enqueue of finished contacts.
+    if (contact.status !== 'do_not_disturb' && contact.status !== 'paused') {
+      await trx.updateTable('contacts').set({ status: 'in progress', next_action_time: null, next_action_reason: 'inbound call in progress', updated_at: sql<Date>`now()` }).where('id', '=', contact.id).execute();
+    }
+    return { call: call.rows[0], contact, created };
+  });
+}
