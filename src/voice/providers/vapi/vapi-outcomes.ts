@@ -57,6 +57,12 @@ export const VAPI_OUTCOMES: readonly VapiOutcomeRow[] = [
   row('twilio-failed-to-connect-call', 'failed', 'the carrier (Twilio) could not connect'),
   row('vonage-failed-to-connect-call', 'failed', 'the carrier (Vonage) could not connect'),
   row('call.in-progress.error-sip-outbound-call-failed-to-connect', 'failed', 'the SIP trunk could not connect'),
+  row('vonage-disconnected', 'failed', 'the carrier (Vonage) dropped the call'),
+  row('phone-call-provider-closed-websocket', 'failed', 'the carrier closed the audio stream'),
+  row('phone-call-provider-bypass-enabled-but-no-call-received', 'failed', 'the carrier never delivered the call'),
+  row('worker-shutdown', 'failed', 'a Vapi worker stopped mid-call'),
+  row('assistant-join-timed-out', 'failed', 'the assistant did not join in time'),
+  row('call-start-error-neither-assistant-nor-server-set', 'failed', 'no assistant and no server URL (configuration)'),
   // Ended by someone else.
   row('manually-canceled', 'terminated', 'ended through the API or dashboard (our hangup)'),
   row('call-deleted', 'terminated', 'the call was deleted'),
@@ -74,7 +80,8 @@ export const VAPI_OUTCOMES: readonly VapiOutcomeRow[] = [
   prefix('call.ending.hook-executed-', 'finished', 'an ending hook said something or transferred'),
   // Families of technical failures (one reason per vendor in Vapi's pipeline).
   prefix('assistant-request-', 'failed', 'the inbound assistant-request failed or returned an error'),
-  prefix('call.start.error-', 'failed', 'Vapi could not start the call (configuration or Vapi fault)'),
+  prefix('call.start.', 'failed', 'Vapi could not start the call (configuration or Vapi fault)'),
+  prefix('assistant-not-', 'failed', 'the assistant is missing or invalid (configuration)'),
   prefix('pipeline-error-', 'failed', 'a model, voice or transcriber failed'),
   prefix('call.in-progress.error-', 'failed', 'a model, voice, transcriber or transport failed mid-call'),
   prefix('call.ringing.error-', 'failed', 'the call failed while ringing'),
