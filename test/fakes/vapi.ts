@@ -97,7 +97,13 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   const t0 = Date.now();
   const reported = (ms = Date.now()) => t0 + (ms - t0) * timeScale;
   const iso = (ms?: number) => new Date(reported(ms)).toISOString();
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+  // A call's wait, cut short when it is hung up through its control URL.
+  const wakers = new Map<string, () => void>();
+  const sleep = (rec: FakeVapiCall, ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() { clearTimeout(timer); wakers.delete(rec.id); resolve(); }
+    wakers.set(rec.id, done);
+  });
 
   /** Where and how a call's messages go (see the header comment). */
   function target(call: Vapi.Call): { url: string | null; headers: (body: string) => Record<string, string> } {
@@ -146,6 +152,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     const now = Date.now();
     const talkSec = answeredAt === null ? 0 : ((now - answeredAt) * timeScale) / 1000;
     const text = assistantText(rec.call);
+    wakers.get(rec.id)?.();
     Object.assign(rec.call, {
       status: 'ended', endedReason, endedAt: iso(now), updatedAt: iso(now), ...costFor(talkSec),
       ...(script ? { artifact: artifactFor({ callId: rec.id, baseUrl: fake.url, systemPrompt: text.systemPrompt, firstMessage: text.firstMessage, script, startMs: reported(answeredAt ?? now), talkSec }), analysis: script.analysis } : { artifact: { messages: [] }, analysis: {} }),
@@ -170,7 +177,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     if (ringFirst) {
       rec.call.status = 'ringing';
       await deliver(rec, { type: 'status-update', status: 'ringing' }, times);
-      await sleep(ringMs);
+      await sleep(rec, ringMs);
     }
     if (rec.call.status === 'ended') return;
     if (!script.answered) {
@@ -183,7 +190,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     const inProgress = { type: 'status-update', status: 'in-progress' };
     const inProgressAt = reported(answeredAt);
     if (rec.outcome !== 'out_of_order') await deliver(rec, inProgress, times);
-    await sleep(rec.outcome === 'voicemail' ? talkMs / 2 : talkMs);
+    await sleep(rec, rec.outcome === 'voicemail' ? talkMs / 2 : talkMs);
     // Hung up meanwhile through the control URL: that path sent the end.
     if (!end(rec, script.endedReason, answeredAt, script)) return;
     await deliver(rec, { type: 'status-update', status: 'ended', endedReason: rec.call.endedReason }, times);
