@@ -73,12 +73,14 @@ export class VapiProvider implements VoiceProvider {
     return calls.find((c) => callIdOf(c) === callId)?.id ?? null;
   }
 
-  async fetchCall(providerCallId: string): Promise<FetchedCall> {
+  /** `callId` fills in for a call record whose metadata lost our id (an assistant changed at Vapi). */
+  async fetchCall(providerCallId: string, callId?: number): Promise<FetchedCall> {
     const res = await this.request('GET', `/call/${encodeURIComponent(providerCallId)}`);
     if (res.status === 404) return null;
     if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as VapiErrorBody);
     const event = callRecordEvent((await res.json()) as Vapi.Call, this.clock.now());
-    return event ? { state: 'ended', event } : { state: 'in progress' };
+    if (!event) return { state: 'in progress' };
+    return { state: 'ended', event: { ...event, callId: event.callId ?? callId ?? null } };
   }
 
   /**
