@@ -115,7 +115,7 @@ export function mapError(error: unknown): Error {
   }
   if (status === 401 || status === 403) return new VoiceProviderError('unauthorized', `Retell refused the API key (${status}): ${message}`, false);
   if (status === 402) return new VoiceProviderError('insufficient_funds', `Retell: ${message}`, false);
-  if (status === 400 && /number|e\.?164/i.test(message)) return new VoiceProviderError('invalid_number', `Retell: ${message}`, false);
+  if (status === 400 && /to_number/i.test(message)) return new VoiceProviderError('invalid_number', `Retell: ${message}`, false);
   if (status >= 500) return new Error(`Retell answered ${status}: ${message}`);
   return new VoiceProviderError('rejected', `Retell refused the call (${status}): ${message}`, false);
 }
