@@ -81,7 +81,7 @@ export class RetellProvider implements VoiceProvider {
     return inboundAnswer(request, call, this.options.credentials);
   }
 
-  async fetchCall(providerCallId: string): Promise<FetchedCall> {
+  async fetchCall(providerCallId: string, _callId?: number): Promise<FetchedCall> {
     let call: PhoneCallResponse;
     try {
       call = (await this.client.call.retrieve(providerCallId)) as PhoneCallResponse;
