@@ -1,5 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { VoiceProvider } from './provider.ts';
+import { RetellProvider } from './providers/retell/retell-provider.ts';
+import { VapiProvider } from './providers/vapi/vapi-provider.ts';
 import type { VendorCredentials } from './vendor-credentials.ts';
 
 /** The vendor adapters, by the name their events route and settings use. */
@@ -7,10 +9,6 @@ export type VendorName = 'vapi' | 'retell';
 type VendorFactory = (input: { credentials: VendorCredentials; clock: Clock }) => VoiceProvider;
 
 export const vendorAdapters: Record<VendorName, VendorFactory> = {
-  vapi: () => {
-    throw new Error('the Vapi adapter is not built yet');
-  },
-  retell: () => {
-    throw new Error('the Retell adapter is not built yet');
-  },
+  vapi: ({ credentials, clock }) => new VapiProvider({ credentials, clock }),
+  retell: ({ credentials, clock }) => new RetellProvider({ credentials, clock }),
 };

@@ -66,6 +66,7 @@ export function endedEvent(call: PhoneCallResponse, event: 'call_ended' | 'call_
   if (transcript.length) event_.transcript = transcript;
   if (call.recording_url) event_.recordUrl = call.recording_url;
   if (outcome.actionStatus) event_.actionStatus = outcome.actionStatus;
+  if (outcome.refundAttempt) event_.refundAttempt = true;
   if (analysis) event_.analysis = analysis as Record<string, unknown>;
   return event_;
 }

@@ -100,7 +100,10 @@ export function vapiOutcome(endedReason: string | null | undefined): VapiOutcome
 }
 
 /** The CallEvent fields an endedReason decides. */
-export function outcomeFields(endedReason: string | null | undefined): Pick<CallEvent, 'status' | 'endedBy' | 'actionStatus'> {
+export function outcomeFields(endedReason: string | null | undefined): Pick<CallEvent, 'status' | 'endedBy' | 'actionStatus' | 'refundAttempt'> {
   const r = vapiOutcome(endedReason);
-  return { status: r.status, endedBy: r.endedBy ?? null, ...(r.actionStatus ? { actionStatus: r.actionStatus } : {}) };
+  return {
+    status: r.status, endedBy: r.endedBy ?? null, ...(r.actionStatus ? { actionStatus: r.actionStatus } : {}),
+    ...(r.retryWithoutAttempt ? { refundAttempt: true } : {}),
+  };
 }
