@@ -186,3 +186,20 @@ describe('who sees an assistant', () => {
     expect((await t.request({ method: 'DELETE', url: `${url}/${shown}`, headers: sub.headers })).statusCode).toBe(403);
   });
 });
+
+describe('with the vendors configured on the service', () => {
+  it('takes vapi and retell without a connection, the Retell agent from RETELL_AGENT_ID', async () => {
+    const configured = await appWithAccounts({
+      VAPI_API_KEY: 'service-vapi-key-0123', VAPI_WEBHOOK_SECRET: 'service-vapi-secret', RETELL_API_KEY: 'service-retell-key-0123', RETELL_AGENT_ID: 'agent_service',
+    });
+    try {
+      for (const provider of ['vapi', 'retell']) {
+        const res = await configured.t.request({ method: 'POST', url, headers: configured.alice.headers, payload: { name: provider, provider } });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ provider, voice_connection_id: null, provider_assistant_id: null });
+      }
+    } finally {
+      await configured.t.close();
+    }
+  });
+});
