@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { AssistantRow } from '../../db/tables/voice.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ActionStatusRule } from './action-status-rules.ts';
 import { checkAssistant } from './assistant-rules.ts';
@@ -85,7 +85,7 @@ async function guardConnectionGone<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if ((error as { code?: string }).code === '23503') throw notFound('Voice connection');
+    if ((error as { code?: string }).code === '23503') throw unprocessable(['body', 'voice_connection_id'], 'the voice connection was deleted meanwhile');
     throw error;
   }
 }
