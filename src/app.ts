@@ -28,6 +28,8 @@ import { contactIntegrationsRoutes } from './modules/contact-integrations/contac
 import { createContactRoutes } from './modules/contact-integrations/create-contact.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { assistantsRoutes } from './modules/assistants/assistants.routes.ts';
+import { voiceConnectionsRoutes } from './modules/voice-connections/voice-connections.routes.ts';
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 
 export type App = FastifyInstance<
@@ -155,6 +157,8 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
       await api.register(contactIntegrationsRoutes, { prefix: '/integrations/contact-creation' });
       await api.register(webhooksRoutes, { prefix: '/integrations/webhooks' });
       await api.register(analyticsRoutes, { prefix: '/analytics' });
+      await api.register(assistantsRoutes, { prefix: '/assistants' });
+      await api.register(voiceConnectionsRoutes, { prefix: '/voice-connections' });
     },
     { prefix: '/api/v1' },
   );

@@ -14,6 +14,8 @@ export const TAGS = [
   { name: 'analytics', description: 'Detailed analytics and trends' },
   { name: 'contact-creation-integration', description: 'Create or update a contact using an integration token (its own authentication), and manage those integrations' },
   { name: 'webhooks', description: 'Post-call webhook integrations (the integrations area), their delivery log, test sends and redelivery' },
+  { name: 'assistants', description: 'Assistants: who talks on a campaign\'s calls (provider, prompts, voicemail, how the outcome becomes action_status)' },
+  { name: 'voice-connections', description: 'An account\'s own Vapi or Retell credentials (write-only secrets, sealed at rest)' },
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
 ];
 

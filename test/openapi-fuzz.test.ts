@@ -47,6 +47,8 @@ const history = (await api('GET', `/api/v1/campaigns/${campaign.id}`)).prompt_hi
 const integration = await api('POST', '/api/v1/integrations/contact-creation/', { name: 'Fuzz', campaign_ids: [campaign.id], rate_limit_per_minute: 100_000 });
 const webhook = await api('POST', '/api/v1/integrations/webhooks/', { url: `${receiver.url}/hook`, request_schema: 'name - the client name', campaign_ids: [campaign.id] });
 const delivery = await api('POST', `/api/v1/integrations/webhooks/${webhook.id}/test`, {});
+const assistant = await api('POST', '/api/v1/assistants/', { name: 'Fuzz', provider: 'sim' });
+const connection = await api('POST', '/api/v1/voice-connections/', { name: 'Fuzz', provider: 'retell', api_key: 'fuzz-retell-key-0123456789', agent_id: 'agent_fuzz' });
 const spareKey = await api('POST', '/api/v1/api-keys/', { name: 'spare' }); // the one DELETE /api-keys/{id} may delete
 const task = await api('POST', '/api/v1/contacts/bulk', [{ phone_number: '+12125550102', campaign_id: campaign.id }]);
 // No operation creates a call (only the dialer does): written the way the dialer writes it.
@@ -58,7 +60,7 @@ const fuzz: FuzzContext = {
   ids: {
     campaigns: campaign.id, contacts: contact.id, 'phone-numbers': phone.id, 'sub-users': sub.id, calls: call.id, 'api-keys': spareKey.id,
     'contact-creation': integration.id, webhooks: webhook.id, campaign_id: campaign.id, history_id: history.id, task_id: task.task_id,
-    delivery_id: delivery.id, provider: 'sim',
+    delivery_id: delivery.id, provider: 'sim', assistants: assistant.id, 'voice-connections': connection.id,
   },
   // Valid values by field name, so that one broken part is the only thing wrong with a request.
   hints: {
@@ -67,6 +69,7 @@ const fuzz: FuzzContext = {
     from: () => `+1212555${2000 + ++unique}`, url: `${receiver.url}/hook`, request_schema: 'name - the client name', password: 'correct horse battery',
     username: (template: string) => (template.includes('/login/') ? 'fuzz_sub' : `fuzz_${++unique}`), // logs in; elsewhere a new sub-user
     token: 'not-a-token', timezone: 'Europe/Berlin', country_code: 'US', call_allowed_from_time: '09:00', call_allowed_to_time: '18:00',
+    assistant_id: assistant.id, voice_connection_id: connection.id,
     start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z', title: 'Fuzz', name: 'Fuzz',
   },
   apiKeyHeaders: owner.headers,

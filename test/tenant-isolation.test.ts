@@ -513,6 +513,55 @@ describe('simulated inbound calls', () => {
   });
 });
 
+describe('assistants and voice connections', () => {
+  it('gives bob 403 on alice\'s assistants, lists none of them, and refuses her assistant on his campaign (422)', async () => {
+    const assistant = await ok('alice', 'POST', '/api/v1/assistants/', { name: 'alice assistant', provider: 'sim' });
+    const base = `/api/v1/assistants/${assistant.id}`;
+    await expectForbidden('bob', 'GET', base);
+    await expectForbidden('bob', 'PUT', base, { name: 'taken over' });
+    await expectForbidden('bob', 'DELETE', base);
+    const mine = await ok('bob', 'GET', '/api/v1/assistants/?limit=1000');
+    expect(idsOf(mine)).not.toContain(assistant.id);
+    const res = await call('bob', 'PUT', `/api/v1/campaigns/${bobs.campaign}`, { assistant_id: assistant.id });
+    expect(res.statusCode).toBe(422);
+    expect((await ok('alice', 'GET', base)).name).toBe('alice assistant');
+  });
+
+  it('shows the sub-user the assistants of its granted campaign only, and lets it change none', async () => {
+    const used = await ok('alice', 'POST', '/api/v1/assistants/', { name: 'used', provider: 'sim' });
+    const other = await ok('alice', 'POST', '/api/v1/assistants/', { name: 'other', provider: 'sim' });
+    await ok('alice', 'PUT', `/api/v1/campaigns/${granted.campaign}`, { assistant_id: used.id });
+    try {
+      expect(idsOf(await ok('sub', 'GET', '/api/v1/assistants/?limit=1000'))).toEqual([used.id]);
+      expect((await ok('sub', 'GET', `/api/v1/assistants/${used.id}`)).id).toBe(used.id);
+      await expectForbidden('sub', 'GET', `/api/v1/assistants/${other.id}`);
+      await expectForbidden('sub', 'PUT', `/api/v1/assistants/${used.id}`, { name: 'by sub' });
+      await expectForbidden('sub', 'DELETE', `/api/v1/assistants/${used.id}`);
+      await expectForbidden('sub', 'POST', '/api/v1/assistants/', { name: 'by sub', provider: 'sim' });
+    } finally {
+      await ok('alice', 'PUT', `/api/v1/campaigns/${granted.campaign}`, { assistant_id: null });
+    }
+  });
+
+  it('keeps voice connections to their owner: bob and the sub-user get 403', async () => {
+    const connection = await ok('alice', 'POST', '/api/v1/voice-connections/', { name: 'alice vapi', provider: 'retell', api_key: 'alice-retell-key-0123456789' });
+    const base = `/api/v1/voice-connections/${connection.id}`;
+    for (const who of ['bob', 'sub'] as const) {
+      await expectForbidden(who, 'GET', base);
+      await expectForbidden(who, 'PUT', base, { name: 'taken over' });
+      await expectForbidden(who, 'DELETE', base);
+    }
+    await expectForbidden('sub', 'GET', '/api/v1/voice-connections/');
+    await expectForbidden('sub', 'POST', '/api/v1/voice-connections/', { name: 'by sub', provider: 'retell', api_key: 'sub-retell-key-0123456789' });
+    const mine = await ok('bob', 'GET', '/api/v1/voice-connections/?limit=1000');
+    expect(idsOf(mine)).not.toContain(connection.id);
+    const bobsAssistant = await call('bob', 'POST', '/api/v1/assistants/', { name: 'b', provider: 'retell', provider_assistant_id: 'agent', voice_connection_id: connection.id });
+    expect(bobsAssistant.statusCode).toBe(422);
+    expect(JSON.stringify(bobsAssistant.json())).not.toContain('alice');
+    await ok('bob', 'POST', '/api/v1/voice-connections/', { name: 'bob retell', provider: 'retell', api_key: 'bob-retell-key-0123456789' });
+  });
+});
+
 describe('coverage', () => {
   // Operations whose isolation is shown by another path in this file or that touch no tenant data.
   const NOT_APPLICABLE = new Map<string, string>([

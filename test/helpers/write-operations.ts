@@ -48,6 +48,8 @@ const WEBHOOK = (f: WriteFixture, n: number) => ({
   campaign_ids: [f.campaignId],
 });
 
+const VOICE_CONNECTION = (n: number) => ({ name: `connection ${n}`, provider: 'retell', api_key: `retell-key-${n}-0123456789` });
+
 export function writeOperations(f: WriteFixture): Record<string, WriteOperation> {
   const id = (a: Record<string, unknown>) => a.id as number;
   let subUser: { id: number; token: string } | null = null;
@@ -157,6 +159,22 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
       async prepare(n) {
         const created = await post(f, '/api/v1/integrations/contact-creation/', { name: `target ${n}`, campaign_ids: [f.campaignId] });
         return { url: `/api/v1/integrations/contact-creation/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/assistants/': { table: 'assistants', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/assistants/', body: { name: `assistant ${n}`, provider: 'sim' } }) },
+    'put /api/v1/assistants/{id}': {
+      table: 'assistants', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/assistants/', { name: `target ${n}`, provider: 'sim' });
+        return { url: `/api/v1/assistants/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/voice-connections/': { table: 'voice_connections', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/voice-connections/', body: VOICE_CONNECTION(n) }) },
+    'put /api/v1/voice-connections/{id}': {
+      table: 'voice_connections', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/voice-connections/', VOICE_CONNECTION(1000 + n));
+        return { url: `/api/v1/voice-connections/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
       },
     },
     'post /api/v1/integrations/webhooks/': { table: 'webhook_integrations', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/integrations/webhooks/', body: WEBHOOK(f, n) }) },

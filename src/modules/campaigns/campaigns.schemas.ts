@@ -84,7 +84,12 @@ const fields = {
   campaign_data: Nullable(CampaignData),
   campaign_phone: Nullable(Type.String({ maxLength: 255 })),
   campaign_sip: Nullable(Type.String({ maxLength: 1000 })),
-  assistant_id: Nullable({ ...Id, description: 'the voice provider\'s assistant to use' }),
+  assistant_id: Nullable({
+    ...Id,
+    description:
+      'An assistant of this account (/api/v1/assistants): who talks on the campaign\'s calls, through its provider. Any other id, another account\'s included, is a 422. ' +
+      'null = the provider configured by VOICE_PROVIDER with the campaign\'s approved prompt.',
+  }),
   max_call_attempts: Nullable(Type.Integer({ minimum: 1, maximum: 100 }), {
     description: 'Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries).',
   }),
@@ -125,7 +130,7 @@ export const Campaign = Type.Object({
   campaign_data: opt(Nullable(Type.Object({}, { additionalProperties: true, description: CAMPAIGN_DATA }))),
   campaign_phone: opt(Nullable(Type.String())),
   campaign_sip: opt(Nullable(Type.String())),
-  assistant_id: opt(Nullable(Type.Integer())),
+  assistant_id: opt(Nullable(Type.Integer(), { description: 'the account\'s assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt' })),
   max_call_attempts: opt(fields.max_call_attempts),
   concurrent_call_limit: opt(fields.concurrent_call_limit),
   call_interval: opt(fields.call_interval),

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.ts';
 import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/schema.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
+import { assistantInAccount } from '../assistants/assistants.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { refreshUsage } from '../dialer/outbound/usage.ts';
 import { requireCampaign } from './campaign-access.ts';
@@ -37,12 +38,25 @@ async function loadOrNotFound(db: Db, id: number) {
   return campaign;
 }
 
+/**
+ * A campaign's assistant must be one of the account's own: any other id, another account's
+ * included, is a 422 that reveals nothing about it. Checked inside the write's transaction,
+ * which then holds the assistant against deletion.
+ */
+async function checkAssistantId(trx: Db, ownerId: number, assistantId: number | null | undefined) {
+  if (assistantId === null || assistantId === undefined) return;
+  if (!(await assistantInAccount(trx, ownerId, assistantId))) {
+    throw unprocessable(['body', 'assistant_id'], `no assistant ${assistantId} in this account (see /api/v1/assistants)`);
+  }
+}
+
 /** Sub-users work inside campaigns granted to them; creating one is the account owner's (403). */
 export async function createCampaign({ db, principal, input, now = new Date() }: { db: Db; principal: Principal; input: CampaignCreate; now?: Date }) {
   if (principal.kind !== 'user') throw forbidden();
   checkCampaignRules(input);
   const limitValue = input.limit_value ?? null;
   const id = await db.transaction().execute(async (trx) => {
+    await checkAssistantId(trx, principal.ownerId, input.assistant_id);
     const campaignId = await repo.insertCampaign(trx, principal.ownerId, {
       title: input.title,
       description: input.description ?? null,
@@ -110,6 +124,7 @@ export async function updateCampaign({ db, principal, id, input, now = new Date(
   await db.transaction().execute(async (trx) => {
     const row = await repo.lockCampaign(trx, id);
     checkCampaignRules(input, currentRules(row));
+    await checkAssistantId(trx, principal.ownerId, input.assistant_id);
     const patch = patchFrom(input);
     const limitChanged = LIMIT_FIELDS.some((f) => input[f] !== undefined);
     if (limitChanged) patch.limit_reached = false; // recounted below, in the new unit and period

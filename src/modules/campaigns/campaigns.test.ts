@@ -7,8 +7,18 @@ let t: TestApp;
 let alice: Account;
 let bob: Account;
 
-beforeAll(async () => void ({ t, alice, bob } = await appWithAccounts()));
+beforeAll(async () => {
+  ({ t, alice, bob } = await appWithAccounts());
+  FULL_BODY.assistant_id = await createAssistant(alice);
+});
 afterAll(() => t?.close());
+
+/** An assistant of the account, through the API; answers its id. */
+async function createAssistant(owner: Account): Promise<number> {
+  const res = await t.request({ method: 'POST', url: '/api/v1/assistants', headers: owner.headers, payload: { name: 'Receptionist', provider: 'sim' } });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  return res.json().id;
+}
 
 const FULL_BODY = {
   title: 'Spring outreach',
@@ -17,7 +27,7 @@ const FULL_BODY = {
   campaign_data: { prompt: 'Be brief.', language: 'de', nested: { a: [1, 2] } },
   campaign_phone: '+4930123456',
   campaign_sip: 'sip:agent@example.com',
-  assistant_id: 42,
+  assistant_id: 0, // alice's assistant, made in beforeAll
   max_call_attempts: 3,
   concurrent_call_limit: 5,
   call_interval: [10, 60, 1440],
@@ -103,7 +113,7 @@ describe('create and read', () => {
     const added = await t.request({ method: 'POST', url: '/api/v1/phone-numbers/', headers: alice.headers, payload: { phone_number: '+14155550123', campaign_id: campaign.id } });
     expect(added.statusCode).toBe(200);
     const read = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${campaign.id}`, headers: alice.headers })).json();
-    expect(read.phone_numbers).toEqual([{ id: added.json().id, phone_number: '+14155550123', campaign_id: campaign.id, campaign_title: 'With numbers', country_code: 'US', owner_id: alice.id }]);
+    expect(read.phone_numbers).toEqual([{ id: added.json().id, phone_number: '+14155550123', campaign_id: campaign.id, campaign_title: 'With numbers', country_code: 'US', owner_id: alice.id, provider_number_id: null }]);
     const list = (await t.request({ method: 'GET', url: `/api/v1/campaigns/?id=${campaign.id}`, headers: alice.headers })).json();
     expect(list.data[0].phone_numbers).toEqual(read.phone_numbers);
   });
@@ -209,5 +219,33 @@ describe('access', () => {
     const create = await t.request({ method: 'POST', url: '/api/v1/campaigns/', headers: sub.headers, payload: { title: 'Mine', campaign_type: 'Outbound' } });
     expect(create.statusCode).toBe(403);
     expect(create.json()).toEqual({ detail: 'Not enough permissions' });
+  });
+});
+
+describe('assistant_id', () => {
+  const put = (id: number, payload: Record<string, unknown>, headers = alice.headers) => t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers, payload });
+  const post = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/api/v1/campaigns/', headers: alice.headers, payload: { title: 'With assistant', campaign_type: 'Outbound', ...payload } });
+
+  it('accepts an assistant of the account on create and update, and null', async () => {
+    const first = await createAssistant(alice);
+    const second = await createAssistant(alice);
+    const created = await post({ assistant_id: first });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().assistant_id).toBe(first);
+    expect((await put(created.json().id, { assistant_id: second })).json().assistant_id).toBe(second);
+    expect((await put(created.json().id, { assistant_id: null })).json().assistant_id).toBeNull();
+  });
+
+  it('is a 422 at body.assistant_id for an unknown assistant and for another account\'s, the same answer for both', async () => {
+    const bobs = await createAssistant(bob);
+    const campaign = await createCampaignViaApi(t, alice.headers);
+    for (const res of [await post({ assistant_id: 999999 }), await post({ assistant_id: bobs }), await put(campaign.id, { assistant_id: bobs })]) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail[0].loc).toEqual(['body', 'assistant_id']);
+      expect(res.json().detail[0].msg).not.toMatch(/another account|permission/i);
+    }
+    const unknown = (await post({ assistant_id: 999999 })).json().detail[0].msg.replace('999999', 'N');
+    expect((await post({ assistant_id: bobs })).json().detail[0].msg.replace(String(bobs), 'N')).toBe(unknown);
+    expect((await t.request({ method: 'GET', url: `/api/v1/campaigns/${campaign.id}`, headers: alice.headers })).json().assistant_id).toBeNull();
   });
 });

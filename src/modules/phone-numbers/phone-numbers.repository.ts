@@ -14,6 +14,7 @@ const columns = [
   'campaigns.title as campaign_title',
   'phone_numbers.country_code',
   'phone_numbers.owner_id',
+  'phone_numbers.provider_number_id',
 ] as const;
 
 const base = (db: Db) =>
@@ -41,14 +42,14 @@ export async function phoneNumbersOfCampaigns(db: Db, campaignIds: number[]) {
   return base(db).where('phone_numbers.campaign_id', 'in', campaignIds).orderBy('phone_numbers.id', 'asc').execute();
 }
 
-const SETTINGS = ['phone_number', 'country_code', 'campaign_id'] as const;
+const SETTINGS = ['phone_number', 'country_code', 'campaign_id', 'provider_number_id'] as const;
 
-export async function insertPhoneNumber(db: Db, ownerId: number, row: { phone_number: string; country_code: string | null; campaign_id: number | null }) {
+export async function insertPhoneNumber(db: Db, ownerId: number, row: { phone_number: string; country_code: string | null; campaign_id: number | null; provider_number_id: string | null }) {
   const { id } = await db.insertInto('phone_numbers').values({ owner_id: ownerId, ...pick(row, SETTINGS) }).returning('id').executeTakeFirstOrThrow();
   return id;
 }
 
-export async function updatePhoneNumber(db: Db, id: number, values: { phone_number?: string; country_code?: string | null; campaign_id?: number | null }) {
+export async function updatePhoneNumber(db: Db, id: number, values: { phone_number?: string; country_code?: string | null; campaign_id?: number | null; provider_number_id?: string | null }) {
   const patch = pick(values, SETTINGS);
   if (Object.keys(patch).length === 0) return;
   await db.updateTable('phone_numbers').set(patch).where('id', '=', id).execute();

@@ -3,6 +3,10 @@ import { Id, Limit, Nullable, Skip } from '../../http/schemas.ts';
 
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country, e.g. DE (stored upper-case)' });
 
+const ProviderNumberId = Nullable(
+  Type.String({ minLength: 1, maxLength: 200, description: 'The voice vendor\'s id of this number (Vapi\'s phoneNumberId), so calls from it go out from the right number; null = none. Omitted on update = unchanged.' }),
+);
+
 export const PhoneNumber = Type.Object({
   id: Type.Integer(),
   phone_number: Type.String({ description: 'E.164, e.g. +4930123456' }),
@@ -10,6 +14,7 @@ export const PhoneNumber = Type.Object({
   campaign_title: Type.Optional(Nullable(Type.String())),
   country_code: Type.Optional(Nullable(Type.String())),
   owner_id: Type.Optional(Nullable(Type.Integer())),
+  provider_number_id: Type.Optional(Nullable(Type.String({ description: 'An addition to the interface\'s PhoneNumber: the voice vendor\'s id of this number (Vapi\'s phoneNumberId), used when calls go out from it; null = none' }))),
 });
 export type PhoneNumber = Static<typeof PhoneNumber>;
 
@@ -18,6 +23,7 @@ export const PhoneNumberCreate = Type.Object(
     phone_number: Type.String({ minLength: 1, maxLength: 40, description: 'Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422.' }),
     country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; omitted or null = the country of the number' })),
     campaign_id: Type.Optional(Nullable({ ...Id, description: 'Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account\'s: 403.' })),
+    provider_number_id: Type.Optional(ProviderNumberId),
   },
   { additionalProperties: false },
 );
@@ -28,6 +34,7 @@ export const PhoneNumberUpdate = Type.Object(
     phone_number: Type.Optional(PhoneNumberCreate.properties.phone_number),
     country_code: Type.Optional(Nullable({ ...CountryCode, description: 'ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again).' })),
     campaign_id: Type.Optional(Nullable({ ...Id, description: 'null unassigns the number; omitted = unchanged' })),
+    provider_number_id: Type.Optional(ProviderNumberId),
   },
   { additionalProperties: false, description: 'Every field optional; omitted = unchanged.' },
 );

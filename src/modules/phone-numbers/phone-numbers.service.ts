@@ -50,6 +50,7 @@ export async function createPhoneNumber({ db, principal, input, defaultCountry }
       phone_number: phone.e164,
       country_code: input.country_code?.toUpperCase() ?? phone.country,
       campaign_id: campaignId,
+      provider_number_id: input.provider_number_id ?? null,
     }),
   );
   return (await repo.findPhoneNumber(db, id))!;
@@ -70,6 +71,7 @@ export async function updatePhoneNumber({ db, principal, id, input, defaultCount
     if (input.campaign_id !== null) await requireCampaign(db, owner, input.campaign_id);
     patch.campaign_id = input.campaign_id;
   }
+  if (input.provider_number_id !== undefined) patch.provider_number_id = input.provider_number_id;
   await guardDuplicate(() => repo.updatePhoneNumber(db, id, patch));
   return (await repo.findPhoneNumber(db, id))!;
 }

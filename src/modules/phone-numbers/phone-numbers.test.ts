@@ -28,7 +28,7 @@ describe('phone numbers', () => {
   it('normalises the number to E.164, derives the country and joins the campaign title', async () => {
     const res = await post(owner.headers, { phone_number: '(415) 555-0100', campaign_id: granted.id });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: expect.any(Number), phone_number: '+14155550100', campaign_id: granted.id, campaign_title: 'Granted line', country_code: 'US', owner_id: owner.id });
+    expect(res.json()).toEqual({ id: expect.any(Number), phone_number: '+14155550100', campaign_id: granted.id, campaign_title: 'Granted line', country_code: 'US', owner_id: owner.id, provider_number_id: null });
     const read = await t.request({ method: 'GET', url: `${url}${res.json().id}`, headers: owner.headers });
     expect(read.json()).toEqual(res.json());
     const german = await post(owner.headers, { phone_number: '+49 30 901820', country_code: 'de' });
@@ -76,6 +76,21 @@ describe('phone numbers', () => {
     expect((await put({ campaign_id: null })).json()).toMatchObject({ campaign_id: null, campaign_title: null, phone_number: '+442071838750' });
     expect((await put({ campaign_id: strangerCampaign.id })).statusCode).toBe(403);
     expect((await put({ phone_number: 'nope' })).statusCode).toBe(422);
+  });
+
+  it('keeps the vendor\'s number id: written on create, changed or cleared on update, left alone when omitted', async () => {
+    const created = await post(owner.headers, { phone_number: '+14155550106', provider_number_id: 'vapi-pn-123' });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().provider_number_id).toBe('vapi-pn-123');
+    const id = created.json().id;
+    const put = async (payload: Record<string, unknown>) => (await t.request({ method: 'PUT', url: `${url}${id}`, headers: owner.headers, payload })).json();
+    expect((await put({ country_code: 'US' })).provider_number_id).toBe('vapi-pn-123');
+    expect((await put({ provider_number_id: 'vapi-pn-456' })).provider_number_id).toBe('vapi-pn-456');
+    expect((await t.request({ method: 'GET', url: `${url}${id}`, headers: owner.headers })).json().provider_number_id).toBe('vapi-pn-456');
+    expect((await put({ provider_number_id: null })).provider_number_id).toBeNull();
+    const tooLong = await post(owner.headers, { phone_number: '+14155550107', provider_number_id: 'x'.repeat(201) });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().detail[0].loc).toEqual(['body', 'provider_number_id']);
   });
 
   it('lists the account\'s numbers newest first with a total count, filtered by campaign', async () => {

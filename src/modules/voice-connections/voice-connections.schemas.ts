@@ -1,0 +1,75 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable, StringEnum } from '../../http/schemas.ts';
+
+/** The vendors an account may bring its own credentials for. */
+export const VOICE_VENDORS = ['vapi', 'retell'] as const;
+export type VoiceVendor = (typeof VOICE_VENDORS)[number];
+export const VoiceVendor = StringEnum(VOICE_VENDORS, { description: 'vapi or retell; fixed once created' });
+
+const Secret = (description: string) => Type.String({ minLength: 8, maxLength: 4096, description });
+const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+const settings = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  api_key: Secret('The vendor\'s private API key (Bearer). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked.'),
+  webhook_secret: Nullable(Secret('Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null.')),
+  phone_number_id: Nullable(VendorId('Vapi only: the phoneNumberId calls go out from when the campaign\'s number has no provider_number_id')),
+  agent_id: Nullable(VendorId('Retell only: the agent of calls whose assistant names none')),
+  from_number: Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Retell only: the number calls go out from when the campaign has none; normalised to E.164' })),
+  max_concurrent_calls: Nullable(Type.Integer({ minimum: 0, maximum: 100000, description: 'calls in progress at once on these credentials; 0 = no cap; null = the vendor\'s default (Vapi 10, Retell 20)' })),
+  calls_per_second: Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'calls started per second on these credentials; null = the default (5)' })),
+};
+
+export const VoiceConnectionCreate = Type.Object({
+  name: settings.name,
+  provider: VoiceVendor,
+  api_key: settings.api_key,
+  webhook_secret: Type.Optional(settings.webhook_secret),
+  phone_number_id: Type.Optional(settings.phone_number_id),
+  agent_id: Type.Optional(settings.agent_id),
+  from_number: Type.Optional(settings.from_number),
+  max_concurrent_calls: Type.Optional(settings.max_concurrent_calls),
+  calls_per_second: Type.Optional(settings.calls_per_second),
+});
+export type VoiceConnectionCreate = Static<typeof VoiceConnectionCreate>;
+
+export const VoiceConnectionUpdate = Type.Object(
+  {
+    name: Type.Optional(settings.name),
+    api_key: Type.Optional(settings.api_key),
+    webhook_secret: Type.Optional(settings.webhook_secret),
+    phone_number_id: Type.Optional(settings.phone_number_id),
+    agent_id: Type.Optional(settings.agent_id),
+    from_number: Type.Optional(settings.from_number),
+    max_concurrent_calls: Type.Optional(settings.max_concurrent_calls),
+    calls_per_second: Type.Optional(settings.calls_per_second),
+  },
+  { description: 'Every field optional; omitted = unchanged (a secret left out keeps its stored value), null clears. The provider is fixed.' },
+);
+export type VoiceConnectionUpdate = Static<typeof VoiceConnectionUpdate>;
+
+export const VoiceConnection = Type.Object({
+  id: Type.Integer(),
+  owner_id: Type.Integer(),
+  name: Type.String(),
+  provider: VoiceVendor,
+  api_key: Type.String({ description: 'masked: **** (with the last 4 characters of a key of 16 or more)' }),
+  webhook_secret: Nullable(Type.String({ description: 'masked like api_key; null when not set' })),
+  phone_number_id: Nullable(Type.String()),
+  agent_id: Nullable(Type.String()),
+  from_number: Nullable(Type.String()),
+  max_concurrent_calls: Nullable(Type.Integer()),
+  calls_per_second: Nullable(Type.Number()),
+  events_url: Nullable(
+    Type.String({
+      description:
+        'Read-only: set the vendor\'s server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection\'s call events here. ' +
+        'Null while the service\'s PUBLIC_BASE_URL is unset.',
+    }),
+  ),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export type VoiceConnection = Static<typeof VoiceConnection>;
+
+export const VoiceConnectionList = Type.Object({ data: Type.Array(VoiceConnection), count: Type.Integer({ description: 'total number of the account\'s connections' }) });
