@@ -31,6 +31,8 @@ export interface FakeVapiOptions {
   timeScale?: number;
   /** The outcome of a call to a number not scripted. */
   choose?: (customerNumber: string) => FakeVapiOutcome;
+  /** How long the answer to a POST /call that placed a call is held (a slow vendor): the call runs meanwhile. */
+  answerDelayMs?: number;
 }
 
 export interface FakeVapiCall {
@@ -306,8 +308,12 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const answer = route(req, Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-      res.end(JSON.stringify(answer.body));
+      const send = () => {
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        res.end(JSON.stringify(answer.body));
+      };
+      if (answer.status === 201 && options.answerDelayMs) setTimeout(send, options.answerDelayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
 import type { FetchedCall, VoiceProvider } from '../../../voice/provider.ts';
 import { providerFor } from '../../../voice/registry.ts';
+import { saveProviderIds } from '../provider-call-ids.ts';
 import { applyCallEvents, finishCall } from './call-events.service.ts';
 
 /**
@@ -15,6 +16,12 @@ import { applyCallEvents, finishCall } from './call-events.service.ts';
  */
 /** A call whose provider stays unreachable ends failed after this many reconcile periods. */
 const UNREACHABLE_FACTOR = 3;
+/**
+ * A vendor call without the vendor's id this long after it was written: the answer to its
+ * startCall never arrived (the process stopped, the network failed). Well past a startCall's
+ * own timeout, so a start still in flight in another process is never taken for one.
+ */
+export const ORPHAN_AFTER_MS = 30_000;
 
 export async function reconcileStaleCalls({ deps, limit = 100 }: { deps: Deps; limit?: number }): Promise<number> {
   const { rows: routes } = await sql<{ provider: string; connection_id: number | null }>`
@@ -23,7 +30,40 @@ export async function reconcileStaleCalls({ deps, limit = 100 }: { deps: Deps; l
   let settled = 0;
   for (const route of routes) {
     const provider = await providerFor(deps, { provider: route.provider, connectionId: route.connection_id }).catch(() => null);
+    if (provider?.findCall) settled += await adoptOrphans(deps, route, provider, limit);
     settled += await reconcileRoute(deps, route, provider, limit);
+  }
+  return settled;
+}
+
+const routeCalls = (deps: Deps, route: { provider: string; connection_id: number | null }) => deps.db.selectFrom('calls')
+  .where('status', '=', 'in progress')
+  .where(sql<string>`coalesce(provider, call_data->>'provider', ${deps.config.VOICE_PROVIDER}::text)`, '=', route.provider)
+  .where(sql<number | null>`voice_connection_id`, route.connection_id === null ? 'is' : '=', route.connection_id);
+
+/**
+ * Vendor calls whose startCall answer never arrived: the vendor is asked by our call id. A call
+ * it placed gets its id saved (its events and the reconciler then find it as any other); a call
+ * it never placed ends `failed` with the attempt given back, so its contact is called again once,
+ * not twice. An unreachable vendor is asked again next round.
+ */
+async function adoptOrphans(deps: Deps, route: { provider: string; connection_id: number | null }, provider: VoiceProvider, limit: number) {
+  const before = new Date(deps.clock.now().getTime() - ORPHAN_AFTER_MS);
+  const orphans = await routeCalls(deps, route).select('id')
+    .where('external_session_id', 'is', null)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('call_provider_refs as r').select('r.call_id').whereRef('r.call_id', '=', 'calls.id'))))
+    .where('start_time', '<', before)
+    .orderBy('id').limit(limit).execute();
+  let settled = 0;
+  for (const { id } of orphans) {
+    let found: string | null;
+    try {
+      found = await provider.findCall!(id);
+    } catch {
+      continue;
+    }
+    if (found !== null) await saveProviderIds(deps.db, [{ callId: id, providerCallId: found }]);
+    else if (await finishCall({ deps, callId: id, eventId: `reconcile-${id}`, outcome: { status: 'failed', endedReason: 'the vendor never placed the call (its start was interrupted); attempt not counted', refundAttempt: true } })) settled++;
   }
   return settled;
 }
@@ -33,11 +73,8 @@ async function reconcileRoute(deps: Deps, route: { provider: string; connection_
   // A provider that cannot be used any more (its settings or connection removed) is not asked;
   // its calls end after the unreachable period, by the default provider's clock.
   const after = (provider ?? deps.voice).capabilities.reconcileAfterMs;
-  const stale = await deps.db.selectFrom('calls').select(['id', 'start_time'])
+  const stale = await routeCalls(deps, route).select(['id', 'start_time'])
     .select((eb) => eb.fn.coalesce('external_session_id', eb.selectFrom('call_provider_refs as r').select('r.provider_call_id').whereRef('r.call_id', '=', 'calls.id')).as('external_session_id'))
-    .where('status', '=', 'in progress')
-    .where(sql<string>`coalesce(provider, call_data->>'provider', ${deps.config.VOICE_PROVIDER}::text)`, '=', route.provider)
-    .where(sql<number | null>`voice_connection_id`, route.connection_id === null ? 'is' : '=', route.connection_id)
     .where('start_time', '<', new Date(now.getTime() - after))
     .orderBy('start_time').limit(limit).execute();
   const age = (call: { start_time: Date | null }) => now.getTime() - (call.start_time?.getTime() ?? 0);
