@@ -37,8 +37,8 @@ describe('Vapi endedReason mapping', () => {
     ]);
   });
 
-  it('is the table written in docs/voice-providers.vapi.part.md, row by row', () => {
-    const doc = readFileSync(new URL('../../../../docs/voice-providers.vapi.part.md', import.meta.url), 'utf8');
+  it('is the table written in docs/voice-providers.md, row by row', () => {
+    const doc = readFileSync(new URL('../../../../docs/voice-providers.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('### endedReason'));
     const lines = section.slice(0, section.indexOf('\n### ')).split('\n').filter((l) => l.startsWith('| `'));
     for (const r of VAPI_OUTCOMES) {

@@ -11,7 +11,7 @@ import { verifyVapiRequest } from './vapi-signature.ts';
  * Vapi (https://docs.vapi.ai) over plain fetch, typed with the official SDK's types. Not the SDK
  * client: it retries 408/429/5xx by default, and a retried POST /call after a 5xx or timeout may
  * place a second call; with plain fetch every request is sent exactly once and the dialer decides
- * (findCall before a retry). docs/voice-providers.vapi.part.md has the whole decision.
+ * (findCall before a retry). docs/voice-providers.md has the whole decision.
  */
 export interface VapiProviderOptions {
   credentials: VendorCredentials;
