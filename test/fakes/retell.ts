@@ -135,15 +135,19 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       });
       return;
     }
-    at(ringMs, async () => {
+    // call_ended goes out once call_started's deliveries are done (a slow delivery would
+    // otherwise interleave them; out-of-order is its own script).
+    let started: Promise<unknown> = Promise.resolve();
+    at(ringMs, () => {
       call.call_status = 'ongoing';
       call.start_timestamp = Date.now();
-      if (script !== 'out_of_order') await twice('call_started');
+      if (script !== 'out_of_order') started = twice('call_started');
     });
     at(ringMs + talkMs, async () => {
       if (call.call_status !== 'ongoing') return; // stopped meanwhile
       end(reason);
       if (script === 'lose_end') return r.finish(); // get-call shows it ended; no event says so
+      await started;
       await twice('call_ended');
       if (script === 'out_of_order') await send(r, 'call_started');
       at(analyzeMs, async () => {

@@ -5,6 +5,7 @@ import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
 import { lockCalls, storeEventIds } from './call-locks.ts';
+import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 
@@ -126,6 +127,9 @@ async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEv
   await fillEmpty(trx, fillsBefore);
   await finishCalls(trx, deps, finishes);
   await fillEmpty(trx, fillsAfter);
+  // An action status that comes after the end (Retell's call_analyzed follows call_ended) may
+  // now match an only-interested webhook the end did not; deliveries already written stay as they are.
+  await enqueueWebhookDeliveries(trx, [...fillsAfter].flatMap(([id, f]) => (f.ended && f.actionStatus ? [id] : [])));
   return outcomes;
 }
 
