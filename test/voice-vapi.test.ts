@@ -14,6 +14,8 @@ import { reconcileStaleCalls } from '../src/modules/dialer/call-events/reconcile
 const KEY = 'fake-vapi-key-0001';
 const SECRET = 'vapi-server-secret-0001';
 const OUR_NUMBER = '+12125550100';
+const AGENCY_KEY = 'agency-client-vapi-key-01';
+const AGENCY_SECRET = 'agency-client-server-secret-01';
 const INBOUND_NUMBER = '+12125550199';
 let fake: FakeVapi;
 let s: VendorScene;
@@ -23,7 +25,7 @@ beforeAll(async () => {
     { VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: 'http://127.0.0.1:9', VAPI_PHONE_NUMBER_ID: 'pn-out', VAPI_CALLS_PER_SECOND: '0' },
     async (serviceUrl) => (fake = await startFakeVapi({
       apiKey: KEY, webhookSecret: SECRET, serverUrl: `${serviceUrl}/api/v1/voice/vapi/events`,
-      phoneNumbers: { 'pn-out': OUR_NUMBER, 'pn-in': INBOUND_NUMBER }, maxConcurrent: 10, ringMs: 20, talkMs: 80, timeScale: 60,
+      phoneNumbers: { 'pn-out': OUR_NUMBER, 'pn-in': INBOUND_NUMBER, 'pn-agency': '+12125550177' }, otherApiKeys: [AGENCY_KEY], maxConcurrent: 10, ringMs: 20, talkMs: 80, timeScale: 60,
     })),
     'VAPI_BASE_URL',
   );
@@ -164,6 +166,39 @@ describe('a campaign on Vapi', () => {
     expect(settled.status, JSON.stringify(settled)).not.toBe('in progress');
     expect(settled.call_ended_by_reason, JSON.stringify(settled)).not.toMatch(/reconciled/);
     expect(settled.call_duration, JSON.stringify(settled)).toBeGreaterThan(0);
+  });
+});
+
+describe("an account's own Vapi credentials (a voice connection)", () => {
+  it('places the calls of an assistant that names the connection with its key, and checks its events with its secret', async () => {
+    const created = await api('POST', '/api/v1/voice-connections/', { name: 'Client A', provider: 'vapi', api_key: AGENCY_KEY, webhook_secret: AGENCY_SECRET, phone_number_id: 'pn-agency' });
+    expect(created.statusCode, created.body).toBe(200);
+    const connection = created.json() as { id: number; api_key: string; events_url: string };
+    expect(connection.api_key).not.toContain(AGENCY_KEY);
+    expect(connection.events_url).toBe(`${s.baseUrl}/api/v1/voice/vapi/events?connection=${connection.id}`);
+    const a = await assistant({ voice_connection_id: connection.id });
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { assistant_id: a.id });
+    const phone = '+12125550141';
+    fake.script(phone, 'interested');
+    await contact(campaign.id, phone, 'Di');
+    await api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);
+    const [call] = await waitFor(async () => {
+      const rows = await callsOf(campaign.id);
+      return rows.length === 1 && rows[0]!.status !== 'in progress' ? rows : null;
+    }, 15_000);
+    expect(call).toMatchObject({ status: 'finished', provider: 'vapi', voice_connection_id: connection.id });
+    const sent = fake.calls.find((c) => c.call.customer?.number === phone)!.request as Record<string, any>;
+    expect(sent.phoneNumberId).toBe('pn-agency');
+    const server = sent.assistantOverrides?.server ?? sent.assistant?.server;
+    expect(server.url).toBe(connection.events_url);
+    expect(server.headers['x-vapi-secret']).toBe(AGENCY_SECRET);
+    // The service's own secret does not open the connection's events route, nor the connection's the service's.
+    const body = JSON.stringify({ message: { type: 'status-update', status: 'ringing', call: { id: 'x' } } });
+    const post = (url: string, secret: string) => s.t.request({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/json', 'x-vapi-secret': secret } });
+    expect((await post(`/api/v1/voice/vapi/events?connection=${connection.id}`, SECRET)).statusCode).toBe(401);
+    expect((await post('/api/v1/voice/vapi/events', AGENCY_SECRET)).statusCode).toBe(401);
+    expect((await post(`/api/v1/voice/vapi/events?connection=${connection.id}`, AGENCY_SECRET)).statusCode).toBe(200);
+    expect((await post('/api/v1/voice/vapi/events?connection=999999', AGENCY_SECRET)).statusCode).toBe(404);
   });
 });
 

@@ -31,6 +31,8 @@ export interface FakeVapiOptions {
   timeScale?: number;
   /** The outcome of a call to a number not scripted. */
   choose?: (customerNumber: string) => FakeVapiOutcome;
+  /** More private keys of the org (an account's own key beside the service's), accepted like apiKey. */
+  otherApiKeys?: string[];
   /** How long the answer to a POST /call that placed a call is held (a slow vendor): the call runs meanwhile. */
   answerDelayMs?: number;
 }
@@ -283,7 +285,8 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
       }
       return { status: 200, body: { ok: true } };
     }
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return { status: 401, body: UNAUTHORIZED };
+    const keys = [apiKey, ...(options.otherApiKeys ?? [])];
+    if (!keys.some((key) => req.headers.authorization === `Bearer ${key}`)) return { status: 401, body: UNAUTHORIZED };
     const one = /^\/call\/([^/]+)$/.exec(url.pathname);
     if (url.pathname === '/call' && req.method === 'POST') {
       let body: unknown;
