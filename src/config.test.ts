@@ -23,6 +23,14 @@ describe('settings', () => {
     [{ SIM_TIME_SCALE: '0' }, 'SIM_TIME_SCALE="0": must be a number, above 0'],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS="yes": must be true, false, 1 or 0'],
     [{ LLM_BASE_URL: 'localhost:11434' }, 'LLM_BASE_URL="localhost:11434": must be an http:// or https:// URL'],
+    [{ VOICE_PROVIDER: 'twillio' }, 'VOICE_PROVIDER="twillio": must be one of sim, vapi, retell'],
+    [{ VOICE_PROVIDER: 'vapi' }, 'VOICE_PROVIDER=vapi needs VAPI_API_KEY and VAPI_WEBHOOK_SECRET'],
+    [{ VOICE_PROVIDER: 'vapi', VAPI_API_KEY: 'a-vapi-private-key' }, 'VOICE_PROVIDER=vapi needs VAPI_WEBHOOK_SECRET'],
+    [{ VAPI_API_KEY: 'a-vapi-private-key' }, 'vapi is configured in part; it also needs VAPI_WEBHOOK_SECRET'],
+    [{ VOICE_PROVIDER: 'retell' }, 'VOICE_PROVIDER=retell needs RETELL_API_KEY'],
+    [{ VOICE_PROVIDER: 'retell', RETELL_API_KEY: 'a-retell-api-key' }, 'VOICE_PROVIDER=retell needs RETELL_AGENT_ID'],
+    [{ VAPI_BASE_URL: 'api.vapi.ai' }, 'VAPI_BASE_URL="api.vapi.ai": not a URL; expected e.g. https://api.vapi.ai'],
+    [{ VAPI_MAX_CONCURRENT_CALLS: '-1' }, 'VAPI_MAX_CONCURRENT_CALLS="-1": must be a whole number, at least 0'],
   ])('refuses %o in one line naming the setting and what is allowed', (env, expected) => {
     const message = problemOf(env);
     expect(message).toContain(expected);
@@ -40,6 +48,7 @@ describe('settings', () => {
     const url = problemOf({ DATABASE_URL: 'mysql://app:hunter2@db/app' });
     expect(url).not.toContain('hunter2');
     expect(url).toContain('mysql://app:***@db/app');
+    expect(problemOf({ VAPI_API_KEY: 'short', VAPI_WEBHOOK_SECRET: 'another-secret' })).not.toContain('short');
   });
 
   it('accepts good values', () => {
