@@ -38,36 +38,27 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => s.t.request({ method, url, headers: s.alice.headers, ...(payload !== undefined && { payload: payload as object }) });
+const api: VendorScene['api'] = (...args) => s.api(...args);
 
 async function assistant(fields: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/v1/assistants/', {
+  return s.assistant({
     name: 'Sales', provider: 'retell', provider_assistant_id: AGENT, first_message: 'Hi {{contact.name}}, this is {{campaign.title}}.',
     system_prompt: 'You call {{contact.name}} about {{campaign.title}}. Unknown: [{{contact.nothing}}]', max_duration_seconds: 300,
     action_status_rules: [{ action_status: 'interested', path: 'custom_analysis_data.interested', equals: true }], ...fields,
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number };
 }
 
-async function contact(campaignId: number, phone: string, name: string) {
-  const res = await api('POST', '/api/v1/contacts/', { campaign_id: campaignId, phone_number: phone, status: 'new', contact_data: { name } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().id as number;
-}
+const contact = (campaignId: number, phone: string, name: string) => s.contact(campaignId, phone, name);
 
-const callsOf = (campaignId: number) => s.t.deps.db.selectFrom('calls').selectAll().where('campaign_id', '=', campaignId).orderBy('id').execute();
-const contactRow = (id: number) => s.t.deps.db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const callsOf = (campaignId: number) => s.callsOf(campaignId);
+const contactRow = (id: number) => s.contactRow(id);
 /** Retell's id of our call: kept in call_provider_refs at the dial, on the row once an end names it. */
 async function retellId(callId: number): Promise<string | null> {
   const ref = await s.t.deps.db.selectFrom('call_provider_refs').select('provider_call_id').where('call_id', '=', callId).executeTakeFirst();
   return ref?.provider_call_id ?? null;
 }
 const sentTo = (phone: string) => fake.calls.filter((c) => c.to_number === phone);
-const settled = (campaignId: number, count: number, ms = 20_000) => waitFor(async () => {
-  const rows = await callsOf(campaignId);
-  return rows.length === count && rows.every((r) => r.status !== 'in progress') ? rows : null;
-}, ms);
+const settled = (campaignId: number, count: number, ms?: number) => s.settled(campaignId, count, ms);
 
 describe('a campaign on Retell', () => {
   it('calls five contacts through the fake: statuses, duration, cost, transcript, recording, action status, retries and the webhook', async () => {

@@ -35,26 +35,20 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => s.t.request({ method, url, headers: s.alice.headers, ...(payload !== undefined && { payload: payload as object }) });
+const api: VendorScene['api'] = (...args) => s.api(...args);
 
 async function assistant(fields: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/v1/assistants/', {
+  return s.assistant({
     name: 'Sales', provider: 'vapi', first_message: 'Hi {{contact.name}}, this is {{campaign.title}}.',
     system_prompt: 'You call {{contact.name}} about {{campaign.title}}. Unknown: [{{contact.nothing}}]', max_duration_seconds: 300,
     action_status_rules: [{ action_status: 'interested', path: 'structuredData.interested', equals: true }], ...fields,
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number };
 }
 
-async function contact(campaignId: number, phone: string, name: string) {
-  const res = await api('POST', '/api/v1/contacts/', { campaign_id: campaignId, phone_number: phone, status: 'new', contact_data: { name } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().id as number;
-}
+const contact = (campaignId: number, phone: string, name: string) => s.contact(campaignId, phone, name);
 
-const callsOf = (campaignId: number) => s.t.deps.db.selectFrom('calls').selectAll().where('campaign_id', '=', campaignId).orderBy('id').execute();
-const contactRow = (id: number) => s.t.deps.db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const callsOf = (campaignId: number) => s.callsOf(campaignId);
+const contactRow = (id: number) => s.contactRow(id);
 
 describe('a campaign on Vapi', () => {
   it('calls five contacts through the fake: statuses, duration, cost, transcript, recording, action status, retries and the webhook', async () => {

@@ -7,7 +7,8 @@ import { DateTime, Id, IdParams, Limit, Nullable, Skip } from '../../http/schema
  */
 export const SUB_USER_RULES = `A sub-user works inside its owner's account, limited to the campaigns granted to it:
 - it sees and edits only the granted campaigns, their contacts and their calls (lists, filters and counts never include anything else; any other campaign, contact or call answers 403);
-- it cannot create campaigns, manage API keys, sub-users or phone numbers (403);
+- it cannot create campaigns, manage API keys, sub-users, phone numbers or voice connections (403);
+- it reads the assistants its granted campaigns use, and cannot create, change or delete assistants (403);
 - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
 A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.`;
 
