@@ -13,13 +13,17 @@ export async function withActionStatus(deps: Deps, events: CallEvent[]): Promise
   if (analysed.length === 0) return events;
   const callIds = analysed.flatMap((e) => (e.callId === null ? [] : [e.callId]));
   const providerIds = analysed.flatMap((e) => (e.callId === null ? [e.providerCallId] : []));
+  // One indexed lookup per way of naming a call (an OR across them, one on the LEFT JOIN's
+  // side, makes the planner scan every call: a cost per report that grows with the table).
+  const rulesJoin = sql`JOIN campaigns cp ON cp.id = k.campaign_id
+    JOIN assistants a ON a.id = coalesce((k.call_data->>'assistant_id')::bigint, cp.assistant_id) AND a.owner_id = k.owner_id`;
   const { rows } = await sql<{ id: number; p: string | null; rules: unknown }>`
-    SELECT k.id, r.provider_call_id AS p, a.action_status_rules AS rules
-    FROM calls k
-    LEFT JOIN call_provider_refs r ON r.call_id = k.id
-    JOIN campaigns cp ON cp.id = k.campaign_id
-    JOIN assistants a ON a.id = coalesce((k.call_data->>'assistant_id')::bigint, cp.assistant_id) AND a.owner_id = k.owner_id
-    WHERE k.id = ANY(${callIds}::bigint[]) OR r.provider_call_id = ANY(${providerIds}::text[]) OR k.external_session_id = ANY(${providerIds}::text[])`.execute(deps.db);
+    SELECT k.id, NULL::text AS p, a.action_status_rules AS rules FROM calls k ${rulesJoin} WHERE k.id = ANY(${callIds}::bigint[])
+    UNION ALL
+    SELECT k.id, r.provider_call_id, a.action_status_rules FROM call_provider_refs r JOIN calls k ON k.id = r.call_id ${rulesJoin}
+    WHERE r.provider_call_id = ANY(${providerIds}::text[])
+    UNION ALL
+    SELECT k.id, k.external_session_id, a.action_status_rules FROM calls k ${rulesJoin} WHERE k.external_session_id = ANY(${providerIds}::text[])`.execute(deps.db);
   const byCall = new Map(rows.map((r) => [r.id, r.rules]));
   const byProvider = new Map(rows.filter((r) => r.p).map((r) => [r.p!, r.rules]));
   return events.map((e) => {
