@@ -23,6 +23,9 @@ export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcom
  * Concurrent deliveries are applied together (see event-batcher.ts).
  */
 export async function applyCallEvents({ deps, provider, events }: { deps: Deps; provider: string; events: CallEvent[] }) {
+  // Progress events change nothing stored (applyBatch): a vendor's ringing and answered
+  // messages, most of its traffic, cost no transaction.
+  if (!events.some(isStored)) return { applied: events.length, duplicates: 0, unknownCalls: 0 };
   const outcomes = await batcherFor(deps, provider).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
   if (outcomes.includes('ended')) deps.dialerWake.wake();
@@ -59,6 +62,8 @@ function batcherFor(deps: Deps, provider: string) {
   return batcher;
 }
 
+const isStored = (e: CallEvent) => e.type === 'ended' || e.type === 'recording';
+
 const KIND_ORDER = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
 
 /** By call, then time and kind, so one call's events apply in the order they happened. */
@@ -80,7 +85,7 @@ function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]
 async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = events.map(() => 'applied');
   // Progress events change nothing the API shows; only end and recording events are stored.
-  const stored = events.map((e, i) => ({ e, i })).filter(({ e }) => e.type === 'ended' || e.type === 'recording');
+  const stored = events.map((e, i) => ({ e, i })).filter(({ e }) => isStored(e));
   if (stored.length === 0) return outcomes;
   const calls = await lockCalls(trx,
     stored.flatMap(({ e }) => (e.callId !== null ? [e.callId] : [])),
