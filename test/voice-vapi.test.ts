@@ -25,7 +25,7 @@ beforeAll(async () => {
     { VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: 'http://127.0.0.1:9', VAPI_PHONE_NUMBER_ID: 'pn-out', VAPI_CALLS_PER_SECOND: '0' },
     async (serviceUrl) => (fake = await startFakeVapi({
       apiKey: KEY, webhookSecret: SECRET, serverUrl: `${serviceUrl}/api/v1/voice/vapi/events`,
-      phoneNumbers: { 'pn-out': OUR_NUMBER, 'pn-in': INBOUND_NUMBER, 'pn-agency': '+12125550177' }, otherApiKeys: [AGENCY_KEY], maxConcurrent: 10, ringMs: 20, talkMs: 80, timeScale: 60,
+      phoneNumbers: { 'pn-out': OUR_NUMBER, 'pn-in': INBOUND_NUMBER, 'pn-agency': '+12125550177', 'pn-a': '+12125550181', 'pn-b': '+12125550182' }, otherApiKeys: [AGENCY_KEY], maxConcurrent: 10, ringMs: 20, talkMs: 80, timeScale: 60,
     })),
     'VAPI_BASE_URL',
   );
@@ -155,6 +155,28 @@ describe('a campaign on Vapi', () => {
     expect(settled.status, JSON.stringify(settled)).not.toBe('in progress');
     expect(settled.call_ended_by_reason, JSON.stringify(settled)).not.toMatch(/reconciled/);
     expect(settled.call_duration, JSON.stringify(settled)).toBeGreaterThan(0);
+  });
+});
+
+describe('caller ID on Vapi', () => {
+  it("rotates over the campaign's numbers by their Vapi phoneNumberId", async () => {
+    const a = await assistant();
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { assistant_id: a.id });
+    for (const [number, id] of [['+12125550181', 'pn-a'], ['+12125550182', 'pn-b']] as const) {
+      const res = await api('POST', '/api/v1/phone-numbers/', { phone_number: number, campaign_id: campaign.id, provider_number_id: id });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const phones = ['+12125550151', '+12125550152', '+12125550153', '+12125550154'];
+    for (const phone of phones) await contact(campaign.id, phone, 'Ed');
+    await api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);
+    const calls = await s.settled(campaign.id, 4);
+    const sent = phones.map((phone) => (fake.calls.find((c) => c.call.customer?.number === phone)!.request as { phoneNumberId: string }).phoneNumberId);
+    expect(new Set(sent)).toEqual(new Set(['pn-a', 'pn-b']));
+    // The number recorded on each call is the one its phoneNumberId names.
+    for (const call of calls) {
+      const id = (fake.calls.find((c) => c.call.customer?.number === call.to_number)!.request as { phoneNumberId: string }).phoneNumberId;
+      expect(call.from_number).toBe(id === 'pn-a' ? '+12125550181' : '+12125550182');
+    }
   });
 });
 
