@@ -10,18 +10,24 @@ import { DIALER_CHANNEL } from './wake.ts';
 const BATCH = 200;
 // Rounds in a row before yielding to the tick, so one busy queue cannot hog the loop forever.
 const MAX_ROUNDS = 50;
+// Rounds whose vendor requests may be in flight while the next one claims.
+const ROUNDS_IN_FLIGHT = 4;
 
 /** One round of the dialer's work: park/revive, dial what is due, settle stale calls. */
 export async function runDialerRound(deps: Deps): Promise<{ started: number }> {
   await sweepCampaignStates({ deps });
   let started = 0;
+  const starting: Promise<void>[] = [];
   for (let i = 0; i < MAX_ROUNDS; i++) {
-    const r = await dialDueContacts({ deps, batchSize: BATCH });
+    const r = await dialDueContacts({ deps, batchSize: BATCH, startInBackground: (p) => starting.push(p) });
     started += r.started;
+    if (starting.length >= ROUNDS_IN_FLIGHT) await starting.shift();
     // Nothing more due, or everything claimed belongs to campaigns another worker is dialling
     // (claiming again at once would only hold their rows from that worker).
     if (r.claimed < BATCH || r.busy === r.claimed) break;
   }
+  // A round ends with its calls started: stop() waiting for the round waits for them too.
+  await Promise.all(starting);
   await reconcileStaleCalls({ deps });
   return { started };
 }

@@ -25,7 +25,16 @@ export interface DialResult {
  * called now, write the calls and the contacts' `in progress` in the same transaction,
  * and only after commit ask the provider to dial (our call id is its idempotency key).
  */
-export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; batchSize?: number }): Promise<DialResult> {
+export async function dialDueContacts({ deps, batchSize = 200, startInBackground }: {
+  deps: Deps;
+  batchSize?: number;
+  /**
+   * Takes the vendor requests of the round instead of waiting for them (the dialer loop): the next
+   * round claims while they are in flight, so one slow vendor does not hold back every other route.
+   * The promise never rejects (a failure is logged; the reconciler settles its calls).
+   */
+  startInBackground?: (starting: Promise<void>) => void;
+}): Promise<DialResult> {
   const now = deps.clock.now();
   const routes = await pacedRoutes(deps);
   const prepared = await deps.db.transaction().execute(async (trx) => {
@@ -125,7 +134,11 @@ export async function dialDueContacts({ deps, batchSize = 200 }: { deps: Deps; b
     return { claimed: claimed.length, busy, calls };
   });
 
-  if (prepared.calls.length > 0) await startCalls(deps, prepared.calls);
+  if (prepared.calls.length > 0) {
+    const starting = startCalls(deps, prepared.calls);
+    if (startInBackground) startInBackground(starting.catch((error) => deps.log.error({ err: error }, 'dialer: starting calls failed (the reconciler settles them)')));
+    else await starting;
+  }
   return { claimed: prepared.claimed, busy: prepared.busy, started: prepared.calls.length, callIds: prepared.calls.map((c) => c.id) };
 }
 
