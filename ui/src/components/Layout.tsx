@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, useLocation } from 'react-router-dom';
+import { useSignOut, type SessionUser } from '../api/session';
+
+/** The main navigation: its link names are part of the public contract (tests and people use them). */
+export const NAVIGATION = [
+  { to: '/campaigns', label: 'Campaigns' },
+  { to: '/contacts', label: 'Contacts' },
+  { to: '/calls', label: 'Calls' },
+  { to: '/analytics', label: 'Analytics' },
+  { to: '/integrations', label: 'Integrations' },
+  { to: '/api-keys', label: 'API keys' },
+] as const;
+
+export function Layout({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const signOut = useSignOut();
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={1} size="h4">voice-campaigns</Title>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm">{user.email ?? user.username}</Text>
+            <Button variant="default" size="xs" loading={signOut.isPending} onClick={() => signOut.mutate()}>Sign out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+        {NAVIGATION.map((item) => (
+          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname.startsWith(item.to)} onClick={close} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,70 @@
+import { Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { api, must } from '../api/client';
+import { Problem } from '../components/Problem';
+
+type Turn = { role: string; text: string };
+type CallDetail = {
+  id: number; status: string; contact_id: number; to_number?: string | null; from_number?: string | null; campaign_title?: string | null;
+  call_duration?: number | null; cost?: number | null; action_status?: string | null; record_url?: string | null; start_time?: string | null;
+  call_ended_by_reason?: string | null; call_data?: { transcript?: Turn[] } & Record<string, unknown>; contact_data?: Record<string, unknown>;
+};
+
+/** One call: the conversation, the recording, the figures and the contact; live while it is in progress. */
+export default function Call() {
+  const id = Number(useParams().id);
+  const call = useQuery({
+    queryKey: ['call', id],
+    queryFn: () => must(api.GET('/api/v1/calls/{id}', { params: { path: { id } } })),
+    refetchInterval: (q) => ((q.state.data as CallDetail | undefined)?.status === 'in progress' ? 2000 : false),
+  });
+  const c = call.data as CallDetail | undefined;
+  if (call.error) return <Problem error={call.error} />;
+  if (!c) return <Text>Loading call {id}…</Text>;
+  const transcript = c.call_data?.transcript ?? [];
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Call {c.id}</Title>
+        <Anchor component={Link} to="/calls">All calls</Anchor>
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <Figure label="Status" value={<Badge>{c.status}</Badge>} />
+        <Figure label="Outcome" value={c.action_status ?? 'none'} />
+        <Figure label="Duration" value={c.call_duration != null ? `${c.call_duration} s` : '—'} />
+        <Figure label="Cost" value={c.cost != null ? `$${c.cost.toFixed(4)}` : '—'} />
+      </SimpleGrid>
+      <Text size="sm">Campaign {c.campaign_title} · contact {c.contact_id} ({c.to_number}) · {c.call_ended_by_reason ?? ''}</Text>
+      {c.record_url && (
+        <Paper withBorder p="sm">
+          <Text size="sm" mb={4}>Recording</Text>
+          <audio controls src={c.record_url} aria-label="Call recording" style={{ width: '100%' }} />
+        </Paper>
+      )}
+      <Title order={3}>Transcript</Title>
+      <Stack gap="xs" aria-label="Transcript">
+        {transcript.length === 0 && <Text c="dimmed">No transcript {c.status === 'in progress' ? 'yet' : ''}.</Text>}
+        {transcript.map((turn, i) => (
+          <Group key={i} justify={turn.role === 'assistant' ? 'flex-start' : 'flex-end'}>
+            <Paper withBorder p="xs" maw="80%" bg={turn.role === 'assistant' ? 'gray.0' : 'blue.0'}>
+              <Text size="xs" fw={700}>{turn.role === 'assistant' ? 'Assistant' : 'Contact'}</Text>
+              <Text size="sm">{turn.text}</Text>
+            </Paper>
+          </Group>
+        ))}
+      </Stack>
+      <Title order={3}>Contact data</Title>
+      <Code block>{JSON.stringify(c.contact_data ?? {}, null, 2)}</Code>
+    </Stack>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text size="xs" c="dimmed">{label}</Text>
+      <Text fw={600}>{value}</Text>
+    </Card>
+  );
+}

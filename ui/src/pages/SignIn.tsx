@@ -1,0 +1,24 @@
+import { Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useSignIn } from '../api/session';
+import { Problem } from '../components/Problem';
+
+export function SignIn() {
+  const signIn = useSignIn();
+  const form = useForm({ initialValues: { username: '', password: '' } });
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder p="lg" w="100%" maw={380}>
+        <form onSubmit={form.onSubmit((values) => signIn.mutate(values))}>
+          <Stack>
+            <Title order={1} size="h3">Sign in to voice-campaigns</Title>
+            <TextInput label="Email" autoComplete="username" required {...form.getInputProps('username')} />
+            <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <Problem error={signIn.error} />
+            <Button type="submit" loading={signIn.isPending}>Sign in</Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}
