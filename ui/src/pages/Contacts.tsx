@@ -1,10 +1,128 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Modal, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+import { Problem } from '../components/Problem';
+import { ContactForm } from './contacts/ContactForm';
+import { ContactsTable } from './contacts/ContactsTable';
+import { CsvImport } from './contacts/CsvImport';
+import { type Contact, type ContactStatus, NEVER_QUEUED, STATUSES, useCampaignOptions } from './contacts/shared';
 
+const PAGE = 25;
+const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+const QUEUE_REASON = 'queued from the dashboard';
+
+/**
+ * Contacts, a page at a time from the API, filtered by campaign, status and phone number; add, edit,
+ * queue the selected ones for a call, and import a CSV file with live progress.
+ */
 export default function Contacts() {
+  const client = useQueryClient();
+  const campaigns = useCampaignOptions();
+  const [page, setPage] = useState(1);
+  const [campaignId, setCampaignId] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [phoneText, setPhoneText] = useState('');
+  const [phone] = useDebouncedValue(phoneText.trim(), 400);
+  const [selected, setSelected] = useState<Map<number, Contact>>(new Map());
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Contact | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  const query = {
+    skip: (page - 1) * PAGE, limit: PAGE,
+    ...(campaignId ? { campaign_id: [Number(campaignId)] } : {}),
+    ...(status ? { status: [status as ContactStatus] } : {}),
+    ...(phone ? { phone_number: phone } : {}),
+  };
+  const list = useQuery({
+    queryKey: ['contacts', query],
+    queryFn: () => must(api.GET('/api/v1/contacts/', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+  const rows = list.data?.data ?? [];
+  const total = list.data?.count ?? 0;
+
+  const select = (contacts: Contact[], on: boolean) => setSelected((prev) => {
+    const next = new Map(prev);
+    for (const c of contacts) {
+      if (on) next.set(c.id, c);
+      else next.delete(c.id);
+    }
+    return next;
+  });
+  const filter = <T,>(set: (v: T) => void) => (v: T) => { set(v); setPage(1); };
+
+  // The API's enqueue operation is campaign-wide (a status and a limit), so the chosen contacts are
+  // queued one by one as it queues them: status added_to_queue, due now. The dialer never calls
+  // contacts in progress, do_not_disturb or paused, so those are left as they are.
+  const queue = useMutation({
+    mutationFn: async (contacts: Contact[]) => {
+      const eligible = contacts.filter((c) => !NEVER_QUEUED.includes(c.status));
+      const now = new Date().toISOString();
+      const results: PromiseSettledResult<unknown>[] = [];
+      for (let i = 0; i < eligible.length; i += 10) { // ten requests at a time
+        results.push(...await Promise.allSettled(eligible.slice(i, i + 10).map((c) => must(api.PUT('/api/v1/contacts/{id}', {
+          params: { path: { id: c.id } },
+          body: { status: 'added_to_queue', next_action_time: now, next_action_reason: QUEUE_REASON },
+        })))));
+      }
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${eligible[i]?.phone_number}: ${(r.reason as Error).message}`] : []));
+      return { queued: results.length - failed.length, notEligible: contacts.length - eligible.length, failed };
+    },
+    onSuccess: ({ queued, notEligible, failed }) => {
+      const parts = [`Queued ${queued} contact${queued === 1 ? '' : 's'}`];
+      if (notEligible) parts.push(`${notEligible} not queued (in progress, do_not_disturb or paused)`);
+      if (failed.length) parts.push(`${failed.length} failed: ${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '…' : ''}`);
+      notifications.show({ color: failed.length ? 'red' : queued ? 'green' : 'yellow', title: 'Queue selected', message: parts.join('. '), autoClose: failed.length ? false : 6000 });
+      setSelected(new Map());
+      void client.invalidateQueries({ queryKey: ['contacts'] });
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'Could not queue the contacts', message: error.message }),
+  });
+
   return (
     <Stack>
-      <Title order={2}>Contacts</Title>
-      <Text c="dimmed">This page is being built.</Text>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Contacts</Title>
+        <Group gap="xs" wrap="wrap">
+          <Button variant="default" onClick={() => setImporting(true)}>Import CSV</Button>
+          <Button onClick={() => setAdding(true)}>Add contact</Button>
+        </Group>
+      </Group>
+      <Group align="end" wrap="wrap">
+        <Select label="Campaign" placeholder="All campaigns" data={campaigns.options} value={campaignId} onChange={filter(setCampaignId)} searchable clearable miw={200} />
+        <Select label="Status" placeholder="Any" data={STATUSES} value={status} onChange={filter(setStatus)} clearable miw={160} />
+        <TextInput label="Find phone number" description="Exact number" value={phoneText} onChange={(e) => { setPhoneText(e.currentTarget.value); setPage(1); }} type="search" miw={180} />
+      </Group>
+      <Problem error={list.error ?? campaigns.error} />
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" aria-live="polite">
+          {list.isPending ? 'Loading contacts…' : `${total} contact${total === 1 ? '' : 's'}`}{selected.size ? ` · ${selected.size} selected` : ''}
+        </Text>
+        <Group gap="xs" wrap="wrap">
+          {selected.size > 0 && <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>Clear selection</Button>}
+          <Button size="sm" disabled={selected.size === 0} loading={queue.isPending} onClick={() => queue.mutate([...selected.values()])}>Queue selected</Button>
+        </Group>
+      </Group>
+      <ContactsTable rows={rows} selected={selected} onSelect={select} onEdit={setEditing} />
+      {!list.isPending && rows.length === 0 && <Text c="dimmed">No contacts match.</Text>}
+      {total > PAGE && (
+        <nav aria-label="Contact pages">
+          <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} siblings={1} boundaries={1} getControlProps={(control) => ({ 'aria-label': CONTROL_NAMES[control] })} />
+        </nav>
+      )}
+      <Modal opened={adding} onClose={() => setAdding(false)} title="Add contact">
+        <ContactForm key={adding ? 'open' : 'closed'} onDone={() => setAdding(false)} />
+      </Modal>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? `Edit contact ${editing.phone_number}` : 'Edit contact'}>
+        {editing && <ContactForm key={editing.id} contact={editing} onDone={() => setEditing(null)} />}
+      </Modal>
+      <Modal opened={importing} onClose={() => setImporting(false)} title="Import CSV" size="lg" keepMounted>
+        <CsvImport />
+      </Modal>
     </Stack>
   );
 }

@@ -1,0 +1,87 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Button, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, must } from '../../api/client';
+import { Problem } from '../../components/Problem';
+import type { ImportTask } from './shared';
+
+const RUNNING: ImportTask['status'][] = ['pending', 'running'];
+
+const csvCell = (v: string | number) => {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The skipped and failed rows as a CSV file the browser downloads (row = data row, 1 = the first after the header). */
+function downloadErrors(task: ImportTask) {
+  const lines = ['row,phone_number,reason', ...task.errors.map((e) => [e.index + 1, e.phone_number, e.reason].map(csvCell).join(','))];
+  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `import-${task.task_id}-errors.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** An import task, polled every 500 ms while it is pending or running: progress, final counts, the rows it could not import. */
+export function ImportProgress({ taskId }: { taskId: number }) {
+  const client = useQueryClient();
+  const task = useQuery({
+    queryKey: ['import-task', taskId],
+    queryFn: () => must(api.GET('/api/v1/contacts/bulk/{task_id}', { params: { path: { task_id: taskId } } })),
+    refetchInterval: (q) => (!q.state.data || RUNNING.includes(q.state.data.status) ? 500 : false),
+  });
+  const t = task.data;
+  const done = !!t && !RUNNING.includes(t.status);
+  const refreshed = useRef(false);
+  useEffect(() => {
+    // The contacts table shows the imported contacts once the task ends.
+    if (done && !refreshed.current) {
+      refreshed.current = true;
+      void client.invalidateQueries({ queryKey: ['contacts'] });
+    }
+  }, [done, client]);
+  if (!t) return task.error ? <Problem error={task.error} /> : <Text size="sm">Import {taskId}: waiting for the service…</Text>;
+  const percent = t.total ? Math.round((100 * t.processed) / t.total) : done ? 100 : 0;
+  const statusText = t.status === 'pending' ? 'Waiting to start' : t.status === 'running' ? 'Importing' : t.status === 'completed' ? 'Import completed' : 'Import failed';
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" wrap="wrap" aria-live="polite">
+        <Text fw={500}>{statusText}{t.file_name ? ` · ${t.file_name}` : ''}</Text>
+        <Text size="sm">{t.processed} of {t.total} rows</Text>
+      </Group>
+      <Progress value={percent} aria-label="Import progress" animated={!done} color={t.status === 'failed' ? 'red' : undefined} size="lg" />
+      <Text size="sm">Created {t.created} · Skipped {t.skipped} · Failed {t.failed}</Text>
+      {t.status === 'failed' && <Alert color="red" role="alert" title="Import failed">{t.failure_reason ?? 'The import ended without a reason.'}</Alert>}
+      <Problem error={task.error} />
+      {t.errors.length > 0 && (
+        <Stack gap="xs">
+          <Group justify="space-between" wrap="wrap">
+            <Text size="sm">
+              {t.error_count > t.errors.length ? `The first ${t.errors.length} of ${t.error_count} rows not imported` : `${t.error_count} rows not imported`} (row 1 is the first row after the header)
+            </Text>
+            <Button size="xs" variant="default" onClick={() => downloadErrors(t)}>Download errors</Button>
+          </Group>
+          <ScrollArea.Autosize mah={260} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Rows not imported' }}>
+            <Table striped aria-label="Import errors" miw={360}>
+              <Table.Thead>
+                <Table.Tr><Table.Th>Row</Table.Th><Table.Th>Phone number</Table.Th><Table.Th>Reason</Table.Th></Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {t.errors.map((e) => (
+                  <Table.Tr key={`${e.index}-${e.phone_number}`}>
+                    <Table.Td>{e.index + 1}</Table.Td>
+                    <Table.Td>{e.phone_number}</Table.Td>
+                    <Table.Td>{e.reason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

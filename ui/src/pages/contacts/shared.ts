@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../../api/client';
+import type { paths } from '../../api/schema';
+
+export type Contact = paths['/api/v1/contacts/']['get']['responses'][200]['content']['application/json']['data'][number];
+export type ContactStatus = Contact['status'];
+export type ImportTask = paths['/api/v1/contacts/bulk/{task_id}']['get']['responses'][200]['content']['application/json'];
+
+/** Every contact status the API knows, in the order of the status machine. */
+export const STATUSES: ContactStatus[] = [
+  'new', 'added_to_queue', 'call_scheduled', 'awaiting_queue', 'in progress', 'finished', 'busy', 'no_answer',
+  'not_reached', 'failed', 'invalid_number', 'do_not_disturb', 'paused',
+];
+
+/** Statuses the dialer never queues (the API's enqueue operations skip them too). */
+export const NEVER_QUEUED: ContactStatus[] = ['in progress', 'do_not_disturb', 'paused'];
+
+export const STATUS_COLOR: Partial<Record<ContactStatus, string>> = {
+  new: 'gray', added_to_queue: 'blue', call_scheduled: 'cyan', 'in progress': 'indigo', finished: 'green',
+  failed: 'red', invalid_number: 'red', do_not_disturb: 'orange', paused: 'yellow', awaiting_queue: 'yellow',
+};
+
+/** The contact's name, when its free-form data has one. */
+export const nameOf = (c: Pick<Contact, 'contact_data'>) => {
+  const name = c.contact_data?.name;
+  return typeof name === 'string' || typeof name === 'number' ? String(name) : '';
+};
+
+/** The caller's campaigns (the first 100) as Select options. */
+export function useCampaignOptions() {
+  const campaigns = useQuery({
+    queryKey: ['campaigns', 'options'],
+    queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { skip: 0, limit: 100 } } })),
+    staleTime: 60_000,
+  });
+  const rows = ((campaigns.data as { data?: { id: number; title: string }[] } | undefined)?.data ?? []);
+  return { options: rows.map((c) => ({ value: String(c.id), label: c.title })), error: campaigns.error, isPending: campaigns.isPending };
+}
