@@ -10,7 +10,10 @@ import { handleError } from './http/error-handler.ts';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
 import { applyRequestInputRules } from './http/request-input.ts';
 import { createAllowedMethods } from './http/allowed-methods.ts';
-import { authenticate } from './modules/auth/authenticate.ts';
+import { authenticate, credentialKind } from './modules/auth/authenticate.ts';
+import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-session.ts';
+import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
+import { dashboardStatic } from './http/dashboard-static.ts';
 import type { Principal } from './modules/auth/principal.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { loginRoutes } from './modules/auth/login.routes.ts';
@@ -91,7 +94,14 @@ function trustProxy(value: string | undefined): boolean | string | ((address: st
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP application from its dependencies. Does not listen. */
-export async function buildApp(deps: Deps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+export async function buildApp(
+  deps: Deps,
+  options: {
+    logger?: FastifyServerOptions['logger'];
+    /** The built dashboard's directory; default <repo>/ui/dist (tests bring their own). */
+    dashboardDir?: string;
+  } = {},
+): Promise<App> {
   const proxies = trustProxy(deps.config.TRUST_PROXY);
   // The process logger (deps.log), with request lines redacted, unless the caller brings its own
   // logger options (tests: none, or a stream to read). Typed as Fastify's base logger, as App is.
@@ -129,21 +139,25 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(loginRoutes, { prefix: '/api/v1' });
+  await app.register(signInRoutes, { prefix: '/api/v1' });
   // Routes with their own authentication.
   await app.register(createContactRoutes, { prefix: '/api/v1/contact-creation-integration' });
   await app.register(callEventsRoutes, { prefix: '/api/v1/voice' });
 
-  // Everything below needs an API key or a bearer token.
+  // Everything below needs an API key, a bearer token or the dashboard session cookie.
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request) => {
-        request.principal = await authenticate({
+        const credentials = {
           apiKey: request.headers['x-api-key'] as string | undefined,
           authorization: request.headers.authorization,
-          repo: deps.authRepo,
-          tokens: deps.tokens,
-        });
+          sessionToken: sessionTokenOf(request.headers.cookie),
+        };
+        request.principal = await authenticate({ ...credentials, repo: deps.authRepo, tokens: deps.tokens });
+        // The browser sends the cookie whoever wrote the page: see dashboard-session.ts.
+        if (credentialKind(credentials) === 'session') requireCsrfHeader(request);
       });
+      await api.register(sessionRoutes);
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
       await api.register(subUsersRoutes, { prefix: '/sub-users' });
@@ -162,5 +176,7 @@ export async function buildApp(deps: Deps, options: { logger?: FastifyServerOpti
     },
     { prefix: '/api/v1' },
   );
+  // The dashboard at / and its client-side routes; last, so every route above is matched first.
+  await app.register(dashboardStatic, options.dashboardDir ? { distDir: options.dashboardDir } : {});
   return app;
 }

@@ -19,7 +19,7 @@ export const TAGS = [
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
 ];
 
-const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }];
+const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAuth: [] }];
 // Routes with their own authentication (or none) under /api/v1: login, the integration token's
 // routes, and provider events (signed by the provider). The simulator's inbound trigger beside
 // them needs a credential like any other operation.
@@ -39,7 +39,8 @@ Conventions this service fixes where the public interface leaves them open:
 - Query numbers must be finite (\`1e400\` is a 422); query and path text may not hold NUL or lone surrogates (422).
 - A JSON body is checked in full when small (every error listed, at most 50) and up to its first error when large; text may not hold NUL or lone surrogates, and JSON nests at most 64 levels (422).
 - Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.
-- Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).`;
+- Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).
+- Authentication: \`X-API-Key\`, else \`Authorization: Bearer\`, else the dashboard's \`vc_session\` cookie (\`POST /api/v1/session\`). A request authenticated by the cookie whose method is not GET, HEAD or OPTIONS must carry \`X-Requested-With: voice-campaigns\`, else 403 and nothing changes.`;
 
 export async function registerOpenApi(app: App) {
   app.addHook('onRoute', (route) => {
@@ -70,6 +71,10 @@ export async function registerOpenApi(app: App) {
         securitySchemes: {
           APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { tokenUrl: '/api/v1/login/access-token', scopes: {} } } },
+          cookieAuth: {
+            type: 'apiKey', in: 'cookie', name: 'vc_session',
+            description: 'The dashboard session from POST /api/v1/session (HttpOnly, SameSite=Strict). Requests it authenticates that are not GET, HEAD or OPTIONS need the header X-Requested-With: voice-campaigns (403 otherwise).',
+          },
         },
       },
     },

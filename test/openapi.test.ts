@@ -187,6 +187,16 @@ describe('the document', () => {
     expect(oauth?.flows.password?.scopes).toEqual({});
   });
 
+  it('declares the dashboard session cookie beside them, on every authenticated operation, and documents the header rule', () => {
+    expect(doc.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'vc_session' });
+    const session = doc.paths['/api/v1/session']!;
+    for (const method of ['get', 'delete'] as const) expect((session[method]!.security ?? []).flatMap((s) => Object.keys(s)), method).toContain('cookieAuth');
+    expect(session.post!.security ?? []).toEqual([]);
+    const campaigns = operation('post', '/api/v1/campaigns/')!;
+    expect((campaigns.security ?? []).flatMap((s) => Object.keys(s))).toContain('cookieAuth');
+    for (const method of ['post', 'delete'] as const) expect(JSON.stringify(session[method]), method).toContain('X-Requested-With: voice-campaigns');
+  });
+
   it('lets every authenticated operation use either scheme and leaves the integration endpoint to its token', () => {
     const names = Object.entries(doc.components.securitySchemes);
     const apiKey = names.find(([, s]) => s.type === 'apiKey')![0];
@@ -222,8 +232,9 @@ describe('the document', () => {
   });
 
   it('declares the account credentials on exactly the operations that refuse a request without them', async () => {
-    // Operations with an authentication of their own: an integration token, a provider's signature, none (login).
-    const ownAuthentication = /^\/api\/v1\/(login\/|contact-creation-integration\/|voice\/\{provider\}\/events$)/;
+    // Operations with an authentication of their own: an integration token, a provider's signature, none (login,
+    // and the dashboard's sign-in, POST /session: the other methods of that path need a credential).
+    const ownAuthentication = /^\/api\/v1\/(login\/|session$|contact-creation-integration\/|voice\/\{provider\}\/events$)/;
     let checked = 0;
     for (const [path, methods] of Object.entries(doc.paths)) {
       if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') continue;

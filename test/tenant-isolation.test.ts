@@ -567,6 +567,8 @@ describe('coverage', () => {
   const NOT_APPLICABLE = new Map<string, string>([
     ['POST /api/v1/contacts/import/csv', 'multipart upload; the same campaign check as POST /contacts/bulk, covered in the imports tests'],
     ['POST /api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver', 'needs a delivery row; the integration check is the one exercised on /test and /deliveries'],
+    ['GET /api/v1/session', 'takes no id: answers the caller itself (src/modules/auth/dashboard-session.test.ts)'],
+    ['DELETE /api/v1/session', 'takes no id: ends only the session of the cookie sent (src/modules/auth/dashboard-session.test.ts)'],
   ]);
 
   it('exercises every authenticated operation the service mounts as another account or a sub-user', () => {

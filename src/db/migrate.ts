@@ -12,6 +12,7 @@ import * as importColumns from './migrations/0010_import_columns.ts';
 import * as deliveryMissingRequired from './migrations/0011_delivery_missing_required.ts';
 import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
 import * as assistantsAndVendors from './migrations/0013_assistants_and_vendors.ts';
+import * as dashboardSessions from './migrations/0014_dashboard_sessions.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0011_delivery_missing_required': deliveryMissingRequired,
   '0012_dialer_claim_order': dialerClaimOrder,
   '0013_assistants_and_vendors': assistantsAndVendors,
+  '0014_dashboard_sessions': dashboardSessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

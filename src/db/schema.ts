@@ -5,6 +5,7 @@ import type { CallsTables } from './tables/calls.ts';
 import type { CampaignsTables } from './tables/campaigns.ts';
 import type { ContactIntegrationsTables } from './tables/contact-integrations.ts';
 import type { ContactsTables } from './tables/contacts.ts';
+import type { DashboardSessionsTables } from './tables/dashboard-sessions.ts';
 import type { DialerTables } from './tables/dialer.ts';
 import type { ImportsTables } from './tables/imports.ts';
 import type { PhoneNumbersTables } from './tables/phone-numbers.ts';
@@ -27,4 +28,5 @@ export type * from './tables/users.ts';
  */
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
-    DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables {}
+    DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
+    DashboardSessionsTables {}

@@ -25,6 +25,8 @@ export interface TestApp {
 export interface TestOverrides {
   clock?: Clock;
   voice?: (config: Config, clock: Clock) => VoiceProvider;
+  /** The built dashboard's directory served at / (default: the repository's ui/dist). */
+  dashboardDir?: string;
 }
 
 /** One app on one fresh database; call in beforeAll and close in afterAll. */
@@ -41,7 +43,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   if (overrides.voice) deps.voice = overrides.voice(config, deps.clock);
   // As server.ts does: the simulator's events go to the events service in-process.
   connectProviderEvents(deps);
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, { logger: false, ...(overrides.dashboardDir ? { dashboardDir: overrides.dashboardDir } : {}) });
   await app.ready();
   return {
     app,

@@ -7,18 +7,37 @@ import type { Principal } from './principal.ts';
 // last_used_at is informative; writing it on every request would double the cost of a read.
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** Which credential a request is authenticated by, in the order they are tried. */
+export type CredentialKind = 'api_key' | 'bearer' | 'session';
+
 /**
- * Resolves the caller from `X-API-Key` or `Authorization: Bearer <jwt>`. Every request
- * re-checks the database, so a deleted key or deactivated account fails on the next call.
+ * The credential a request presents: `X-API-Key`, else `Authorization` (a bearer token), else
+ * the dashboard session cookie. Only the first present one is checked: a bad API key beside a
+ * good cookie is a 401.
+ */
+export function credentialKind(input: { apiKey: string | undefined; authorization: string | undefined; sessionToken: string | undefined }): CredentialKind | null {
+  if (input.apiKey) return 'api_key';
+  if (input.authorization) return 'bearer';
+  if (input.sessionToken) return 'session';
+  return null;
+}
+
+/**
+ * Resolves the caller from `X-API-Key`, `Authorization: Bearer <jwt>` or the dashboard session
+ * cookie's token. Every request re-checks the database, so a deleted key, a deactivated account
+ * or an ended session fails on the next call.
  */
 export async function authenticate(input: {
   apiKey: string | undefined;
   authorization: string | undefined;
+  /** The token of the dashboard session cookie (dashboard-session.ts), if any. */
+  sessionToken?: string | undefined;
   repo: AuthRepository;
   tokens: AccessTokenService;
   now?: Date;
 }): Promise<Principal> {
-  const { apiKey, authorization, repo, tokens, now = new Date() } = input;
+  const { apiKey, authorization, sessionToken, repo, tokens, now = new Date() } = input;
+  if (credentialKind({ apiKey, authorization, sessionToken }) === 'session' && sessionToken) return sessionPrincipal(sessionToken, repo, now);
   if (apiKey) {
     const key = await repo.findApiKey(digestToken(apiKey));
     if (!key) throw unauthorized('Invalid API key');
@@ -40,4 +59,12 @@ export async function authenticate(input: {
     if (sub && sameRow(sub)) return { kind: 'sub_user', subUserId: sub.id, ownerId: sub.owner_id };
   }
   throw unauthorized('Could not validate credentials');
+}
+
+async function sessionPrincipal(token: string, repo: AuthRepository, now: Date): Promise<Principal> {
+  const session = await repo.findSession(digestToken(token));
+  if (!session) throw unauthorized('Session expired or signed out');
+  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_INTERVAL_MS) await repo.touchSession(session.id);
+  if (session.user_id !== null) return { kind: 'user', userId: session.user_id, ownerId: session.user_id, isSuperuser: session.is_superuser === true };
+  return { kind: 'sub_user', subUserId: session.sub_user_id!, ownerId: session.owner_id! };
 }
