@@ -77,6 +77,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The principal the request is authenticated as (by the `vc_session` cookie, an API key or a bearer token); 401 when none, or when the session expired or was ended.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description user = account owner; sub_user = a sub-user of owner_id */
+                            kind: "user" | "sub_user";
+                            /** @description the account's or the sub-user's id */
+                            id: number;
+                            email: string | null;
+                            /** @description a sub-user's username; null for an account */
+                            username: string | null;
+                            full_name: string | null;
+                            /** @description the account the principal acts in (its own id for an account) */
+                            owner_id: number;
+                            is_superuser: boolean;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Sign in to the dashboard (cookie session)
+         * @description JSON `{username, password}`, checked and throttled exactly as `POST /api/v1/login/access-token` (same names, same 429 with Retry-After). On success sets the cookie `vc_session=<token>; HttpOnly; SameSite=Strict; Path=/; Max-Age=<ACCESS_TOKEN_EXPIRE_MINUTES×60>` (plus `Secure` over HTTPS, as seen through TRUST_PROXY) and answers who signed in. Wrong credentials or an inactive account: 401 with the login's message. The cookie then authenticates every operation beside X-API-Key and the bearer token (they take precedence when sent). This operation itself needs `X-Requested-With: voice-campaigns` (403 without it), so a cross-site form cannot sign a browser in. A request authenticated by the `vc_session` cookie whose method is not GET, HEAD or OPTIONS must carry `X-Requested-With: voice-campaigns` (a header a cross-site form cannot send), else 403 and nothing changes; requests with an API key or a bearer token need no such header.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description account e-mail, or a sub-user's username or e-mail */
+                        username: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description user = account owner; sub_user = a sub-user of owner_id */
+                            kind: "user" | "sub_user";
+                            /** @description the account's or the sub-user's id */
+                            id: number;
+                            email: string | null;
+                            /** @description a sub-user's username; null for an account */
+                            username: string | null;
+                            full_name: string | null;
+                            /** @description the account the principal acts in (its own id for an account) */
+                            owner_id: number;
+                            is_superuser: boolean;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Sign out of the dashboard
+         * @description Ends the session of the `vc_session` cookie (the cookie is then refused everywhere with 401) and clears it (Max-Age=0). 204. A request authenticated by the `vc_session` cookie whose method is not GET, HEAD or OPTIONS must carry `X-Requested-With: voice-campaigns` (a header a cross-site form cannot send), else 403 and nothing changes; requests with an API key or a bearer token need no such header.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-creation-integration/create-contact": {
         parameters: {
             query?: never;
