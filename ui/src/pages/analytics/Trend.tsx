@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { Box, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { LineChart } from '@mantine/charts';
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../../api/client';
+import { Problem } from '../../components/Problem';
+import { bucketLabel, TREND_METRICS, type Granularity, type TrendMetric, type Trends } from './model';
+
+export type ReportQuery = { start_date: string; end_date: string; timezone: string; campaign_id?: number; call_types?: ('outbound' | 'inbound' | 'none')[] };
+
+/** The trend of one metric per bucket (every bucket present, zeros included) as a line chart, with its total. */
+export function Trend({ query, granularity }: { query: ReportQuery | null; granularity: string }) {
+  const [metric, setMetric] = useState<TrendMetric>('calls');
+  const [asTable, setAsTable] = useState(false);
+  const params = { ...query, metric, ...(granularity === 'auto' ? {} : { granularity: granularity as Granularity }) };
+  const trend = useQuery({
+    queryKey: ['analytics-trends', params],
+    queryFn: () => must(api.GET('/api/v1/analytics/trends', { params: { query: params } })),
+    enabled: query !== null,
+  });
+  const data: Trends | undefined = trend.data;
+  const label = TREND_METRICS.find((m) => m.value === metric)?.label ?? metric;
+  const points = (data?.buckets ?? []).map((b) => ({ bucket: bucketLabel(b.start, data!.granularity), value: b.value }));
+  return (
+    <section aria-labelledby="trend">
+      <Stack gap="sm">
+        <Title order={3} id="trend">Trend</Title>
+        <Group align="end" wrap="wrap">
+          <Select label="Metric" data={TREND_METRICS} value={metric} onChange={(v) => v && setMetric(v as TrendMetric)} allowDeselect={false} w={220} />
+          {data && (
+            <Text size="sm">
+              {label} per {data.granularity}, total: <Text span fw={700}>{String(data.total)}</Text>
+            </Text>
+          )}
+        </Group>
+        <Problem error={trend.error} />
+        {data && (
+          <>
+            <Box role="figure" aria-label={`Trend of ${label} per ${data.granularity}`}>
+              <LineChart h={260} data={points} dataKey="bucket" series={[{ name: 'value', label, color: 'blue.6' }]} curveType="linear" withDots={points.length <= 62} />
+            </Box>
+            <Group>
+              <Button variant="subtle" size="xs" onClick={() => setAsTable((v) => !v)} aria-expanded={asTable}>
+                {asTable ? 'Hide trend values' : 'Show trend values'}
+              </Button>
+            </Group>
+            {asTable && (
+              <Table.ScrollContainer minWidth={320} mah={360}>
+                <Table aria-label="Trend values" striped>
+                  <Table.Thead><Table.Tr><Table.Th>Bucket start</Table.Th><Table.Th>{label}</Table.Th></Table.Tr></Table.Thead>
+                  <Table.Tbody>
+                    {data.buckets.map((b, i) => (
+                      <Table.Tr key={b.start}><Table.Td>{points[i]?.bucket}</Table.Td><Table.Td>{String(b.value)}</Table.Td></Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </>
+        )}
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import type { paths } from '../../api/schema';
+
+/** The API's own answers, typed from the generated schema (never copied by hand). */
+export type Detailed = paths['/api/v1/analytics/detailed']['get']['responses'][200]['content']['application/json'];
+export type Trends = paths['/api/v1/analytics/trends']['get']['responses'][200]['content']['application/json'];
+export type Totals = Detailed['totals'];
+export type MetricKey = keyof Totals;
+export type TrendMetric = NonNullable<Trends['metric']>;
+export type Granularity = Trends['granularity'];
+export type CallType = 'outbound' | 'inbound' | 'none';
+
+type Kind = 'count' | 'rate' | 'seconds' | 'money';
+
+/**
+ * The headline figures, in the order shown, with the definition text of docs/analytics.md ("Definitions").
+ * Each label links to #def-<key> on the page's own "Definitions" section.
+ */
+export const FIGURES: { key: MetricKey; label: string; kind: Kind; definition: string }[] = [
+  { key: 'calls', label: 'Calls', kind: 'count', definition: 'calls in the period' },
+  { key: 'answered', label: 'Answered', kind: 'count', definition: 'calls with call_duration > 0 (the line was open for at least a second)' },
+  { key: 'finished', label: 'Finished', kind: 'count', definition: 'calls with status finished' },
+  { key: 'successful', label: 'Successful', kind: 'count', definition: 'status finished and action_status one of interested, scheduled, transferred' },
+  { key: 'success_rate', label: 'Success rate (%)', kind: 'rate', definition: 'successful / calls, a fraction from 0 to 1 (shown here as a percentage); null when there are no calls' },
+  { key: 'total_duration', label: 'Total duration (s)', kind: 'seconds', definition: 'sum of call_duration, in seconds; a null duration counts 0' },
+  { key: 'average_duration', label: 'Average duration (s)', kind: 'seconds', definition: 'total_duration / answered, seconds; null when nothing was answered' },
+  { key: 'total_cost', label: 'Total cost', kind: 'money', definition: 'sum of cost as stored on calls (no currency conversion); a null cost counts 0' },
+  { key: 'average_cost', label: 'Average cost', kind: 'money', definition: 'total_cost / calls; null when there are no calls' },
+  { key: 'unique_contacts', label: 'Unique contacts', kind: 'count', definition: 'distinct contacts among the calls' },
+];
+
+export const PERIOD_DEFINITION =
+  'the half-open range [start_date, end_date). A call counts when its start_time falls in it; calls without a start_time never count. ' +
+  'Half-open so that the previous period, the current period and every bucket tile the time line without counting a call twice.';
+
+export const TREND_METRICS: { value: TrendMetric; label: string }[] = [
+  { value: 'calls', label: 'Calls' },
+  { value: 'successful', label: 'Successful calls' },
+  { value: 'duration', label: 'Duration (s)' },
+  { value: 'cost', label: 'Cost' },
+];
+
+export const GRANULARITIES = [
+  { value: 'auto', label: 'Automatic' },
+  { value: 'hour', label: 'Hour' },
+  { value: 'day', label: 'Day' },
+  { value: 'week', label: 'Week' },
+  { value: 'month', label: 'Month' },
+];
+
+export const CALL_TYPES = [
+  { value: 'outbound', label: 'Outbound' },
+  { value: 'inbound', label: 'Inbound' },
+  { value: 'none', label: 'Test calls (no type)' },
+];
+
+/**
+ * A figure as the API answered it, untouched: counts, seconds and money as the number itself
+ * (the API already rounds money to the cent and averages to 2 or 4 decimals). A rate (a fraction
+ * rounded to 4 decimals) is shown as a percentage with 2 decimals, which loses nothing. Null: "n/a".
+ */
+export function formatFigure(kind: Kind, value: number | null | undefined): string {
+  if (value === null || value === undefined) return 'n/a';
+  if (kind === 'rate') return `${(value * 100).toFixed(2)}%`;
+  return String(value);
+}
+
+const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
+
+/** The change against the previous period: absolute (a rate's in percentage points) and percent, as answered. */
+export function formatChange(kind: Kind, change: { absolute: number | null; percent: number | null } | undefined): string {
+  if (!change || change.absolute === null) return 'n/a';
+  const absolute = kind === 'rate' ? `${signed((change.absolute * 100).toFixed(2), change.absolute)} pp` : signed(String(change.absolute), change.absolute);
+  const percent = change.percent === null ? 'n/a %' : `${signed(String(change.percent), change.percent)}%`;
+  return `${absolute} (${percent})`;
+}
+
+/** The browser's IANA zone: day boundaries, buckets and hours of day are the operator's local ones. */
+export const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** "YYYY-MM-DD" of a local date. */
+export const isoDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+const localMidnight = (day: string) => {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
+};
+
+/**
+ * The period as the API takes it: whole local days, end exclusive. "Last N days" is the N days
+ * ending with today (today included); a custom range runs from From's midnight to the midnight after To.
+ */
+export function periodOf(preset: string, from: string, to: string): { start: Date; end: Date } | { error: string } {
+  if (preset === 'custom') {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) return { error: 'Choose both dates' };
+    const start = localMidnight(from);
+    const end = localMidnight(to);
+    end.setDate(end.getDate() + 1);
+    if (end <= start) return { error: 'To must be on or after From' };
+    return { start, end };
+  }
+  const end = localMidnight(isoDay(new Date()));
+  end.setDate(end.getDate() + 1);
+  const start = new Date(end);
+  start.setDate(start.getDate() - Number(preset));
+  return { start, end };
+}
+
+/** A bucket's start, in the page's zone, as precise as its granularity. */
+export function bucketLabel(iso: string, granularity: Granularity): string {
+  const d = new Date(iso);
+  if (granularity === 'hour') return d.toLocaleString(undefined, { timeZone: ZONE, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  if (granularity === 'month') return d.toLocaleDateString(undefined, { timeZone: ZONE, year: 'numeric', month: 'short' });
+  return d.toLocaleDateString(undefined, { timeZone: ZONE, year: 'numeric', month: 'short', day: 'numeric' });
+}

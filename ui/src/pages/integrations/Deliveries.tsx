@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Badge, Button, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, must } from '../../api/client';
+import { Problem } from '../../components/Problem';
+import { excerpt, when, type Webhook } from './model';
+
+const PAGE = 20;
+const COLOR = { sent: 'green', failed: 'red', pending: 'blue', skipped: 'gray' } as const;
+
+/** A webhook's delivery log, newest first, a page at a time; any delivery can be sent again. */
+export function Deliveries({ webhook }: { webhook: Webhook }) {
+  const client = useQueryClient();
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['deliveries', webhook.id, page],
+    queryFn: () => must(api.GET('/api/v1/integrations/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 3000 : false),
+  });
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: number) => must(api.POST('/api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: webhook.id, delivery_id: deliveryId } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries', webhook.id] }),
+  });
+  const rows = list.data?.data ?? [];
+  const total = list.data?.count ?? 0;
+  return (
+    <Stack>
+      <Problem error={list.error ?? redeliver.error} />
+      {redeliver.isSuccess && <Text size="sm" role="status">Redelivered: {redeliver.data.status}{redeliver.data.http_status !== null ? `, HTTP ${redeliver.data.http_status}` : ''}</Text>}
+      <Table.ScrollContainer minWidth={720}>
+        <Table aria-label="Deliveries" striped>
+          <Table.Thead>
+            <Table.Tr><Table.Th>Time</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Call</Table.Th><Table.Th>Status</Table.Th><Table.Th>HTTP status</Table.Th><Table.Th>Reason</Table.Th><Table.Th>Response</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((d) => (
+              <Table.Tr key={d.id}>
+                <Table.Td>{when(d.finished_at ?? d.created_at)}</Table.Td>
+                <Table.Td>{d.kind}</Table.Td>
+                <Table.Td>{d.call_id ?? ''}</Table.Td>
+                <Table.Td><Badge color={COLOR[d.status]}>{d.status}</Badge></Table.Td>
+                <Table.Td>{d.http_status ?? ''}</Table.Td>
+                <Table.Td>{d.reason ?? ''}</Table.Td>
+                <Table.Td maw={240} style={{ wordBreak: 'break-all' }}>{d.response_body ? excerpt(d.response_body, 120) : ''}</Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="default" disabled={d.status === 'pending'} loading={redeliver.isPending && redeliver.variables === d.id}
+                    onClick={() => redeliver.mutate(d.id)} aria-label={`Redeliver delivery ${d.id}`}>Redeliver</Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {!list.isPending && rows.length === 0 && <Text c="dimmed">No deliveries yet.</Text>}
+      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Delivery pages" />}
+    </Stack>
+  );
+}

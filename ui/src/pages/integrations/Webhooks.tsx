@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Code, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, must } from '../../api/client';
+import { Problem } from '../../components/Problem';
+import { useCampaignTitles } from '../analytics/CampaignPicker';
+import { Deliveries } from './Deliveries';
+import { excerpt, webhookName, type Delivery, type Webhook } from './model';
+import { ShownOnce } from './ShownOnce';
+import { WebhookForm } from './WebhookForm';
+
+const PAGE = 20;
+
+/** Post-call webhooks: the list (a page at a time), a new one, test-fire, the delivery log and the signing secret. */
+export function Webhooks() {
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const [tested, setTested] = useState<{ webhook: Webhook; delivery: Delivery } | null>(null);
+  const [log, setLog] = useState<Webhook | null>(null);
+  const [rotating, setRotating] = useState<Webhook | null>(null);
+  const list = useQuery({
+    queryKey: ['webhooks', page],
+    queryFn: () => must(api.GET('/api/v1/integrations/webhooks/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
+  });
+  const rows = list.data?.data ?? [];
+  const total = list.data?.count ?? 0;
+  const titleOf = useCampaignTitles(rows.flatMap((w) => w.campaign_ids));
+  const test = useMutation({
+    mutationFn: (w: Webhook) => must(api.POST('/api/v1/integrations/webhooks/{id}/test', { params: { path: { id: w.id } }, body: {} })).then((delivery) => ({ webhook: w, delivery })),
+    onMutate: () => setTested(null),
+    onSuccess: setTested,
+  });
+  const rotate = useMutation({
+    mutationFn: (w: Webhook) => must(api.POST('/api/v1/integrations/webhooks/{id}/signing-secret', { params: { path: { id: w.id } } })),
+    onSuccess: (answer, w) => {
+      setRotating(null);
+      setSecret({ title: `New signing secret of ${webhookName(w)}`, value: answer.signing_secret });
+    },
+  });
+  const d = tested?.delivery;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Text>Each finished call is sent to the matching webhooks, signed with the webhook's secret.</Text>
+        <Button onClick={() => setCreating(true)}>New webhook</Button>
+      </Group>
+      {secret && <ShownOnce title={secret.title} secret={secret.value} copyLabel="Copy secret" onClose={() => setSecret(null)} />}
+      <Problem error={list.error} />
+      <Table.ScrollContainer minWidth={720}>
+        <Table aria-label="Webhooks" striped>
+          <Table.Thead>
+            <Table.Tr><Table.Th>Name</Table.Th><Table.Th>URL</Table.Th><Table.Th>Campaigns</Table.Th><Table.Th>Active</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((w) => (
+              <Table.Tr key={w.id}>
+                <Table.Td>{webhookName(w)}</Table.Td>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{w.http_method} {w.url}</Table.Td>
+                <Table.Td>{w.campaign_ids.map((id) => titleOf(id)).join(', ')}</Table.Td>
+                <Table.Td><Badge color={w.is_active ? 'green' : 'gray'}>{w.is_active ? 'active' : 'inactive'}</Badge></Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="xs" variant="default" loading={test.isPending && test.variables?.id === w.id} onClick={() => test.mutate(w)} aria-label={`Send test to ${webhookName(w)}`}>Send test</Button>
+                    <Button size="xs" variant="default" onClick={() => setLog(w)} aria-label={`Deliveries of ${webhookName(w)}`}>Deliveries</Button>
+                    <Button size="xs" variant="subtle" onClick={() => { rotate.reset(); setRotating(w); }} aria-label={`Rotate signing secret of ${webhookName(w)}`}>Rotate signing secret</Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {!list.isPending && rows.length === 0 && <Text c="dimmed">No webhooks yet.</Text>}
+      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Webhook pages" />}
+      {test.isPending && <Text size="sm">Sending a test request…</Text>}
+      <Problem error={test.error} />
+      {tested && d && (
+        <Alert color={d.status === 'sent' ? 'green' : 'red'} title={`Test of ${webhookName(tested.webhook)}: ${d.status}`} withCloseButton closeButtonLabel="Close" onClose={() => setTested(null)}>
+          <Stack gap={4}>
+            <Text size="sm">Receiver answered: {d.http_status === null ? 'no HTTP answer' : `HTTP ${d.http_status}`}{d.duration_ms !== null ? ` in ${d.duration_ms} ms` : ''}</Text>
+            {d.reason && <Text size="sm">Reason: {d.reason}</Text>}
+            <Text size="sm">Response body:</Text>
+            <Code block>{excerpt(d.response_body)}</Code>
+          </Stack>
+        </Alert>
+      )}
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New webhook" size="lg">
+        <WebhookForm onCreated={(w) => { setCreating(false); setSecret({ title: `Webhook ${webhookName(w)} created: its signing secret`, value: w.signing_secret }); }} />
+      </Modal>
+      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl">
+        {log && <Deliveries webhook={log} />}
+      </Modal>
+      <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?">
+        <Stack>
+          <Text>Deliveries of “{rotating && webhookName(rotating)}” are signed with a new secret at once; the old secret stops working.</Text>
+          <Problem error={rotate.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRotating(null)}>Cancel</Button>
+            <Button color="red" loading={rotate.isPending} onClick={() => rotating && rotate.mutate(rotating)}>Rotate secret</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
