@@ -29,7 +29,8 @@ export interface BrowserScene {
   alice: Account;
   browser: Browser;
   /** A fresh browser context (its own cookies) at `width` px, signed in as `who` when given. */
-  page(options?: { width?: number; signIn?: { email: string; password: string } }): Promise<Page>;
+  /** `bypassCSP`: lets axe-core be injected (the dashboard's policy rightly refuses inline scripts). */
+  page(options?: { width?: number; signIn?: { email: string; password: string }; bypassCSP?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -42,8 +43,8 @@ export async function browserScene(env: Record<string, string> = {}): Promise<Br
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   return {
     t, baseUrl, alice, browser,
-    async page({ width = 1280, signIn } = {}) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: baseUrl });
+    async page({ width = 1280, signIn, bypassCSP = false } = {}) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: baseUrl, bypassCSP });
       const page = await context.newPage();
       if (signIn) await signInAs(page, signIn);
       return page;
@@ -59,8 +60,8 @@ export async function browserScene(env: Record<string, string> = {}): Promise<Br
 /** Signs in through the form, as a person does: by its labels and button. */
 export async function signInAs(page: Page, who: { email: string; password: string }) {
   await page.goto('/');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }

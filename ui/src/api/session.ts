@@ -36,8 +36,10 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => must(api.DELETE('/api/v1/session')),
     onSuccess: () => {
-      client.clear();
+      // The session query keeps its observers (the app shows the sign-in form through them);
+      // everything read as the signed-in person is dropped.
       client.setQueryData(['session'], null);
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
     },
   });
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../components/ScrollTable';
 import { Anchor, Badge, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
@@ -33,7 +34,7 @@ export default function Calls() {
         <TextInput label="Search in call data" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} />
       </Group>
       <Problem error={list.error} />
-      <Table.ScrollContainer minWidth={640}>
+      <ScrollTable label="Calls table" minWidth={640}>
         <Table striped aria-label="Calls">
           <Table.Thead>
             <Table.Tr>
@@ -60,7 +61,7 @@ export default function Calls() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No calls match.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Call pages" />}
     </Stack>

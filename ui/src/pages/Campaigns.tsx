@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../components/ScrollTable';
 import { Badge, Button, Group, Modal, NumberInput, Pagination, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -29,7 +30,7 @@ export default function Campaigns() {
         <Button onClick={() => setCreating(true)}>New campaign</Button>
       </Group>
       <Problem error={list.error} />
-      <Table.ScrollContainer minWidth={640}>
+      <ScrollTable label="Campaigns table" minWidth={640}>
         <Table striped aria-label="Campaigns">
           <Table.Thead>
             <Table.Tr>
@@ -44,7 +45,7 @@ export default function Campaigns() {
             {rows.map((c) => <CampaignRow key={c.id} campaign={c} />)}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No campaigns yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Campaign pages" />}
       <Modal opened={creating} onClose={() => setCreating(false)} title="New campaign">

@@ -12,8 +12,8 @@ export function SignIn() {
         <form onSubmit={form.onSubmit((values) => signIn.mutate(values))}>
           <Stack>
             <Title order={1} size="h3">Sign in to voice-campaigns</Title>
-            <TextInput label="Email" autoComplete="username" required {...form.getInputProps('username')} />
-            <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <TextInput label="Email" autoComplete="username" {...form.getInputProps('username')} />
+            <PasswordInput label="Password" autoComplete="current-password" {...form.getInputProps('password')} />
             <Problem error={signIn.error} />
             <Button type="submit" loading={signIn.isPending}>Sign in</Button>
           </Stack>

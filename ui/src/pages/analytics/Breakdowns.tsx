@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../../components/ScrollTable';
 import { Box, Button, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import type { Detailed } from './model';
@@ -26,7 +27,7 @@ export function Breakdowns({ report }: { report: Detailed }) {
           <Counts label="Calls by outcome" head="Outcome" rows={report.by_action_status.map((r) => ({ name: r.action_status ?? 'none', count: r.count }))} />
           <Counts label="Calls by call type" head="Call type" rows={report.by_call_type.map((r) => ({ name: r.call_type ?? 'none (test calls)', count: r.count }))} />
         </SimpleGrid>
-        <Table.ScrollContainer minWidth={560}>
+        <ScrollTable label="Calls by campaign table" minWidth={560}>
           <Table aria-label="Calls by campaign" striped>
             <Table.Thead>
               <Table.Tr><Table.Th>Campaign</Table.Th><Table.Th>Calls</Table.Th><Table.Th>Successful</Table.Th><Table.Th>Total cost</Table.Th><Table.Th>Total duration (s)</Table.Th></Table.Tr>
@@ -44,7 +45,7 @@ export function Breakdowns({ report }: { report: Detailed }) {
               {report.by_campaign.length === 0 && <Table.Tr><Table.Td colSpan={5}>No calls in this period.</Table.Td></Table.Tr>}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
         <Title order={4}>Calls by hour of day ({report.period.timezone})</Title>
         <Box role="figure" aria-label="Calls by hour of day">
           <BarChart

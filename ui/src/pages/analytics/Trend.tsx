@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../../components/ScrollTable';
 import { Box, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { LineChart } from '@mantine/charts';
 import { useQuery } from '@tanstack/react-query';
@@ -45,7 +46,7 @@ export function Trend({ query, granularity }: { query: ReportQuery | null; granu
               </Button>
             </Group>
             {asTable && (
-              <Table.ScrollContainer minWidth={320} mah={360}>
+              <ScrollTable label="Trend values table" minWidth={320}>
                 <Table aria-label="Trend values" striped>
                   <Table.Thead><Table.Tr><Table.Th>Bucket start</Table.Th><Table.Th>{label}</Table.Th></Table.Tr></Table.Thead>
                   <Table.Tbody>
@@ -54,7 +55,7 @@ export function Trend({ query, granularity }: { query: ReportQuery | null; granu
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
           </>
         )}

@@ -1,4 +1,5 @@
 import { Badge, Button, Checkbox, Table, Text } from '@mantine/core';
+import { ScrollTable } from '../../components/ScrollTable';
 import { type Contact, nameOf, STATUS_COLOR } from './shared';
 
 type Props = {
@@ -14,7 +15,7 @@ const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : ''
 export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
   const onPage = rows.filter((c) => selected.has(c.id)).length;
   return (
-    <Table.ScrollContainer minWidth={760}>
+    <ScrollTable label="Contacts table" minWidth={760}>
       <Table striped highlightOnHover aria-label="Contacts">
         <Table.Thead>
           <Table.Tr>
@@ -60,6 +61,6 @@ export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }

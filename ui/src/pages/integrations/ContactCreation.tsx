@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../../components/ScrollTable';
 import { Button, Code, CopyButton, Group, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiProblem, fieldError, must } from '../../api/client';
@@ -83,7 +84,7 @@ export function ContactCreation() {
         </ShownOnce>
       )}
       <Problem error={list.error} />
-      <Table.ScrollContainer minWidth={600}>
+      <ScrollTable label="Contact-creation integrations table" minWidth={600}>
         <Table aria-label="Contact-creation integrations" striped>
           <Table.Thead>
             <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Campaigns</Table.Th><Table.Th>Token</Table.Th><Table.Th>Starts calls</Table.Th><Table.Th>Created</Table.Th></Table.Tr>
@@ -100,7 +101,7 @@ export function ContactCreation() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No contact-creation integrations yet.</Text>}
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../../components/ScrollTable';
 import { Badge, Button, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
@@ -27,7 +28,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
     <Stack>
       <Problem error={list.error ?? redeliver.error} />
       {redeliver.isSuccess && <Text size="sm" role="status">Redelivered: {redeliver.data.status}{redeliver.data.http_status !== null ? `, HTTP ${redeliver.data.http_status}` : ''}</Text>}
-      <Table.ScrollContainer minWidth={720}>
+      <ScrollTable label="Deliveries table" minWidth={720}>
         <Table aria-label="Deliveries" striped>
           <Table.Thead>
             <Table.Tr><Table.Th>Time</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Call</Table.Th><Table.Th>Status</Table.Th><Table.Th>HTTP status</Table.Th><Table.Th>Reason</Table.Th><Table.Th>Response</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
@@ -50,7 +51,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No deliveries yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Delivery pages" />}
     </Stack>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ScrollTable } from '../../components/ScrollTable';
 import { Alert, Badge, Button, Code, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
@@ -47,7 +48,7 @@ export function Webhooks() {
       </Group>
       {secret && <ShownOnce title={secret.title} secret={secret.value} copyLabel="Copy secret" onClose={() => setSecret(null)} />}
       <Problem error={list.error} />
-      <Table.ScrollContainer minWidth={720}>
+      <ScrollTable label="Webhooks table" minWidth={720}>
         <Table aria-label="Webhooks" striped>
           <Table.Thead>
             <Table.Tr><Table.Th>Name</Table.Th><Table.Th>URL</Table.Th><Table.Th>Campaigns</Table.Th><Table.Th>Active</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
@@ -70,7 +71,7 @@ export function Webhooks() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No webhooks yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Webhook pages" />}
       {test.isPending && <Text size="sm">Sending a test request…</Text>}
