@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver } from '../fakes/webhook-receiver.ts';
 import { createCampaignViaApi, createSubUser } from '../helpers/factories.ts';
 import { browserScene, expectAccessible, HAS_BROWSER, screenshot, signInAs, type BrowserScene } from './browser-scene.ts';
 
@@ -52,8 +53,11 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
     await page.context().close();
   });
 
-  it('queues contacts, shows their calls finishing live, and a call as a conversation', async () => {
+  it('queues contacts, shows their calls finishing live, and a call as a conversation with its webhook payload', async () => {
     const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Live calls', ...openWindow, campaign_data: { prompt: 'Be brief.' } });
+    const receiver = await startReceiver();
+    const hook = await s.t.request({ method: 'POST', url: '/api/v1/integrations/webhooks/', headers: s.alice.headers, payload: { name: 'CRM', url: `${receiver.url}/crm`, request_schema: { name: 'client name' }, campaign_ids: [campaign.id], only_interested: false } });
+    expect(hook.statusCode, hook.body).toBe(200);
     for (const phone of ['+12125550301', '+12125550302']) {
       const res = await s.t.request({ method: 'POST', url: '/api/v1/contacts/', headers: s.alice.headers, payload: { campaign_id: campaign.id, phone_number: phone, status: 'new', contact_data: { name: 'Ann', _sim: { status: 'finished', duration: 30 } } } });
       expect(res.statusCode, res.body).toBe(200);
@@ -67,6 +71,12 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
     await table.getByRole('link', { name: /^Call \d+$/ }).first().click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
     expect(await page.getByText('Assistant', { exact: true }).count()).toBeGreaterThan(0);
+    // The payload the webhook sent for this call, as the receiver got it.
+    const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
+    await expect.poll(() => deliveries.getByText('sent', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    const sent = JSON.parse(receiver.requests.find((r) => r.url === '/crm')!.body) as Record<string, unknown>;
+    expect(await deliveries.locator('code').textContent()).toContain(JSON.stringify(sent.name));
+    await receiver.close();
     await page.context().close();
   });
 

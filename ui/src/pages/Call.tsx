@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
+import { CallDeliveries } from './call/CallDeliveries';
 
 type Turn = { role: string; text: string };
 type CallDetail = {
@@ -56,6 +57,7 @@ export default function Call() {
       </Stack>
       <Title order={3}>Contact data</Title>
       <Code block>{JSON.stringify(c.contact_data ?? {}, null, 2)}</Code>
+      <CallDeliveries callId={c.id} />
     </Stack>
   );
 }
