@@ -17,7 +17,7 @@ export function examples(origin: string, token: string) {
     `curl -X POST '${url}' \\`,
     `  -H 'Authorization: Bearer ${token}' \\`,
     `  -H 'Content-Type: application/json' \\`,
-    `  -d '{"phone": "+15551234567", "name": "Jane Doe", "contact_data": {"source": "website"}}'`,
+    `  -d '{"phone": "+12025550123", "name": "Jane Doe", "contact_data": {"source": "website"}}'`,
   ].join('\n');
   const html = [
     `<form method="post" action="${url}">`,
