@@ -75,7 +75,7 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
     const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
     await expect.poll(() => deliveries.getByText('sent', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
     const sent = JSON.parse(receiver.requests.find((r) => r.url === '/crm')!.body) as Record<string, unknown>;
-    expect(await deliveries.locator('code').textContent()).toContain(JSON.stringify(sent.name));
+    expect(await deliveries.locator('pre').first().textContent()).toContain(JSON.stringify(sent.name));
     await receiver.close();
     await page.context().close();
   });

@@ -1,4 +1,4 @@
-import { createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+import { Badge, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
 
 /**
  * Tinted variants (light, outline, subtle: a colour's text on white or its pale tint) take their
@@ -24,4 +24,6 @@ const readableVariants: VariantColorsResolver = (input) => {
 export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   variantColorResolver: readableVariants,
+  // Badges are tinted (dark text on a pale tint): a filled badge's white text fails AA on most colours.
+  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' } }) },
 });

@@ -84,7 +84,7 @@ function CampaignRow({ campaign }: { campaign: Campaign }) {
     <Table.Tr>
       <Table.Td>{campaign.title}</Table.Td>
       <Table.Td>{campaign.campaign_type}</Table.Td>
-      <Table.Td><Badge color={STATE_COLOR[state].color} c={STATE_COLOR[state].c}>{state}</Badge></Table.Td>
+      <Table.Td><Badge variant="filled" color={STATE_COLOR[state].color} c={STATE_COLOR[state].c}>{state}</Badge></Table.Td>
       <Table.Td miw={160}>
         {s ? (
           <Stack gap={2}>
