@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useSession } from './api/session';
@@ -6,13 +6,35 @@ import { Layout } from './components/Layout';
 import { SignIn } from './pages/SignIn';
 
 // Every page is its own chunk, loaded when first opened: the entry holds only the shell and sign-in.
-const Campaigns = lazy(() => import('./pages/Campaigns'));
-const Contacts = lazy(() => import('./pages/Contacts'));
-const Calls = lazy(() => import('./pages/Calls'));
-const Call = lazy(() => import('./pages/Call'));
-const Analytics = lazy(() => import('./pages/Analytics'));
-const Integrations = lazy(() => import('./pages/Integrations'));
-const ApiKeys = lazy(() => import('./pages/ApiKeys'));
+// A page already loaded renders at once: React.lazy suspends on its first render even then, and
+// React holds a Suspense fallback for up to 300 ms before it reveals the page.
+function page(loader: () => Promise<{ default: ComponentType }>) {
+  let loaded: ComponentType | null = null;
+  const load = () => loader().then((module) => {
+    loaded = module.default;
+    return module;
+  });
+  const Lazy = lazy(load);
+  const Page = () => {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  };
+  return Object.assign(Page, { load });
+}
+
+const Campaigns = page(() => import('./pages/Campaigns'));
+const Contacts = page(() => import('./pages/Contacts'));
+const Calls = page(() => import('./pages/Calls'));
+const Call = page(() => import('./pages/Call'));
+const Analytics = page(() => import('./pages/Analytics'));
+const Integrations = page(() => import('./pages/Integrations'));
+const ApiKeys = page(() => import('./pages/ApiKeys'));
+
+// The page the address names starts loading at once, beside the session check, not after it.
+const path = window.location.pathname;
+const firstPage = /^\/calls\/\d+/.test(path) ? Call
+  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/api-keys': ApiKeys } as Record<string, { load(): Promise<unknown> }>)[path];
+void firstPage?.load();
 
 const Waiting = () => (
   <Center h="50vh">
