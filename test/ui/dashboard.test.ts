@@ -15,6 +15,7 @@ afterAll(async () => s?.close());
 
 const openWindow = { call_allowed_from_time: '00:00:00', call_allowed_to_time: '23:59:59' };
 const NAV = ['Campaigns', 'Contacts', 'Calls', 'Analytics', 'Integrations', 'API keys'];
+const PROFILE_TABS = [['Account', '/account'], ['Sub-users', '/sub-users']];
 
 describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
   it('signs in with the labelled form, names the main navigation, and signs out for good', async () => {
@@ -98,6 +99,28 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
     await page.context().close();
   });
 
+  it('lets the owner create a sub-user and grant it a campaign in the profile area', async () => {
+    await createCampaignViaApi(s.t, s.alice.headers, { title: 'Profile grant campaign' });
+    const page = await s.page({ signIn: s.alice });
+    await page.getByRole('link', { name: /^Profile of / }).click();
+    await page.getByRole('tab', { name: 'Sub-users' }).click();
+    await page.getByRole('button', { name: 'New sub-user' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Username').fill('x');
+    await dialog.getByRole('button', { name: 'Create sub-user' }).click();
+    // The API's 422 under the field, nothing created.
+    await expect.poll(() => dialog.getByText(/username|characters/i).count()).toBeGreaterThan(1);
+    await dialog.getByLabel('Username').fill('browser-sub');
+    await dialog.getByLabel('Password', { exact: true }).fill('a sub-user password');
+    await dialog.getByRole('button', { name: 'Create sub-user' }).click();
+    await page.getByRole('row', { name: /browser-sub/ }).waitFor();
+    await page.getByRole('combobox', { name: 'Campaigns of browser-sub' }).click();
+    await page.getByRole('option', { name: 'Profile grant campaign' }).click();
+    const sub = (await s.t.request({ method: 'GET', url: '/api/v1/sub-users/', headers: s.alice.headers })).json().data.find((u: { username: string }) => u.username === 'browser-sub');
+    await expect.poll(async () => (await s.t.request({ method: 'GET', url: `/api/v1/sub-users/${sub.id}/campaigns`, headers: s.alice.headers })).json().data.map((c: { title: string }) => c.title)).toEqual(['Profile grant campaign']);
+    await page.context().close();
+  });
+
   it('shows a sub-user only the campaigns granted to it', async () => {
     const granted = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Granted to the sub-user' });
     await createCampaignViaApi(s.t, s.alice.headers, { title: 'Kept from the sub-user' });
@@ -118,6 +141,13 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
         await page.waitForLoadState('networkidle');
         await expectAccessible(page, `${name} at ${width} px`);
         await screenshot(page, `${path.slice(1)}-${width}`);
+      }
+      for (const [name, path] of PROFILE_TABS) {
+        await page.goto(path!);
+        await page.getByRole('heading', { name, level: 2 }).waitFor();
+        await page.waitForLoadState('networkidle');
+        await expectAccessible(page, `${name} at ${width} px`);
+        await screenshot(page, `${path!.slice(1)}-${width}`);
       }
       await page.context().close();
     }

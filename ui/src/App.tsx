@@ -28,12 +28,12 @@ const Calls = page(() => import('./pages/Calls'));
 const Call = page(() => import('./pages/Call'));
 const Analytics = page(() => import('./pages/Analytics'));
 const Integrations = page(() => import('./pages/Integrations'));
-const ApiKeys = page(() => import('./pages/ApiKeys'));
+const Profile = page(() => import('./pages/Profile'));
 
 // The page the address names starts loading at once, beside the session check, not after it.
 const path = window.location.pathname;
 const firstPage = /^\/calls\/\d+/.test(path) ? Call
-  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/api-keys': ApiKeys } as Record<string, { load(): Promise<unknown> }>)[path];
+  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
 void firstPage?.load();
 
 const Waiting = () => (
@@ -57,7 +57,9 @@ export function App() {
           <Route path="/calls/:id" element={<Call />} />
           <Route path="/analytics" element={<Analytics />} />
           <Route path="/integrations" element={<Integrations />} />
-          <Route path="/api-keys" element={<ApiKeys />} />
+          <Route path="/api-keys" element={<Profile />} />
+          <Route path="/account" element={<Profile />} />
+          <Route path="/sub-users" element={<Profile />} />
           <Route path="*" element={<Navigate to="/campaigns" replace />} />
         </Routes>
       </Suspense>

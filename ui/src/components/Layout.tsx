@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut, type SessionUser } from '../api/session';
@@ -27,7 +27,7 @@ export function Layout({ user, children }: { user: SessionUser; children: ReactN
             <Title order={1} size="h4">voice-campaigns</Title>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" visibleFrom="sm">{user.email ?? user.username}</Text>
+            <Anchor component={Link} to="/account" size="sm" visibleFrom="sm" aria-label={`Profile of ${user.email ?? user.username}`}>{user.email ?? user.username}</Anchor>
             <Button variant="default" size="xs" loading={signOut.isPending} onClick={() => signOut.mutate()}>Sign out</Button>
           </Group>
         </Group>

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../api/client';
-import { Problem } from '../components/Problem';
+import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { Problem } from '../../components/Problem';
 
 type Key = { id: number; name?: string | null; created_at?: string | null; last_used_at?: string | null };
 
 /** The profile's API keys: a new key is shown once, with a copy button; deleting asks first. */
-export default function ApiKeys() {
+export function ApiKeys() {
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
@@ -32,7 +32,7 @@ export default function ApiKeys() {
   const rows = (Array.isArray(data) ? data : data?.data ?? []) as Key[];
   return (
     <Stack>
-      <Title order={2}>API keys</Title>
+      <Title order={3}>API keys</Title>
       <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
         <Group align="end">
           <TextInput label="Key name" value={name} onChange={(e) => setName(e.currentTarget.value)} required error={fieldError(create.error, 'name')} />
