@@ -443,6 +443,7 @@ describe('queueing calls', () => {
     for (const f of [granted, ungranted]) {
       await expectForbidden('bob', 'POST', `/api/v1/campaigns/enqueue_calls/${f.campaign}`);
       await expectForbidden('bob', 'POST', `/api/v1/contacts/enqueue_calls/${f.campaign}?status=new&limit=10`);
+      await expectForbidden('bob', 'POST', '/api/v1/contacts/enqueue_calls', { contact_ids: [f.contact] });
       expect(await statusOf(f.contact)).toBe('new');
     }
   });
@@ -451,6 +452,7 @@ describe('queueing calls', () => {
     for (const f of [ungranted, bobs]) {
       await expectForbidden('sub', 'POST', `/api/v1/campaigns/enqueue_calls/${f.campaign}`);
       await expectForbidden('sub', 'POST', `/api/v1/contacts/enqueue_calls/${f.campaign}?status=new&limit=10`);
+      await expectForbidden('sub', 'POST', '/api/v1/contacts/enqueue_calls', { contact_ids: [f.contact] });
     }
     expect(await statusOf(ungranted.contact)).toBe('new');
     expect((await ok('sub', 'POST', `/api/v1/contacts/enqueue_calls/${granted.campaign}?status=busy&limit=10`)).message).toMatch(/^Queued 0/);

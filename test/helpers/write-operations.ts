@@ -24,6 +24,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/session': 'the dashboard sign-in: username and password read field by field; writes the failed-login count and a session row whose columns session.repository.ts names',
   'post /api/v1/voice/{provider}/events': 'a provider event, verified by signature and read field by field by the provider adapter',
   'post /api/v1/contacts/import/csv': 'multipart fields are read by name (campaign_id, phone_column, timezone_column) and nothing else',
+  'post /api/v1/contacts/enqueue_calls': 'queues the contacts it names (contact_ids): the status and due time are set by the queue, nothing from the body',
   'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',
 };
 

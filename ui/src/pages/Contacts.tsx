@@ -8,11 +8,10 @@ import { Problem } from '../components/Problem';
 import { ContactForm } from './contacts/ContactForm';
 import { ContactsTable } from './contacts/ContactsTable';
 import { CsvImport } from './contacts/CsvImport';
-import { type Contact, type ContactStatus, NEVER_QUEUED, STATUSES, useCampaignOptions } from './contacts/shared';
+import { type Contact, type ContactStatus, STATUSES, useCampaignOptions } from './contacts/shared';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
-const QUEUE_REASON = 'queued from the dashboard';
 
 /**
  * Contacts, a page at a time from the API, filtered by campaign, status and phone number; add, edit,
@@ -55,28 +54,15 @@ export default function Contacts() {
   });
   const filter = <T,>(set: (v: T) => void) => (v: T) => { set(v); setPage(1); };
 
-  // The API's enqueue operation is campaign-wide (a status and a limit), so the chosen contacts are
-  // queued one by one as it queues them: status added_to_queue, due now. The dialer never calls
-  // contacts in progress, do_not_disturb or paused, so those are left as they are.
+  // One request for the chosen contacts: the API queues them (due now, the dialer woken) and names
+  // those it leaves as they are (in progress, do_not_disturb or paused).
   const queue = useMutation({
-    mutationFn: async (contacts: Contact[]) => {
-      const eligible = contacts.filter((c) => !NEVER_QUEUED.includes(c.status));
-      const now = new Date().toISOString();
-      const results: PromiseSettledResult<unknown>[] = [];
-      for (let i = 0; i < eligible.length; i += 10) { // ten requests at a time
-        results.push(...await Promise.allSettled(eligible.slice(i, i + 10).map((c) => must(api.PUT('/api/v1/contacts/{id}', {
-          params: { path: { id: c.id } },
-          body: { status: 'added_to_queue', next_action_time: now, next_action_reason: QUEUE_REASON },
-        })))));
-      }
-      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${eligible[i]?.phone_number}: ${(r.reason as Error).message}`] : []));
-      return { queued: results.length - failed.length, notEligible: contacts.length - eligible.length, failed };
-    },
-    onSuccess: ({ queued, notEligible, failed }) => {
-      const parts = [`Queued ${queued} contact${queued === 1 ? '' : 's'}`];
-      if (notEligible) parts.push(`${notEligible} not queued (in progress, do_not_disturb or paused)`);
-      if (failed.length) parts.push(`${failed.length} failed: ${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '…' : ''}`);
-      notifications.show({ color: failed.length ? 'red' : queued ? 'green' : 'yellow', title: 'Queue selected', message: parts.join('. '), autoClose: failed.length ? false : 6000 });
+    mutationFn: (contacts: Contact[]) => must(api.POST('/api/v1/contacts/enqueue_calls', { body: { contact_ids: contacts.map((c) => c.id) } })),
+    onSuccess: (answer) => {
+      const skipped = answer.not_queued.length;
+      const parts = [answer.message];
+      if (skipped) parts.push(`${skipped} not queued (in progress, do_not_disturb or paused)`);
+      notifications.show({ color: answer.queued.length ? 'green' : 'yellow', title: 'Queue selected', message: parts.join('. '), autoClose: 6000 });
       setSelected(new Map());
       void client.invalidateQueries({ queryKey: ['contacts'] });
     },

@@ -13,7 +13,6 @@ export const STATUSES: ContactStatus[] = [
 ];
 
 /** Statuses the dialer never queues (the API's enqueue operations skip them too). */
-export const NEVER_QUEUED: ContactStatus[] = ['in progress', 'do_not_disturb', 'paused'];
 
 export const STATUS_COLOR: Partial<Record<ContactStatus, string>> = {
   new: 'gray', added_to_queue: 'blue', call_scheduled: 'cyan', 'in progress': 'indigo', finished: 'green',
