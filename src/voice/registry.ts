@@ -28,6 +28,16 @@ export interface Route {
 
 export const routeKey = (route: Route) => (route.connectionId === null ? route.provider : `${route.provider}#${route.connectionId}`);
 
+/**
+ * Where a vendor posts a route's events: this service's events route, with the voice connection
+ * whose credentials verify them. Null without PUBLIC_BASE_URL (the vendor's own configured URL applies).
+ */
+export function routeEventsUrl(publicBaseUrl: string | undefined, route: Route): string | null {
+  if (!publicBaseUrl) return null;
+  const query = route.connectionId === null ? '' : `?connection=${route.connectionId}`;
+  return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/voice/${route.provider}/events${query}`;
+}
+
 export class VoiceNotConfiguredError extends Error {}
 
 export interface VoiceRegistry {

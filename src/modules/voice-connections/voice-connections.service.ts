@@ -1,3 +1,4 @@
+import { routeEventsUrl } from '../../voice/registry.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
@@ -25,10 +26,8 @@ export async function requireVoiceConnection(db: Db, principal: Principal, id: n
 }
 
 /** Where the vendor must post this connection's events; null until PUBLIC_BASE_URL is set. */
-export function eventsUrl(config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: string, id: number): string | null {
-  if (!config.PUBLIC_BASE_URL) return null;
-  return `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/voice/${provider}/events?connection=${id}`;
-}
+export const eventsUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: string, id: number) =>
+  routeEventsUrl(config.PUBLIC_BASE_URL, { provider, connectionId: id });
 
 /** A sealed secret as answers show it; one sealed under another SECRET_KEY shows as a bare mask. */
 function masked(box: SecretBox, stored: string | null): string | null {

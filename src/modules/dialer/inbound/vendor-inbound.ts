@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
 import { HttpError } from '../../../http/errors.ts';
-import { fillTemplate, templateContext, templateVariables } from '../../../voice/call-template.ts';
+import { templateContext } from '../../../voice/call-template.ts';
 import type { InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider } from '../../../voice/provider.ts';
 import type { Route } from '../../../voice/registry.ts';
 import { normalisePhone } from '../../../shared/phone.ts';
 import { promptsFor } from '../campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
-import { assistantsOf, callAssistant, eventsUrl } from '../outbound/start-calls.ts';
+import { assistantsOf, spokenContent } from '../outbound/start-calls.ts';
 import { recordInboundCall } from './inbound-call.ts';
 
 /**
@@ -45,9 +45,7 @@ export async function answerVendorInbound(deps: Deps, provider: VoiceProvider, r
   const prompt = (await promptsFor(deps.db, [campaign.id])).get(campaign.id) ?? null;
   const call: StartCallRequest = {
     callId: recorded.call.id, from: caller, to: number, campaignId: campaign.id, direction: 'inbound',
-    prompt: prompt === null ? null : fillTemplate(prompt, context), contactData: (recorded.contact.contact_data ?? {}) as Record<string, unknown>,
-    assistant: assistant ? callAssistant(assistant, (t) => fillTemplate(t, context)) : null,
-    variables: templateVariables(context), eventsUrl: eventsUrl(deps, route),
+    contactData: (recorded.contact.contact_data ?? {}) as Record<string, unknown>, ...spokenContent(deps, { context, prompt, assistant, route }),
   };
   await saveProviderIds(deps.db, [{ callId: recorded.call.id, providerCallId: request.providerCallId }]);
   deps.metrics.callsStarted.inc({ provider: provider.name, direction: 'inbound' });

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import { fillTemplate, templateContext, templateVariables } from '../../../voice/call-template.ts';
+import { fillTemplate, templateContext, templateVariables, type TemplateContext } from '../../../voice/call-template.ts';
 import { VoiceProviderError, type CallAssistant, type StartCallRequest } from '../../../voice/provider.ts';
-import { providerFor, routeKey, type Route } from '../../../voice/registry.ts';
+import { providerFor, routeEventsUrl, routeKey, type Route } from '../../../voice/registry.ts';
 import type { AssistantRow } from '../../../db/tables/voice.ts';
 import { promptsFor } from '../campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
@@ -44,9 +44,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     const prompt = prompts.get(campaign.id) ?? null;
     const request: StartCallRequest = {
       callId: id, from: call.from, fromProviderNumberId: providerNumberId(campaign, call.from), to: contact.phone_number, campaignId: campaign.id,
-      prompt: prompt === null ? null : fillTemplate(prompt, context), contactData: contact.contact_data ?? {}, direction: 'outbound',
-      assistant: assistant ? callAssistant(assistant, (t) => fillTemplate(t, context)) : null,
-      variables: templateVariables(context), eventsUrl: eventsUrl(deps, route),
+      contactData: contact.contact_data ?? {}, direction: 'outbound', ...spokenContent(deps, { context, prompt, assistant, route }),
     };
     try {
       const provider = await providerFor(deps, route);
@@ -64,6 +62,21 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   await saveProviderIds(deps.db, started);
 }
 
+/**
+ * What is said on a call, outbound or inbound: the campaign's prompt and the assistant's texts with
+ * this call's placeholders filled, the placeholder values for vendors that fill them, and where
+ * the vendor posts the call's events.
+ */
+export function spokenContent(deps: Deps, input: { context: TemplateContext; prompt: string | null; assistant: AssistantRow | null; route: Route }) {
+  const fill = (template: string) => fillTemplate(template, input.context);
+  return {
+    prompt: input.prompt === null ? null : fill(input.prompt),
+    assistant: input.assistant ? callAssistant(input.assistant, fill) : null,
+    variables: templateVariables(input.context),
+    eventsUrl: routeEventsUrl(deps.config.PUBLIC_BASE_URL, input.route),
+  };
+}
+
 /** The assistant as a provider receives it: its texts filled for this call. */
 export function callAssistant(row: AssistantRow, fill: (template: string) => string): CallAssistant {
   const filled = (text: string | null) => (text === null ? null : fill(text));
@@ -79,14 +92,6 @@ export async function assistantsOf(deps: Deps, ids: number[]): Promise<Map<numbe
   if (ids.length === 0) return new Map();
   const rows = await deps.db.selectFrom('assistants').selectAll().where('id', 'in', [...new Set(ids)]).execute();
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** Where the vendor posts a call's events: this service's events route, for the route's credentials. */
-export function eventsUrl(deps: Deps, route: Route): string | null {
-  const base = deps.config.PUBLIC_BASE_URL;
-  if (!base) return null;
-  const query = route.connectionId === null ? '' : `?connection=${route.connectionId}`;
-  return `${base.replace(/\/+$/, '')}/api/v1/voice/${route.provider}/events${query}`;
 }
 
 function providerNumberId(campaign: DialCampaign, from: string | null): string | null {
