@@ -25,5 +25,6 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   variantColorResolver: readableVariants,
   // Badges are tinted (dark text on a pale tint): a filled badge's white text fails AA on most colours.
-  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' } }) },
+  // A badge keeps its whole word: in a table squeezed to 390 px, Mantine's badge shrank to "A.".
+  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content' } } }) },
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiProblem, fieldError, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
@@ -32,7 +32,6 @@ export function ApiKeys() {
   const rows = (Array.isArray(data) ? data : data?.data ?? []) as Key[];
   return (
     <Stack>
-      <Title order={3}>API keys</Title>
       <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
         <Group align="end">
           <TextInput label="Key name" value={name} onChange={(e) => setName(e.currentTarget.value)} required error={fieldError(create.error, 'name')} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiProblem, fieldError, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
@@ -13,8 +13,7 @@ export function SubUsers() {
   const rows = ((list.data as { data?: SubUser[] } | undefined)?.data ?? []) as SubUser[];
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={3}>Sub-users</Title>
+      <Group justify="flex-end">
         <Button onClick={() => setCreating(true)}>New sub-user</Button>
       </Group>
       <Text size="sm">A sub-user sees and works only on the campaigns granted to it, and cannot approve prompts or manage keys, numbers or integrations.</Text>
