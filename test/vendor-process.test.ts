@@ -63,7 +63,7 @@ describe.skipIf(!HAS_PG)('a service process on Vapi, killed during startCall', (
     await client.connect();
     database = { name, client };
 
-    fake = await startFakeVapi({ apiKey: 'proc-vapi-key', webhookSecret: 'proc-vapi-secret', phoneNumbers: { 'pn-1': '+12125550100' }, maxConcurrent: 0, ringMs: 200, talkMs: 6_000, answerDelayMs: 1_500 });
+    fake = await startFakeVapi({ apiKey: 'proc-vapi-key', webhookSecret: 'proc-vapi-secret', phoneNumbers: { 'pn-1': '+12125550100' }, maxConcurrent: 0, ringMs: 200, talkMs: 10_000, answerDelayMs: 1_500 });
     const port = await freePort();
     const start = () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'vc-vendor-proc-'));

@@ -43,7 +43,8 @@ const routeCalls = (deps: Deps, route: { provider: string; connection_id: number
 
 /**
  * Vendor calls whose startCall answer never arrived: the vendor is asked by our call id. A call
- * it placed gets its id saved (its events and the reconciler then find it as any other); a call
+ * it placed gets its id saved, and is settled at once if the vendor says it already ended (its
+ * end came while no process listened); otherwise its events and the reconciler find it; a call
  * it never placed ends `failed` with the attempt given back, so its contact is called again once,
  * not twice. An unreachable vendor is asked again next round.
  */
@@ -62,8 +63,12 @@ async function adoptOrphans(deps: Deps, route: { provider: string; connection_id
     } catch {
       continue;
     }
-    if (found !== null) await saveProviderIds(deps.db, [{ callId: id, providerCallId: found }]);
-    else if (await finishCall({ deps, callId: id, eventId: `reconcile-${id}`, outcome: { status: 'failed', endedReason: 'the vendor never placed the call (its start was interrupted); attempt not counted', refundAttempt: true } })) settled++;
+    if (found !== null) {
+      await saveProviderIds(deps.db, [{ callId: id, providerCallId: found }]);
+      // Its end may have come while no process listened (a restart): the vendor's record settles it now.
+      const fetched = await provider.fetchCall?.(found, id).catch(() => null);
+      if (fetched?.state === 'ended' && (await applyCallEvents({ deps, provider: route.provider, events: [{ ...fetched.event, callId: id }] })).applied > 0) settled++;
+    } else if (await finishCall({ deps, callId: id, eventId: `reconcile-${id}`, outcome: { status: 'failed', endedReason: 'the vendor never placed the call (its start was interrupted); attempt not counted', refundAttempt: true } })) settled++;
   }
   return settled;
 }
