@@ -29,11 +29,15 @@ const Call = page(() => import('./pages/Call'));
 const Analytics = page(() => import('./pages/Analytics'));
 const Integrations = page(() => import('./pages/Integrations'));
 const Profile = page(() => import('./pages/Profile'));
+const Campaign = page(() => import('./pages/Campaign'));
+const Assistants = page(() => import('./pages/Assistants'));
+const VoiceConnections = page(() => import('./pages/VoiceConnections'));
 
 // The page the address names starts loading at once, beside the session check, not after it.
 const path = window.location.pathname;
 const firstPage = /^\/calls\/\d+/.test(path) ? Call
-  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
+  : /^\/campaigns\/(\d+|new)$/.test(path) ? Campaign
+  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/assistants': Assistants, '/voice-connections': VoiceConnections, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
 void firstPage?.load();
 
 const Waiting = () => (
@@ -52,11 +56,14 @@ export function App() {
         <Routes>
           <Route path="/" element={<Navigate to="/campaigns" replace />} />
           <Route path="/campaigns" element={<Campaigns />} />
+          <Route path="/campaigns/:id" element={<Campaign />} />
           <Route path="/contacts" element={<Contacts />} />
           <Route path="/calls" element={<Calls />} />
           <Route path="/calls/:id" element={<Call />} />
           <Route path="/analytics" element={<Analytics />} />
           <Route path="/integrations" element={<Integrations />} />
+          <Route path="/assistants" element={<Assistants />} />
+          <Route path="/voice-connections" element={<VoiceConnections />} />
           <Route path="/api-keys" element={<Profile />} />
           <Route path="/account" element={<Profile />} />
           <Route path="/sub-users" element={<Profile />} />

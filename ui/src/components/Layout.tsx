@@ -11,6 +11,8 @@ export const NAVIGATION = [
   { to: '/calls', label: 'Calls' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/integrations', label: 'Integrations' },
+  { to: '/assistants', label: 'Assistants' },
+  { to: '/voice-connections', label: 'Voice connections', ownersOnly: true },
   { to: '/api-keys', label: 'API keys' },
 ] as const;
 
@@ -33,7 +35,7 @@ export function Layout({ user, children }: { user: SessionUser; children: ReactN
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
-        {NAVIGATION.map((item) => (
+        {NAVIGATION.filter((item) => !('ownersOnly' in item) || user.kind === 'user').map((item) => (
           <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname.startsWith(item.to)} onClick={close} />
         ))}
       </AppShell.Navbar>
