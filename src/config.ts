@@ -24,7 +24,7 @@ const ConfigSchema = Type.Object({
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
-  VOICE_PROVIDER: Type.Unsafe<'sim' | 'vapi' | 'retell'>({ type: 'string', enum: ['sim', 'vapi', 'retell'], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi or retell' }),
+  VOICE_PROVIDER: Type.Unsafe<'sim' | 'vapi' | 'retell' | 'twilio'>({ type: 'string', enum: ['sim', 'vapi', 'retell', 'twilio'], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi, retell or twilio (our own agent on Twilio)' }),
   VAPI_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Vapi private API key (Bearer); unset = Vapi only through accounts\' voice connections' })),
   VAPI_BASE_URL: Type.String({ default: 'https://api.vapi.ai', description: 'Vapi API base URL (a fake: npm run fake:vapi)' }),
   VAPI_PHONE_NUMBER_ID: Type.Optional(Type.String({ description: 'Vapi phoneNumberId calls go out from when the campaign\'s number has no provider_number_id' })),
@@ -37,6 +37,12 @@ const ConfigSchema = Type.Object({
   RETELL_FROM_NUMBER: Type.Optional(Type.String({ description: 'Retell number (E.164) calls go out from when the campaign has none' })),
   RETELL_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 20, description: 'Retell calls in progress at once for the service\'s key (Retell\'s default concurrency: 20); 0 = no cap' }),
   RETELL_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 5, description: 'Retell calls started per second for the service\'s key; 0 = no pacing' }),
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'Twilio account SID (AC…): calls through Twilio with this service\'s own agent; needs TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL' })),
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'Twilio auth token (Basic auth, and the key Twilio signs its requests with)' })),
+  TWILIO_BASE_URL: Type.String({ default: 'https://api.twilio.com', description: 'Twilio API base URL (a fake: npm run fake:twilio)' }),
+  TWILIO_FROM_NUMBER: Type.Optional(Type.String({ description: 'Twilio number (E.164) calls go out from when the campaign has none' })),
+  TWILIO_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'Twilio calls in progress at once for the service\'s account; 0 = no cap (Twilio sets none)' }),
+  TWILIO_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 1, description: 'Twilio calls started per second for the service\'s account (Twilio\'s default: 1); 0 = no pacing' }),
   VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'externally reachable base URL, for provider callbacks' })),
   MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'calls in progress across the whole service; 0 = no global cap' }),
@@ -44,7 +50,7 @@ const ConfigSchema = Type.Object({
   SIM_SEED: Type.Integer({ default: 42, description: 'seed of the simulator\'s outcomes' }),
   DIALER_TICK_MS: Type.Integer({ minimum: 10, default: 1000, description: 'how often workers look for due work besides NOTIFY wake-ups' }),
   // Post-call webhooks and extraction
-  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible server; unset = offline rule-based extractor' })),
+  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
   LLM_API_KEY: Type.Optional(Type.String()),
   LLM_MODEL: Type.Optional(Type.String()),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
@@ -63,6 +69,7 @@ export class ConfigError extends Error {}
 const NUMBER_KEYS = [
   'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
   'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
+  'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND',
 ];
 const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
@@ -98,12 +105,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...config, DATA_DIR: dataDir, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(dataDir) };
 }
 
-const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY']);
+const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY', 'TWILIO_AUTH_TOKEN']);
 
 /** The settings each vendor needs before the service may use its own credentials for it. */
 export const VENDOR_SETTINGS = {
   vapi: ['VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET'],
   retell: ['RETELL_API_KEY'],
+  twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'],
 } as const satisfies Record<string, readonly (keyof RawConfig)[]>;
 
 /** Which of a vendor's settings are missing (empty when it is configured). */
@@ -124,6 +132,10 @@ function missingVendorSettings(config: RawConfig): string | null {
       const why = isDefault ? `VOICE_PROVIDER=${vendor} needs` : `${vendor} is configured in part; it also needs`;
       return `${why} ${missing.join(' and ')}`;
     }
+  }
+  // Twilio fetches the call's TwiML and opens the conversation socket here: it must reach this service.
+  if (vendorSettingsMissing(config, 'twilio').length === 0 && config.PUBLIC_BASE_URL === undefined) {
+    return 'twilio needs PUBLIC_BASE_URL: Twilio fetches each call\'s instructions and opens its conversation socket at this service\'s public address (e.g. https://calls.example.com)';
   }
   if (config.VOICE_PROVIDER === 'retell' && config.RETELL_AGENT_ID === undefined) {
     return 'VOICE_PROVIDER=retell needs RETELL_AGENT_ID (the agent of campaigns without an assistant)';
@@ -175,6 +187,7 @@ const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
   LLM_BASE_URL: (value) => httpUrlProblem(value, 'http://127.0.0.1:11434/v1'),
   VAPI_BASE_URL: (value) => httpUrlProblem(value, 'https://api.vapi.ai'),
   RETELL_BASE_URL: (value) => httpUrlProblem(value, 'https://api.retellai.com'),
+  TWILIO_BASE_URL: (value) => httpUrlProblem(value, 'https://api.twilio.com'),
 };
 
 function httpUrlProblem(value: string, example: string): string | null {

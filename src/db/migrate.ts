@@ -13,6 +13,7 @@ import * as deliveryMissingRequired from './migrations/0011_delivery_missing_req
 import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
 import * as assistantsAndVendors from './migrations/0013_assistants_and_vendors.ts';
 import * as dashboardSessions from './migrations/0014_dashboard_sessions.ts';
+import * as twilioAgent from './migrations/0015_twilio_agent.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0012_dialer_claim_order': dialerClaimOrder,
   '0013_assistants_and_vendors': assistantsAndVendors,
   '0014_dashboard_sessions': dashboardSessions,
+  '0015_twilio_agent': twilioAgent,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

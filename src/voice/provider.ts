@@ -104,6 +104,8 @@ export interface CallEvent {
 export interface WebhookInput {
   rawBody: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The URL the vendor requested, as it wrote it (PUBLIC_BASE_URL + path and query): Twilio signs it. */
+  url?: string;
 }
 
 /** What fetchCall knows: null when the provider has no record of the call. */
@@ -150,6 +152,16 @@ export interface VoiceProvider {
    * modules/dialer/call-events/provider-events.ts); a vendor posts to the events route instead.
    */
   setDelivery?(deliver: EventDelivery | null): void;
+  /**
+   * Fills what a vendor's end event lacks from the vendor's own record (Twilio's status callback
+   * carries no price: it is read from the call resource). Errors leave the events as they are.
+   */
+  settleEvents?(events: CallEvent[]): Promise<CallEvent[]>;
+  /**
+   * True when this service runs the conversation (our agent on Twilio): the transcript, outcome
+   * and answering-machine result come from agent_conversations, not from the vendor.
+   */
+  readonly runsConversation?: boolean;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
 }

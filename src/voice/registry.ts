@@ -12,7 +12,7 @@ import { vendorAdapters, type VendorName } from './vendors.ts';
  * (connection 12's). Each route has one adapter instance per process, created on first use;
  * a connection's is re-read after CONNECTION_TTL_MS so a rotated key takes effect.
  */
-export const VOICE_PROVIDER_NAMES = ['sim', 'vapi', 'retell'] as const;
+export const VOICE_PROVIDER_NAMES = ['sim', 'vapi', 'retell', 'twilio'] as const;
 export type VoiceProviderName = (typeof VOICE_PROVIDER_NAMES)[number];
 
 /** A connection's credentials in the clear (modules/voice-connections opens them). */
@@ -58,6 +58,13 @@ export function environmentCredentials(config: Config, vendor: VendorName): Vend
       maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND,
     };
   }
+  if (vendor === 'twilio') {
+    return {
+      connectionId: null, apiKey: config.TWILIO_AUTH_TOKEN!, accountSid: config.TWILIO_ACCOUNT_SID!, baseUrl: config.TWILIO_BASE_URL, webhookSecret: null,
+      phoneNumberId: null, agentId: null, fromNumber: config.TWILIO_FROM_NUMBER ?? null,
+      maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND,
+    };
+  }
   return {
     connectionId: null, apiKey: config.RETELL_API_KEY!, baseUrl: config.RETELL_BASE_URL, webhookSecret: null,
     phoneNumberId: null, agentId: config.RETELL_AGENT_ID ?? null, fromNumber: config.RETELL_FROM_NUMBER ?? null,
@@ -67,9 +74,9 @@ export function environmentCredentials(config: Config, vendor: VendorName): Vend
 
 /** The pacing defaults of a vendor (the environment's settings), for connections that leave theirs empty. */
 export function defaultPacing(config: Config, vendor: VendorName) {
-  return vendor === 'vapi'
-    ? { maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND }
-    : { maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND };
+  if (vendor === 'vapi') return { maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND };
+  if (vendor === 'twilio') return { maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND };
+  return { maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND };
 }
 
 export function createVoiceRegistry(input: {
@@ -89,7 +96,7 @@ export function createVoiceRegistry(input: {
     } else if (name in vendorAdapters) {
       const credentials = environmentCredentials(input.config, name as VendorName);
       if (!credentials) throw new VoiceNotConfiguredError(`${name} is not configured: set ${vendorSettingsMissing(input.config, name as VendorName).join(' and ')}, or give the assistant a voice connection`);
-      provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock });
+      provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
     } else {
       throw new VoiceNotConfiguredError(`unknown voice provider '${name}'`);
     }
@@ -103,7 +110,7 @@ export function createVoiceRegistry(input: {
     if (cached && input.clock.now().getTime() - cached.loadedAt < CONNECTION_TTL_MS) return cached.provider;
     const credentials = await input.loadConnection(id);
     if (!credentials || credentials.provider !== name || !(name in vendorAdapters)) throw new VoiceNotConfiguredError(`voice connection ${id} (${name}) does not exist`);
-    const provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock });
+    const provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
     cached?.provider.close?.();
     if (cached) all.delete(cached.provider);
     connections.set(id, { provider, loadedAt: input.clock.now().getTime() });
@@ -141,5 +148,5 @@ export function createVoiceProvider(config: Config, clock: Clock): VoiceProvider
   if (config.VOICE_PROVIDER === 'sim') return createSimProvider(config, clock);
   const credentials = environmentCredentials(config, config.VOICE_PROVIDER);
   if (!credentials) throw new Error(`VOICE_PROVIDER=${config.VOICE_PROVIDER} needs ${vendorSettingsMissing(config, config.VOICE_PROVIDER).join(' and ')}`);
-  return vendorAdapters[config.VOICE_PROVIDER]({ credentials, clock });
+  return vendorAdapters[config.VOICE_PROVIDER]({ credentials, clock, publicBaseUrl: config.PUBLIC_BASE_URL });
 }

@@ -14,7 +14,9 @@ export interface VendorCredentials {
   phoneNumberId: string | null;
   /** Retell: the agent of calls whose assistant names none. */
   agentId: string | null;
-  /** Retell: the number calls go out from when the campaign has none. */
+  /** Twilio: the account SID (the auth token is apiKey). */
+  accountSid?: string | null;
+  /** Retell and Twilio: the number calls go out from when the campaign has none. */
   fromNumber: string | null;
   /** Calls in progress at once on these credentials (0 = no cap). */
   maxConcurrent: number;

@@ -15,6 +15,8 @@ export interface VoiceConnectionsTable {
   webhook_secret: string | null;
   phone_number_id: string | null;
   agent_id: string | null;
+  /** Twilio: the account SID (AC…); the auth token is api_key. */
+  account_sid: string | null;
   from_number: string | null;
   max_concurrent_calls: number | null;
   calls_per_second: number | null;
@@ -50,7 +52,21 @@ export interface VoiceRoutePacingTable {
   blocked_until: NullableTimestamp;
 }
 
+/** What this service's agent (Twilio ConversationRelay) heard and said on a call; see migration 0015. */
+export interface AgentConversationsTable {
+  call_id: number;
+  transcript: ColumnType<unknown, string | undefined, string>;
+  action_status: string | null;
+  action_status_reason: string | null;
+  ended_by: string | null;
+  answered_by: string | null;
+  transfer_to: string | null;
+  opened_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface VoiceTables {
+  agent_conversations: AgentConversationsTable;
   voice_connections: VoiceConnectionsTable;
   assistants: AssistantsTable;
   voice_route_pacing: VoiceRoutePacingTable;

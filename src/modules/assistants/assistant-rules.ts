@@ -34,10 +34,13 @@ export async function checkAssistant(db: Db, config: Config, ownerId: number, v:
     }
     connectionAgent = connection.agent_id;
   } else if (v.provider !== 'sim') {
-    const missing = vendorSettingsMissing(config, v.provider as 'vapi' | 'retell');
+    const missing = vendorSettingsMissing(config, v.provider as 'vapi' | 'retell' | 'twilio');
     if (missing.length > 0) {
       throw bad('provider', `${v.provider} is not configured on this service (${missing.join(' and ')} unset): name a voice_connection_id of your own ${v.provider} credentials`);
     }
+  }
+  if (v.provider === 'twilio' && !config.PUBLIC_BASE_URL) {
+    throw bad('provider', 'twilio needs the service\'s PUBLIC_BASE_URL (Twilio fetches each call\'s instructions and opens its conversation socket there); it is unset');
   }
   if (v.provider === 'retell' && !v.provider_assistant_id && !connectionAgent && !config.RETELL_AGENT_ID) {
     throw bad('provider_assistant_id', 'retell needs an agent: set provider_assistant_id, or the voice connection\'s agent_id (the service has no RETELL_AGENT_ID)');

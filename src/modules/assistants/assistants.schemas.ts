@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Id, Nullable, StringEnum } from '../../http/schemas.ts';
 import { ACTION_STATUSES } from './action-status-rules.ts';
 
-export const ASSISTANT_PROVIDERS = ['sim', 'vapi', 'retell'] as const;
+export const ASSISTANT_PROVIDERS = ['sim', 'vapi', 'retell', 'twilio'] as const;
 export type AssistantProvider = (typeof ASSISTANT_PROVIDERS)[number];
 
 const PLACEHOLDERS = 'May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422.';

@@ -7,12 +7,12 @@ import type { SecretBox } from '../../shared/secret-box.ts';
 
 export type VoiceConnectionValues = Pick<
   VoiceConnectionRow,
-  'name' | 'provider' | 'api_key' | 'webhook_secret' | 'phone_number_id' | 'agent_id' | 'from_number' | 'max_concurrent_calls' | 'calls_per_second'
+  'name' | 'provider' | 'api_key' | 'account_sid' | 'webhook_secret' | 'phone_number_id' | 'agent_id' | 'from_number' | 'max_concurrent_calls' | 'calls_per_second'
 >;
 
 /** The columns create and update write; owner, id and timestamps are not among them. */
 const SETTINGS = [
-  'name', 'provider', 'api_key', 'webhook_secret', 'phone_number_id', 'agent_id', 'from_number', 'max_concurrent_calls', 'calls_per_second',
+  'name', 'provider', 'api_key', 'account_sid', 'webhook_secret', 'phone_number_id', 'agent_id', 'from_number', 'max_concurrent_calls', 'calls_per_second',
 ] as const satisfies readonly (keyof VoiceConnectionValues)[];
 
 export const findVoiceConnection = (db: Db, id: number) =>
@@ -45,8 +45,9 @@ export async function assistantsUsing(db: Db, connectionId: number): Promise<num
 export interface OpenedVoiceConnection {
   id: number;
   owner_id: number;
-  provider: 'vapi' | 'retell';
+  provider: 'vapi' | 'retell' | 'twilio';
   apiKey: string;
+  accountSid: string | null;
   webhookSecret: string | null;
   phoneNumberId: string | null;
   agentId: string | null;
@@ -69,6 +70,7 @@ export async function openVoiceConnection(db: Db, secrets: SecretBox, id: number
     owner_id: Number(row.owner_id),
     provider: row.provider as OpenedVoiceConnection['provider'],
     apiKey: secrets.open(row.api_key),
+    accountSid: row.account_sid,
     webhookSecret: secrets.open(row.webhook_secret),
     phoneNumberId: row.phone_number_id,
     agentId: row.agent_id,

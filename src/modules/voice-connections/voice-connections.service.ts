@@ -1,4 +1,5 @@
 import { routeEventsUrl } from '../../voice/registry.ts';
+import { twilioCallUrls } from '../../voice/providers/twilio/twilio-urls.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
@@ -26,8 +27,11 @@ export async function requireVoiceConnection(db: Db, principal: Principal, id: n
 }
 
 /** Where the vendor must post this connection's events; null until PUBLIC_BASE_URL is set. */
-export const eventsUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: string, id: number) =>
-  routeEventsUrl(config.PUBLIC_BASE_URL, { provider, connectionId: id });
+export const eventsUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: string, id: number) => {
+  // Twilio's outbound calls carry their own callback URLs; the connection's URL is its numbers' Voice URL.
+  if (provider === 'twilio') return config.PUBLIC_BASE_URL ? twilioCallUrls(config.PUBLIC_BASE_URL, { provider, connectionId: id }, null).twiml : null;
+  return routeEventsUrl(config.PUBLIC_BASE_URL, { provider, connectionId: id });
+};
 
 /** A sealed secret as answers show it; one sealed under another SECRET_KEY shows as a bare mask. */
 function masked(box: SecretBox, stored: string | null): string | null {
@@ -56,11 +60,14 @@ type Plain = Omit<repo.VoiceConnectionValues, 'provider'> & { provider: VoiceVen
 
 function checkVendorFields(v: Plain) {
   // A field of the other vendor would be silently unused: say so instead.
-  const foreign: Record<VoiceVendor, (keyof Plain)[]> = { vapi: ['agent_id', 'from_number'], retell: ['webhook_secret', 'phone_number_id'] };
+  const foreign: Record<VoiceVendor, (keyof Plain)[]> = {
+    vapi: ['agent_id', 'from_number', 'account_sid'], retell: ['webhook_secret', 'phone_number_id', 'account_sid'], twilio: ['webhook_secret', 'phone_number_id', 'agent_id'],
+  };
   for (const field of foreign[v.provider]) {
     if (v[field] !== null) throw bad(field, `not a ${v.provider} setting; leave it out or null`);
   }
   if (v.provider === 'vapi' && v.webhook_secret === null) throw bad('webhook_secret', 'required for vapi: the server secret its events are verified with');
+  if (v.provider === 'twilio' && v.account_sid === null) throw bad('account_sid', 'required for twilio: the account SID (AC…) its calls are placed under');
 }
 
 interface Deps {
@@ -86,6 +93,7 @@ export async function createVoiceConnection(input: Deps & { principal: Principal
     name: b.name,
     provider: b.provider,
     api_key: b.api_key,
+    account_sid: b.account_sid ?? null,
     webhook_secret: b.webhook_secret ?? null,
     phone_number_id: b.phone_number_id ?? null,
     agent_id: b.agent_id ?? null,
@@ -112,6 +120,7 @@ export async function updateVoiceConnection(input: Deps & { principal: Principal
     provider: row.provider as VoiceVendor,
     // Placeholders for the checks; the stored secrets are carried over sealed below.
     api_key: pick('api_key', row.api_key),
+    account_sid: pick('account_sid', row.account_sid),
     webhook_secret: pick('webhook_secret', row.webhook_secret),
     phone_number_id: pick('phone_number_id', row.phone_number_id),
     agent_id: pick('agent_id', row.agent_id),

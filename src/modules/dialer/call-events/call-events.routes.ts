@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
-import { unprocessable } from '../../../http/errors.ts';
-import { unstorable } from '../../../http/json-body.ts';
+import { keepRawBodies } from '../../../http/raw-body.ts';
+import { requestedUrl } from '../../../voice/providers/twilio/twilio-urls.ts';
 import { Detail, ValidationDetail } from '../../../http/schemas.ts';
 import { SIGNATURE_HEADER } from '../../../voice/signature.ts';
 import { handleProviderEvents } from './provider-events.ts';
@@ -15,22 +15,8 @@ const EventsAnswer = Type.Object({ received: Type.Integer(), applied: Type.Integ
  */
 export async function callEventsRoutes(app: App) {
   const deps = app.deps;
-  const rawBodies = new WeakMap<object, string>();
-  // Signatures are computed over the exact bytes sent, so this plugin keeps the raw body
-  // (replacing, in this plugin only, the app's JSON parser).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    rawBodies.set(req, body as string);
-    let parsed: unknown = {};
-    try {
-      parsed = (body as string).length ? JSON.parse(body as string) : {};
-    } catch {
-      return done(null, {});
-    }
-    // The same limits as every JSON body (NUL, lone surrogates, 64 levels): no vendor event comes near them.
-    const bad = unstorable(parsed);
-    done(bad ? unprocessable(['body', ...bad.loc], bad.msg) : null, bad ? undefined : parsed);
-  });
+  // Signatures are computed over the exact bytes sent (Twilio's over the form's parameters).
+  const rawBodyOf = keepRawBodies(app);
 
   app.post('/:provider/events', {
     schema: {
@@ -46,14 +32,19 @@ export async function callEventsRoutes(app: App) {
         `by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). ` +
         `An inbound call's assistant request (Vapi \`assistant-request\`, Retell \`call_inbound\`) is answered in the vendor's own format.`,
       params: Type.Object({ provider: Type.String() }),
-      querystring: Type.Object({ connection: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'the voice connection whose credentials verify the request' })) }),
+      querystring: Type.Object({
+        connection: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'the voice connection whose credentials verify the request' })),
+        call: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'Twilio only: our call id (Twilio echoes no metadata, so it rides in the callback URL)' })),
+      }),
+      consumes: ['application/json', 'application/x-www-form-urlencoded'],
       body: Type.Unknown(),
       response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail, 422: ValidationDetail },
     },
   }, async (request, reply) => {
-    const rawBody = rawBodies.get(request) ?? "";
+    const rawBody = rawBodyOf(request);
+    const url = deps.config.PUBLIC_BASE_URL ? requestedUrl(deps.config.PUBLIC_BASE_URL, request.url) : undefined;
     const answer = await handleProviderEvents({
-      deps, provider: request.params.provider, connectionId: request.query.connection ?? null, input: { rawBody, headers: request.headers },
+      deps, provider: request.params.provider, connectionId: request.query.connection ?? null, input: { rawBody, headers: request.headers, url },
     });
     // A vendor's own answer has the vendor's shape, not this route's: sent as formatted.
     if ('vendor' in answer) return reply.code(answer.statusCode as 200).type('application/json').serializer(JSON.stringify).send(answer.body as never);

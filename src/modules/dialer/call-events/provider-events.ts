@@ -4,6 +4,7 @@ import { providerFor, VoiceNotConfiguredError, type Route } from '../../../voice
 import { answerVendorInbound } from '../inbound/vendor-inbound.ts';
 import { applyCallEvents } from './call-events.service.ts';
 import { withActionStatus } from './analysis-outcome.ts';
+import { withAgentConversations } from '../../agent/conversation-store.ts';
 
 export type EventsAnswer =
   | { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } }
@@ -45,6 +46,8 @@ export async function handleProviderEvents({ deps, provider: name, input, connec
     if (error instanceof SyntaxError || error instanceof TypeError) return { statusCode: 400, body: { detail: 'Malformed event body' } };
     throw error;
   }
+  if (provider.settleEvents) events = await provider.settleEvents(events);
+  if (provider.runsConversation) events = await withAgentConversations(deps, events);
   events = await withActionStatus(deps, events);
   const r = await applyCallEvents({ deps, provider: name, events });
   return { statusCode: 200, body: { received: events.length, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls } };

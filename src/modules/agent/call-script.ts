@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../deps.ts';
+import { templateContext } from '../../voice/call-template.ts';
+import type { CallAssistant } from '../../voice/provider.ts';
+import type { Route } from '../../voice/registry.ts';
+import { promptsFor } from '../dialer/campaign-prompts.ts';
+import { assistantsOf, spokenContent } from '../dialer/outbound/start-calls.ts';
+
+/**
+ * What our agent needs to hold one call's conversation, read from the database (Twilio may fetch
+ * the TwiML and open the socket at any process): the assistant and the campaign's prompt with
+ * this call's placeholders filled, and the call's route (whose auth token signs its requests).
+ */
+export interface CallScript {
+  callId: number;
+  ownerId: number;
+  campaignId: number;
+  campaignTitle: string;
+  direction: 'outbound' | 'inbound';
+  status: string;
+  providerCallId: string | null;
+  route: Route;
+  assistant: CallAssistant | null;
+  prompt: string | null;
+}
+
+export async function loadCallScript(deps: Deps, callId: number): Promise<CallScript | null> {
+  const { rows } = await sql<{
+    id: number; owner_id: number; status: string; call_type: string | null; provider: string | null; voice_connection_id: number | null; external_session_id: string | null;
+    contact_id: number; phone_number: string; contact_status: string | null; contact_data: unknown;
+    campaign_id: number; title: string; description: string | null; campaign_type: string; campaign_phone: string | null; campaign_data: unknown; assistant_id: number | null;
+  }>`
+    SELECT c.id, c.owner_id, c.status, c.call_type, c.provider, c.voice_connection_id, c.external_session_id,
+           ct.id AS contact_id, ct.phone_number, ct.status AS contact_status, ct.contact_data,
+           cp.id AS campaign_id, cp.title, cp.description, cp.campaign_type, cp.campaign_phone, cp.campaign_data, cp.assistant_id
+    FROM calls c JOIN contacts ct ON ct.id = c.contact_id JOIN campaigns cp ON cp.id = ct.campaign_id
+    WHERE c.id = ${callId}`.execute(deps.db);
+  const row = rows[0];
+  if (!row) return null;
+  const route: Route = { provider: row.provider ?? deps.config.VOICE_PROVIDER, connectionId: row.voice_connection_id };
+  const [prompts, assistants] = await Promise.all([
+    promptsFor(deps.db, [row.campaign_id]),
+    assistantsOf(deps, row.assistant_id === null ? [] : [row.assistant_id]),
+  ]);
+  const context = templateContext({ id: row.contact_id, phone_number: row.phone_number, status: row.contact_status, contact_data: row.contact_data }, {
+    id: row.campaign_id, title: row.title, description: row.description, campaign_type: row.campaign_type, campaign_phone: row.campaign_phone, campaign_data: row.campaign_data,
+  });
+  const assistant = row.assistant_id === null ? null : assistants.get(row.assistant_id) ?? null;
+  const spoken = spokenContent(deps, { context, prompt: prompts.get(row.campaign_id) ?? null, assistant, route });
+  return {
+    callId: row.id, ownerId: row.owner_id, campaignId: row.campaign_id, campaignTitle: row.title,
+    direction: row.call_type === 'inbound' ? 'inbound' : 'outbound', status: row.status, providerCallId: row.external_session_id,
+    route, assistant: spoken.assistant, prompt: spoken.prompt,
+  };
+}

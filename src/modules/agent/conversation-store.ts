@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
+import type { CallEvent, TranscriptTurn } from '../../voice/provider.ts';
+
+/**
+ * What our agent heard and said on a call (agent_conversations, migration 0015), kept as the
+ * conversation goes so the call's end finds it at whichever process Twilio reports to.
+ * Invariant: one row per call, written only by the process holding the call's socket, except
+ * answered_by (the answering-machine callback, at any process).
+ */
+export type AgentOutcome = { actionStatus: 'interested' | 'scheduled' | 'transferred' | null; reason: string };
+
+export interface ConversationUpdate {
+  transcript?: TranscriptTurn[];
+  outcome?: AgentOutcome;
+  endedBy?: 'HUMAN' | 'AI';
+  transferTo?: string;
+}
+
+export async function saveConversation(db: Db, callId: number, update: ConversationUpdate): Promise<void> {
+  const values = {
+    call_id: callId,
+    transcript: JSON.stringify(update.transcript ?? []),
+    action_status: update.outcome?.actionStatus ?? null,
+    action_status_reason: update.outcome?.reason ?? null,
+    ended_by: update.endedBy ?? null,
+    transfer_to: update.transferTo ?? null,
+  };
+  // A field the update leaves out keeps its stored value.
+  await sql`
+    INSERT INTO agent_conversations (call_id, transcript, action_status, action_status_reason, ended_by, transfer_to)
+    SELECT ${values.call_id}, ${values.transcript}::jsonb, ${values.action_status}, ${values.action_status_reason}, ${values.ended_by}, ${values.transfer_to}
+    WHERE EXISTS (SELECT 1 FROM calls WHERE id = ${callId})
+    ON CONFLICT (call_id) DO UPDATE SET
+      transcript = CASE WHEN ${update.transcript !== undefined} THEN EXCLUDED.transcript ELSE agent_conversations.transcript END,
+      action_status = CASE WHEN ${update.outcome !== undefined} THEN EXCLUDED.action_status ELSE agent_conversations.action_status END,
+      action_status_reason = CASE WHEN ${update.outcome !== undefined} THEN EXCLUDED.action_status_reason ELSE agent_conversations.action_status_reason END,
+      ended_by = coalesce(EXCLUDED.ended_by, agent_conversations.ended_by),
+      transfer_to = coalesce(EXCLUDED.transfer_to, agent_conversations.transfer_to),
+      updated_at = now()`.execute(db);
+}
+
+export async function saveAnsweredBy(db: Db, callId: number, answeredBy: string): Promise<void> {
+  await sql`
+    INSERT INTO agent_conversations (call_id, answered_by) SELECT ${callId}, ${answeredBy} WHERE EXISTS (SELECT 1 FROM calls WHERE id = ${callId})
+    ON CONFLICT (call_id) DO UPDATE SET answered_by = EXCLUDED.answered_by, updated_at = now()`.execute(db);
+}
+
+export async function transferOf(db: Db, callId: number): Promise<string | null> {
+  const row = await db.selectFrom('agent_conversations').select('transfer_to').where('call_id', '=', callId).executeTakeFirst();
+  return row?.transfer_to ?? null;
+}
+
+/**
+ * The end of a call our agent held, completed with what the agent recorded: the transcript, the
+ * outcome it marked (a transfer is `transferred`), who ended the call, and a machine that
+ * answered (a completed call is then `voicemail`).
+ */
+export async function withAgentConversations(deps: Deps, events: CallEvent[]): Promise<CallEvent[]> {
+  const ids = events.flatMap((e) => (e.type === 'ended' && e.callId !== null ? [e.callId] : []));
+  if (ids.length === 0) return events;
+  const rows = await deps.db.selectFrom('agent_conversations').selectAll().where('call_id', 'in', ids).execute();
+  const byCall = new Map(rows.map((r) => [r.call_id, r]));
+  return events.map((event) => {
+    const row = event.type === 'ended' && event.callId !== null ? byCall.get(event.callId) : undefined;
+    if (!row) return event;
+    const machine = typeof row.answered_by === 'string' && (row.answered_by.startsWith('machine') || row.answered_by === 'fax');
+    const transcript = Array.isArray(row.transcript) ? (row.transcript as TranscriptTurn[]) : [];
+    return {
+      ...event,
+      ...(transcript.length > 0 ? { transcript } : {}),
+      ...(row.transfer_to ? { actionStatus: 'transferred' as const, actionStatusReason: `transferred to ${row.transfer_to}` }
+        : row.action_status_reason !== null ? { actionStatus: row.action_status as CallEvent['actionStatus'], actionStatusReason: row.action_status_reason } : {}),
+      ...(row.ended_by ? { endedBy: row.ended_by as 'HUMAN' | 'AI' } : {}),
+      ...(machine && event.status === 'finished' ? { status: 'voicemail' as const, endedReason: `an answering machine took the call (${row.answered_by})` } : {}),
+    };
+  });
+}

@@ -1,0 +1,154 @@
+import type { TranscriptTurn } from '../../voice/provider.ts';
+import { DEFAULT_SYSTEM_PROMPT, type AgentBrain, type AgentToolCall } from './agent-brain.ts';
+import type { CallScript } from './call-script.ts';
+import type { ConversationUpdate } from './conversation-store.ts';
+
+/**
+ * One ConversationRelay session: Twilio's messages in (setup, prompt, interrupt, dtmf, error),
+ * our `text` tokens and `end` out. The transcript records what was actually said: an answer the
+ * caller interrupts keeps only the words Twilio spoke before the interruption.
+ *
+ * Latency: a prompt goes to the brain at once; every token is sent the moment it arrives, and
+ * the transcript is saved after the turn, off the path the caller hears.
+ */
+export interface RelayOut {
+  send(message: RelayOutMessage): void;
+  /** Saves what changed (in order; failures are logged by the caller, the call goes on). */
+  save(update: ConversationUpdate): void;
+}
+
+export type RelayOutMessage =
+  | { type: 'text'; token: string; last: boolean }
+  | { type: 'end'; handoffData: string };
+
+const FALLBACK = 'Sorry, I am having trouble right now. We will call you back. Goodbye.';
+
+export class RelaySession {
+  readonly transcript: TranscriptTurn[] = [];
+  private answering: AbortController | null = null;
+  private pendingPrompt = '';
+  private ended = false;
+
+  constructor(private readonly script: CallScript, private readonly brain: AgentBrain, private readonly out: RelayOut, private readonly llmModel: string | null = null) {}
+
+  /** Twilio's setup: the welcome greeting (the assistant's first message) has been spoken by Twilio. */
+  setup(): void {
+    const greeting = this.script.assistant?.firstMessage;
+    if (greeting) this.transcript.push({ role: 'assistant', text: greeting });
+    this.out.save({ transcript: [...this.transcript] });
+  }
+
+  /** A message from Twilio, as parsed JSON; returns an error description for a malformed one. */
+  handle(message: unknown): string | null {
+    const m = (message && typeof message === 'object' ? message : {}) as Record<string, unknown>;
+    switch (m.type) {
+      case 'setup':
+        this.setup();
+        return null;
+      case 'prompt':
+        if (typeof m.voicePrompt !== 'string') return 'prompt without voicePrompt';
+        this.pendingPrompt += m.voicePrompt;
+        // Twilio may send a prompt in parts; the caller's turn is complete with `last`.
+        if (m.last !== false) {
+          const text = this.pendingPrompt.trim();
+          this.pendingPrompt = '';
+          if (text) this.userSaid(text);
+        }
+        return null;
+      case 'dtmf':
+        if (typeof m.digit !== 'string') return 'dtmf without digit';
+        this.userSaid(`[pressed ${m.digit.slice(0, 8)}]`);
+        return null;
+      case 'interrupt':
+        this.interrupted(typeof m.utteranceUntilInterrupt === 'string' ? m.utteranceUntilInterrupt : '');
+        return null;
+      case 'error':
+        return null;
+      default:
+        return `unknown message type ${JSON.stringify(m.type)}`;
+    }
+  }
+
+  /** The socket closed: Twilio ended the session (the caller hung up, or after our `end`). */
+  closed(): void {
+    this.answering?.abort();
+    if (!this.ended) this.out.save({ transcript: [...this.transcript], endedBy: 'HUMAN' });
+    this.ended = true;
+  }
+
+  private userSaid(text: string): void {
+    if (this.ended) return;
+    this.answering?.abort();
+    this.transcript.push({ role: 'user', text });
+    void this.answer();
+  }
+
+  /** The caller spoke over the answer: stop it, and keep only what was heard. */
+  private interrupted(heard: string): void {
+    // The answer may still stream, or be sent whole and still being spoken by Twilio.
+    const turn = this.transcript.at(-1);
+    this.answering?.abort();
+    this.answering = null;
+    if (turn?.role === 'assistant') turn.text = heard.trim();
+    if (turn?.role === 'assistant' && turn.text === '') this.transcript.pop();
+    this.out.save({ transcript: [...this.transcript] });
+  }
+
+  private async answer(): Promise<void> {
+    const controller = new AbortController();
+    this.answering = controller;
+    const turn: TranscriptTurn = { role: 'assistant', text: '' };
+    const input = {
+      system: this.script.assistant?.systemPrompt ?? this.script.prompt ?? DEFAULT_SYSTEM_PROMPT,
+      turns: [...this.transcript], model: this.script.assistant?.model ?? this.llmModel,
+      canTransfer: Boolean(this.script.assistant?.transferNumber),
+    };
+    this.transcript.push(turn);
+    const tools: AgentToolCall[] = [];
+    try {
+      for await (const output of this.brain.reply(input, controller.signal)) {
+        if (controller.signal.aborted) return;
+        if (output.type === 'text') {
+          turn.text += output.token;
+          this.out.send({ type: 'text', token: output.token, last: false });
+        } else {
+          tools.push(output.call);
+        }
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // The model failed mid-call: say so and end, rather than leave the caller in silence.
+      turn.text += (turn.text ? ' ' : '') + FALLBACK;
+      this.out.send({ type: 'text', token: FALLBACK, last: false });
+      tools.push({ name: 'end_call', reason: `the language model failed: ${(error as Error).message.slice(0, 200)}` });
+    }
+    if (controller.signal.aborted) return;
+    this.answering = null;
+    this.out.send({ type: 'text', token: '', last: true });
+    if (turn.text === '') this.transcript.splice(this.transcript.indexOf(turn), 1);
+    this.useTools(tools);
+  }
+
+  private useTools(tools: AgentToolCall[]): void {
+    const update: ConversationUpdate = { transcript: [...this.transcript] };
+    let end: string | null = null;
+    for (const call of tools) {
+      if (call.name === 'mark_outcome') {
+        update.outcome = call.outcome === 'not_interested'
+          ? { actionStatus: null, reason: call.note ?? 'not interested' }
+          : { actionStatus: call.outcome, reason: [call.time && `at ${call.time}`, call.note].filter(Boolean).join('; ') || call.outcome };
+      } else if (call.name === 'transfer_call' && this.script.assistant?.transferNumber) {
+        update.transferTo = this.script.assistant.transferNumber;
+        end = JSON.stringify({ reason: 'transfer', detail: call.reason });
+      } else if (call.name === 'end_call') {
+        end ??= JSON.stringify({ reason: 'end', detail: call.reason });
+      }
+    }
+    if (end !== null) {
+      update.endedBy = 'AI';
+      this.ended = true;
+    }
+    this.out.save(update);
+    if (end !== null) this.out.send({ type: 'end', handoffData: end });
+  }
+}

@@ -1,0 +1,94 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { App } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
+import { providerFor } from '../../voice/registry.ts';
+import { TwilioProvider } from '../../voice/providers/twilio/twilio-provider.ts';
+import { verifyTwilioSignature } from '../../voice/providers/twilio/twilio-signature.ts';
+import { requestedUrl, TWILIO_PATH } from '../../voice/providers/twilio/twilio-urls.ts';
+import type { AgentBrain } from './agent-brain.ts';
+import { loadCallScript } from './call-script.ts';
+import { saveConversation, type ConversationUpdate } from './conversation-store.ts';
+import { LlmBrain } from './llm-brain.ts';
+import { RelaySession } from './relay-session.ts';
+import { ScriptedBrain } from './scripted-brain.ts';
+
+const RELAY_PATH = `${TWILIO_PATH}/relay`;
+/** Twilio's messages are small (a caller's sentence); anything near this is not Twilio. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/**
+ * The ConversationRelay WebSocket at /api/v1/voice/twilio/relay?call=<id>. The handshake is
+ * verified (X-Twilio-Signature over the URL, with the call's route's auth token) before the
+ * socket opens; a bad one is answered 403 and the socket closed, nothing read or written.
+ */
+export function attachRelaySockets(app: App): void {
+  const deps = app.deps;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const brain: AgentBrain = deps.config.LLM_BASE_URL
+    ? new LlmBrain({ baseUrl: deps.config.LLM_BASE_URL, apiKey: deps.config.LLM_API_KEY, model: deps.config.LLM_MODEL })
+    : new ScriptedBrain();
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!request.url?.startsWith(RELAY_PATH)) return;
+    upgrade(deps, sockets, brain, request, socket, head).catch((error: Error) => {
+      app.log.error({ err: error }, 'relay socket handshake failed');
+      refuse(socket, 500, 'Internal Server Error');
+    });
+  };
+  app.server.on('upgrade', onUpgrade);
+  app.addHook('onClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    for (const client of sockets.clients) client.terminate();
+    sockets.close();
+  });
+}
+
+async function upgrade(deps: Deps, sockets: WebSocketServer, brain: AgentBrain, request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const base = deps.config.PUBLIC_BASE_URL;
+  const query = new URL(request.url!, 'http://relay').searchParams;
+  const callId = /^\d{1,15}$/.test(query.get('call') ?? '') ? Number(query.get('call')) : null;
+  const connection = query.get('connection');
+  const connectionId = connection === null ? null : /^\d{1,15}$/.test(connection) ? Number(connection) : NaN;
+  if (!base || callId === null || Number.isNaN(connectionId)) return refuse(socket, 404, 'Not Found');
+  const provider = await providerFor(deps, { provider: 'twilio', connectionId }).catch(() => null);
+  if (!(provider instanceof TwilioProvider)) return refuse(socket, 404, 'Not Found');
+  if (!verifyTwilioSignature(provider.credentials.apiKey, request.headers['x-twilio-signature'], requestedUrl(base, request.url!))) return refuse(socket, 403, 'Forbidden');
+  const script = await loadCallScript(deps, callId);
+  if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== connectionId) return refuse(socket, 404, 'Not Found');
+  sockets.handleUpgrade(request, socket, head, (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null)));
+}
+
+function converse(deps: Deps, ws: WebSocket, session: RelaySession): void {
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      deps.log.warn('relay: a message that is not JSON');
+      return;
+    }
+    const problem = session.handle(message);
+    if (problem) deps.log.warn({ problem }, 'relay: a message this agent does not understand');
+  });
+  ws.on('close', () => session.closed());
+  ws.on('error', (error) => deps.log.warn({ err: error }, 'relay socket error'));
+}
+
+/** Tokens go out at once; saves run one after another, off the caller's path. */
+function relayOut(deps: Deps, ws: WebSocket, callId: number) {
+  let saving: Promise<void> = Promise.resolve();
+  return {
+    send(message: object) {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    },
+    save(update: ConversationUpdate) {
+      saving = saving.then(() => saveConversation(deps.db, callId, update)).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
+    },
+  };
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

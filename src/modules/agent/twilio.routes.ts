@@ -1,0 +1,123 @@
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../app.ts';
+import { keepRawBodies } from '../../http/raw-body.ts';
+import { Detail } from '../../http/schemas.ts';
+import { providerFor, VoiceNotConfiguredError } from '../../voice/registry.ts';
+import { isMachine } from '../../voice/providers/twilio/twilio-events.ts';
+import { formOf, TwilioProvider } from '../../voice/providers/twilio/twilio-provider.ts';
+import { dialTwiml, hangupTwiml, relayTwiml, sayTwiml } from '../../voice/providers/twilio/twilio-twiml.ts';
+import { requestedUrl } from '../../voice/providers/twilio/twilio-urls.ts';
+import { handleProviderEvents } from '../dialer/call-events/provider-events.ts';
+import { answerVendorInbound } from '../dialer/inbound/vendor-inbound.ts';
+import { saveProviderIds } from '../dialer/provider-call-ids.ts';
+import { loadCallScript } from './call-script.ts';
+import { saveAnsweredBy, transferOf } from './conversation-store.ts';
+import { attachRelaySockets } from './relay-socket.ts';
+
+const Id = (description: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description }));
+const TwilioQuery = Type.Object({
+  call: Id('our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call'),
+  connection: Id('the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN'),
+});
+const FORM = ['application/x-www-form-urlencoded'];
+const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.';
+
+/** Any of these routes' requests (their query is TwilioQuery). */
+type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: number } };
+
+/**
+ * Twilio's side of our own agent (mounted at /api/v1/voice/twilio): the TwiML of each call, the
+ * answering-machine result, where Twilio goes when the relay session ends, the status and
+ * recording callbacks, and the ConversationRelay WebSocket (relay-socket.ts).
+ */
+export async function twilioAgentRoutes(app: App) {
+  const deps = app.deps;
+  const rawBodyOf = keepRawBodies(app);
+  attachRelaySockets(app);
+
+  /** The route's provider and the request's form, once its signature holds; else the answer is sent. */
+  async function verified(request: FastifyRequest, reply: FastifyReply) {
+    const query = (request as TwilioRequest).query;
+    const base = deps.config.PUBLIC_BASE_URL;
+    let provider;
+    try {
+      provider = await providerFor(deps, { provider: 'twilio', connectionId: query.connection ?? null });
+    } catch (error) {
+      if (!(error instanceof VoiceNotConfiguredError)) throw error;
+    }
+    if (!base || !(provider instanceof TwilioProvider)) {
+      reply.code(404).send({ detail: 'Twilio is not configured on this service' });
+      return null;
+    }
+    const input = { rawBody: rawBodyOf(request), headers: request.headers, url: requestedUrl(base, request.url) };
+    if (!provider.verifyWebhook(input)) {
+      reply.code(403).send({ detail: 'Invalid Twilio signature' });
+      return null;
+    }
+    return { provider, input, form: formOf(input) };
+  }
+  const xml = (reply: FastifyReply, twiml: string) => reply.type('text/xml; charset=utf-8').serializer((x) => x as string).send(twiml);
+  const schema = (summary: string, description: string) => ({
+    tags: ['voice'], summary, description: `${description} ${SIGNED}`, querystring: TwilioQuery, consumes: FORM, body: Type.Unknown(),
+    response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail },
+  });
+
+  app.post('/twiml', {
+    schema: schema('TwiML of a Twilio call', 'What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service\'s socket, with the assistant\'s voice, language and greeting. Without `call`, a call to one of the account\'s Twilio numbers (point the number\'s Voice URL here): the number\'s inbound campaign answers, its caller found or created.'),
+  }, async (request, reply) => {
+    const v = await verified(request, reply);
+    if (!v) return reply;
+    const callId = request.query.call;
+    if (callId === undefined) {
+      const inbound = v.provider.parseInbound(v.input);
+      if (!inbound) return xml(reply, hangupTwiml());
+      const answer = await answerVendorInbound(deps, v.provider, v.provider.route, inbound);
+      return xml(reply, answer.body as string);
+    }
+    const script = await loadCallScript(deps, callId);
+    if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== v.provider.route.connectionId) return xml(reply, hangupTwiml());
+    // The call's Twilio id, in case the answer to its start was lost (a retry must never dial again).
+    const sid = v.form.get('CallSid');
+    if (sid) await saveProviderIds(deps.db, [{ callId, providerCallId: sid }]);
+    return xml(reply, relayTwiml(v.provider.urls(callId), script.assistant));
+  });
+
+  app.post('/action', {
+    schema: schema('End of a relay session', 'Where Twilio goes when the agent ends the conversation: a transfer the agent made dials the assistant\'s transfer number; otherwise the call hangs up.'),
+  }, async (request, reply) => {
+    const v = await verified(request, reply);
+    if (!v) return reply;
+    const transfer = request.query.call === undefined ? null : await transferOf(deps.db, request.query.call);
+    return xml(reply, transfer ? dialTwiml(transfer) : hangupTwiml());
+  });
+
+  app.post('/amd', {
+    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail } },
+  }, async (request, reply) => {
+    const v = await verified(request, reply);
+    if (!v) return reply;
+    const callId = request.query.call;
+    const answeredBy = v.form.get('AnsweredBy');
+    const sid = v.form.get('CallSid');
+    if (callId === undefined || !answeredBy || !sid) return reply.code(204).send(null);
+    await saveAnsweredBy(deps.db, callId, answeredBy.slice(0, 40));
+    if (isMachine(answeredBy)) {
+      const voicemail = (await loadCallScript(deps, callId))?.assistant?.voicemail;
+      const leave = voicemail?.action === 'leave_message' && voicemail.message;
+      await (leave ? v.provider.updateCall(sid, new URLSearchParams({ Twiml: sayTwiml(voicemail.message!) })) : v.provider.hangup(sid))
+        .catch((error: Error) => request.log.warn({ err: error, callId }, 'Twilio refused to end a call a machine answered'));
+    }
+    return reply.code(204).send(null);
+  });
+
+  app.post('/events', {
+    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail } },
+  }, async (request, reply) => {
+    const base = deps.config.PUBLIC_BASE_URL;
+    const input = { rawBody: rawBodyOf(request), headers: request.headers, url: base ? requestedUrl(base, request.url) : undefined };
+    const answer = await handleProviderEvents({ deps, provider: 'twilio', connectionId: request.query.connection ?? null, input });
+    // Twilio's entry points refuse a bad signature with 403, all alike.
+    return reply.code((answer.statusCode === 401 ? 403 : answer.statusCode) as 200).send(answer.body as never);
+  });
+}

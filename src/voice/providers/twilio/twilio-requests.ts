@@ -1,0 +1,42 @@
+import type { CallListInstanceCreateOptions } from 'twilio/lib/rest/api/v2010/account/call.js';
+import type { StartCallRequest } from '../../provider.ts';
+import type { TwilioCallUrls } from './twilio-urls.ts';
+
+/**
+ * The form Twilio's Calls API takes: its parameters are the SDK's create options with a capital
+ * first letter (to → To, statusCallbackEvent → StatusCallbackEvent), so the SDK's types name
+ * every one we send; a misspelt parameter fails the type check.
+ */
+export type TwilioCreateCallForm = { [K in keyof CallListInstanceCreateOptions as Capitalize<K & string>]?: string | string[] };
+
+/** Twilio's own ceiling on a call (TimeLimit) when the assistant sets none: 10 minutes, as for Vapi. */
+export const TWILIO_DEFAULT_MAX_DURATION_SEC = 600;
+
+export function buildCreateCall(req: StartCallRequest, from: string, urls: TwilioCallUrls): URLSearchParams {
+  const assistant = req.assistant ?? null;
+  const form: TwilioCreateCallForm = {
+    To: req.to,
+    From: from,
+    Url: urls.twiml,
+    Method: 'POST',
+    StatusCallback: urls.events,
+    StatusCallbackMethod: 'POST',
+    StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+    Record: 'true',
+    RecordingStatusCallback: urls.events,
+    RecordingStatusCallbackMethod: 'POST',
+    RecordingStatusCallbackEvent: ['completed'],
+    // Answering machines: asynchronous detection, so the conversation starts at once and a machine
+    // is dealt with when Twilio tells (see the amd route). Leaving a message needs the beep.
+    MachineDetection: assistant?.voicemail.action === 'leave_message' ? 'DetectMessageEnd' : 'Enable',
+    AsyncAmd: 'true',
+    AsyncAmdStatusCallback: urls.amd,
+    AsyncAmdStatusCallbackMethod: 'POST',
+    TimeLimit: String(assistant?.maxDurationSec ?? TWILIO_DEFAULT_MAX_DURATION_SEC),
+  };
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v as string);
+  }
+  return params;
+}
