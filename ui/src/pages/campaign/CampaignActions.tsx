@@ -65,7 +65,7 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
             <Progress value={total ? (100 * (total - open)) / total : 0} aria-label={`${campaign.title} progress`} />
             <Text size="sm">{total - open} of {total} contacts done · {s.calls_in_progress} calls in progress</Text>
             <Text size="sm">Next call: {s.next_call_at ? new Date(s.next_call_at).toLocaleString() : '—'} ({s.next_call_reason})</Text>
-            <Group gap={6} aria-label="Contacts by status">
+            <Group gap={6} role="group" aria-label="Contacts by status">
               {Object.entries(byStatus).filter(([, n]) => n > 0).map(([k, n]) => <Badge key={k} variant="light" color="gray" c="dark.9">{k}: {n}</Badge>)}
             </Group>
           </Stack>
