@@ -43,10 +43,11 @@ export default function Campaign() {
       {campaign.isPending && <Loader aria-label="Loading the campaign" />}
       {c && (
         <Grid gap="lg">
-          <Grid.Col span={{ base: 12, lg: 7 }}>
+          {/* On a phone, progress and actions come before the long form. */}
+          <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 2, lg: 1 }}>
             <CampaignForm campaign={c} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 5 }}>
+          <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
             <Stack>
               <CampaignActions campaign={c} />
               <PromptHistory campaignId={c.id} entries={c.prompt_history ?? []} isOwner={session.data?.kind === 'user'} />

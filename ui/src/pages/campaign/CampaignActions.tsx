@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NumberInput, Progress, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
@@ -81,11 +81,11 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
         <Problem error={queueNew.error} />
         {queueNew.data && <Text size="sm" role="status">{queueNew.data.message}</Text>}
         <form onSubmit={(e) => { e.preventDefault(); queueByStatus.mutate(); }} aria-label="Queue by status">
-          <SimpleGrid cols={{ base: 1, sm: 3 }} verticalSpacing="xs">
-            <Select label="Queue contacts with status" data={QUEUEABLE} allowDeselect={false} value={status} onChange={setStatus} error={queryError('status')} />
-            <NumberInput label="At most" min={1} allowDecimal={false} value={limit} onChange={setLimit} error={queryError('limit')} />
-            <Button type="submit" mt={{ base: 0, sm: 24 }} loading={queueByStatus.isPending}>Queue by status</Button>
-          </SimpleGrid>
+          <Group gap="xs" align="flex-end">
+            <Select label="Queue contacts with status" w={220} data={QUEUEABLE} allowDeselect={false} value={status} onChange={setStatus} error={queryError('status')} />
+            <NumberInput label="At most" w={110} min={1} allowDecimal={false} value={limit} onChange={setLimit} error={queryError('limit')} />
+            <Button type="submit" loading={queueByStatus.isPending}>Queue by status</Button>
+          </Group>
         </form>
         {queueByStatus.error && !queryError('status') && !queryError('limit') && <Problem error={queueByStatus.error} />}
         {queueByStatus.data && <Text size="sm" role="status">{queueByStatus.data.message}</Text>}
