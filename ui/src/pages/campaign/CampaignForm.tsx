@@ -36,17 +36,21 @@ export function CampaignForm({ campaign }: { campaign?: Campaign }) {
   const navigate = useNavigate();
   const assistants = useAssistantOptions();
   const form = useForm<CampaignValues>({ initialValues: valuesOf(campaign) });
-  // A saved (or approved, or reloaded) campaign becomes the form's new starting point.
+  const restart = (c?: Campaign) => {
+    form.setInitialValues(valuesOf(c));
+    form.setValues(valuesOf(c));
+  };
+  // A campaign changed elsewhere (paused, a prompt approved) becomes the starting point, unless the person
+  // is editing: their unsaved changes are not wiped.
   useEffect(() => {
-    form.setInitialValues(valuesOf(campaign));
-    form.setValues(valuesOf(campaign));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [campaign]);
+    if (!form.isDirty()) restart(campaign);
+  }, [campaign]); // eslint-disable-line react-hooks/exhaustive-deps
   const save = useMutation({
     mutationFn: (v: CampaignValues) => (campaign
       ? must(api.PUT('/api/v1/campaigns/{id}', { params: { path: { id: campaign.id } }, body: updateBody(v, campaign) }))
       : must(api.POST('/api/v1/campaigns/', { body: createBody(v) }))),
     onSuccess: (saved) => {
+      restart(saved);
       notifications.show({ color: 'green', title: campaign ? 'Campaign saved' : 'Campaign created', message: saved.title });
       void client.invalidateQueries({ queryKey: ['campaigns'] });
       client.setQueryData(['campaign', saved.id], saved);
