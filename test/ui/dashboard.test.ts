@@ -41,11 +41,14 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
 
   it('creates a campaign from the form and lists it as active', async () => {
     const page = await s.page({ signIn: s.alice });
-    await page.getByRole('button', { name: 'New campaign' }).click();
+    await page.getByRole('link', { name: 'New campaign' }).click();
     await page.getByLabel('Title').fill('Browser spring offer');
     await page.getByLabel('Calling from').fill('00:00');
     await page.getByLabel('Calling until').fill('23:59');
     await page.getByRole('button', { name: 'Create campaign' }).click();
+    // Created, the campaign's own page opens; the list is one click away.
+    await page.getByRole('heading', { name: 'Browser spring offer', level: 2 }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Campaigns', exact: true }).click();
     const row = page.getByRole('row', { name: /Browser spring offer/ });
     await row.waitFor();
     expect(await row.getByText('active', { exact: true }).count()).toBe(1);

@@ -1,6 +1,60 @@
-import { Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Grid, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { api, must } from '../api/client';
+import { useSession } from '../api/session';
+import { Problem } from '../components/Problem';
+import { CampaignActions } from './campaign/CampaignActions';
+import { CampaignForm } from './campaign/CampaignForm';
+import { PromptHistory } from './campaign/PromptHistory';
 
-/** Placeholder: being built. */
+/** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, settings and prompt history. */
 export default function Campaign() {
-  return <Title order={2}>Campaign</Title>;
+  const { id } = useParams();
+  const creating = id === 'new';
+  const campaignId = Number(id);
+  const session = useSession();
+  const campaign = useQuery({
+    queryKey: ['campaign', campaignId],
+    queryFn: () => must(api.GET('/api/v1/campaigns/{id}', { params: { path: { id: campaignId } } })),
+    enabled: !creating && Number.isInteger(campaignId),
+  });
+  const crumbs = (
+    <Breadcrumbs aria-label="Breadcrumb">
+      <Anchor component={Link} to="/campaigns">Campaigns</Anchor>
+      <Text>{creating ? 'New campaign' : campaign.data?.title ?? `Campaign ${id}`}</Text>
+    </Breadcrumbs>
+  );
+  if (creating) {
+    return (
+      <Stack maw={960}>
+        {crumbs}
+        <Title order={2}>New campaign</Title>
+        <CampaignForm />
+      </Stack>
+    );
+  }
+  const c = campaign.data;
+  return (
+    <Stack>
+      {crumbs}
+      <Title order={2}>{c?.title ?? 'Campaign'}</Title>
+      <Problem error={campaign.error} />
+      {campaign.isPending && <Loader aria-label="Loading the campaign" />}
+      {c && (
+        <Grid gap="lg">
+          {/* On a phone, progress and actions come before the long form. */}
+          <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 2, lg: 1 }}>
+            <CampaignForm campaign={c} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
+            <Stack>
+              <CampaignActions campaign={c} />
+              <PromptHistory campaignId={c.id} entries={c.prompt_history ?? []} isOwner={session.data?.kind === 'user'} />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { ScrollTable } from '../components/ScrollTable';
-import { Badge, Button, Group, Modal, NumberInput, Pagination, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Badge, Button, Group, Pagination, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../api/client';
+import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
 
 const PAGE = 20;
@@ -17,7 +17,6 @@ const STATE_COLOR = { active: { color: 'teal.9', c: 'white' }, paused: { color: 
 
 export default function Campaigns() {
   const [page, setPage] = useState(1);
-  const [creating, setCreating] = useState(false);
   const list = useQuery({
     queryKey: ['campaigns', page],
     queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
@@ -28,7 +27,8 @@ export default function Campaigns() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Campaigns</Title>
-        <Button onClick={() => setCreating(true)}>New campaign</Button>
+        {/* The full form (schedule, retries, limits, prompt) is a page of its own. */}
+        <Button component={Link} to="/campaigns/new">New campaign</Button>
       </Group>
       <Problem error={list.error} />
       <ScrollTable label="Campaigns table" minWidth={640}>
@@ -49,9 +49,6 @@ export default function Campaigns() {
       </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No campaigns yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Campaign pages" />}
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New campaign">
-        <CampaignForm onDone={() => setCreating(false)} />
-      </Modal>
     </Stack>
   );
 }
@@ -77,19 +74,19 @@ function CampaignRow({ campaign }: { campaign: Campaign }) {
     onError: (error) => notifications.show({ color: 'red', title: `Could not queue ${campaign.title}`, message: error.message }),
   });
   const state = stateOf(campaign);
-  const s = summary.data as { contacts?: { total: number; by_status: Record<string, number> }; calls?: { in_progress?: number } } | undefined;
+  const s = summary.data as { contacts?: { total: number; by_status: Record<string, number> }; calls_in_progress?: number } | undefined;
   const total = s?.contacts?.total ?? 0;
   const done = total - (s?.contacts?.by_status.new ?? 0) - (s?.contacts?.by_status.added_to_queue ?? 0) - (s?.contacts?.by_status.call_scheduled ?? 0) - (s?.contacts?.by_status['in progress'] ?? 0);
   return (
     <Table.Tr>
-      <Table.Td>{campaign.title}</Table.Td>
+      <Table.Td><Anchor component={Link} to={`/campaigns/${campaign.id}`}>{campaign.title}</Anchor></Table.Td>
       <Table.Td>{campaign.campaign_type}</Table.Td>
       <Table.Td><Badge variant="filled" color={STATE_COLOR[state].color} c={STATE_COLOR[state].c}>{state}</Badge></Table.Td>
       <Table.Td miw={160}>
         {s ? (
           <Stack gap={2}>
             <Progress value={total ? (100 * done) / total : 0} aria-label={`${campaign.title} progress`} />
-            <Text size="xs">{done} of {total} contacts done · {s.calls?.in_progress ?? 0} calls in progress</Text>
+            <Text size="xs">{done} of {total} contacts done · {s.calls_in_progress ?? 0} calls in progress</Text>
           </Stack>
         ) : <Text size="xs" c="dimmed">…</Text>}
       </Table.Td>
@@ -105,42 +102,5 @@ function CampaignRow({ campaign }: { campaign: Campaign }) {
         </Group>
       </Table.Td>
     </Table.Tr>
-  );
-}
-
-function CampaignForm({ onDone }: { onDone: () => void }) {
-  const client = useQueryClient();
-  const form = useForm({
-    initialValues: { title: '', campaign_type: 'Outbound', call_allowed_from_time: '09:00', call_allowed_to_time: '19:00', max_call_attempts: 3, prompt: '' },
-  });
-  const create = useMutation({
-    mutationFn: (v: typeof form.values) => must(api.POST('/api/v1/campaigns/', {
-      body: {
-        title: v.title, campaign_type: v.campaign_type as 'Outbound' | 'Inbound', max_call_attempts: v.max_call_attempts,
-        call_allowed_from_time: `${v.call_allowed_from_time}:00`, call_allowed_to_time: `${v.call_allowed_to_time}:00`,
-        ...(v.prompt ? { campaign_data: { prompt: v.prompt } } : {}),
-      },
-    })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['campaigns'] });
-      onDone();
-    },
-  });
-  const problem = create.error instanceof ApiProblem ? create.error : null;
-  return (
-    <form onSubmit={form.onSubmit((v) => create.mutate(v))}>
-      <Stack>
-        <TextInput label="Title" required {...form.getInputProps('title')} error={fieldError(problem, 'title')} />
-        <Select label="Type" data={['Outbound', 'Inbound']} allowDeselect={false} {...form.getInputProps('campaign_type')} />
-        <Group grow>
-          <TextInput label="Calling from" type="time" {...form.getInputProps('call_allowed_from_time')} error={fieldError(problem, 'call_allowed_from_time')} />
-          <TextInput label="Calling until" type="time" {...form.getInputProps('call_allowed_to_time')} error={fieldError(problem, 'call_allowed_to_time')} />
-        </Group>
-        <NumberInput label="Maximum call attempts" min={1} max={20} {...form.getInputProps('max_call_attempts')} error={fieldError(problem, 'max_call_attempts')} />
-        <TextInput label="Prompt" {...form.getInputProps('prompt')} />
-        {problem && problem.fields.length === 0 && <Problem error={problem} />}
-        <Button type="submit" loading={create.isPending}>Create campaign</Button>
-      </Stack>
-    </form>
   );
 }
