@@ -18,6 +18,8 @@ const retell = (extra: Record<string, unknown> = {}) => ({ name: 'Client B', pro
 const create = (payload: Record<string, unknown>, headers = alice.headers) => t.request({ method: 'POST', url, headers, payload });
 const locOf = (res: { json(): any }) => res.json().detail[0].loc.join('.');
 
+const TWILIO_SID = `AC${'0123456789abcdef'.repeat(2)}`;
+
 describe('voice connections', () => {
   it('stores a Vapi connection, answers its secrets masked and its events URL', async () => {
     const res = await create(vapi({ max_concurrent_calls: 3, calls_per_second: 0.5 }));
@@ -25,7 +27,7 @@ describe('voice connections', () => {
     const body = res.json();
     expect(body).toEqual({
       id: expect.any(Number), owner_id: alice.id, name: 'Client A', provider: 'vapi', api_key: '****ABCD', webhook_secret: '****WXYZ',
-      phone_number_id: 'pn_1', agent_id: null, from_number: null, max_concurrent_calls: 3, calls_per_second: 0.5,
+      phone_number_id: 'pn_1', agent_id: null, account_sid: null, from_number: null, max_concurrent_calls: 3, calls_per_second: 0.5,
       events_url: `https://calls.example.com/api/v1/voice/vapi/events?connection=${body.id}`, created_at: expect.any(String), updated_at: expect.any(String),
     });
     for (const answer of [await t.request({ method: 'GET', url: `${url}/${body.id}`, headers: alice.headers }), await t.request({ method: 'GET', url, headers: alice.headers })]) {
@@ -42,7 +44,7 @@ describe('voice connections', () => {
     expect(row.webhook_secret).toMatch(/^sealed:v1:/);
     expect(row.api_key).not.toContain(VAPI_KEY.slice(0, 10));
     expect(await openVoiceConnection(t.deps.db, t.deps.secrets, id)).toEqual({
-      id, owner_id: alice.id, provider: 'vapi', apiKey: VAPI_KEY, webhookSecret: VAPI_SECRET, phoneNumberId: 'pn_1', agentId: null, fromNumber: null, maxConcurrent: null, callsPerSecond: null,
+      id, owner_id: alice.id, provider: 'vapi', apiKey: VAPI_KEY, accountSid: null, webhookSecret: VAPI_SECRET, phoneNumberId: 'pn_1', agentId: null, fromNumber: null, maxConcurrent: null, callsPerSecond: null,
     });
     expect(await openVoiceConnection(t.deps.db, t.deps.secrets, 99999999)).toBeNull();
   });
@@ -53,6 +55,14 @@ describe('voice connections', () => {
     expect(res.json()).toMatchObject({ provider: 'retell', agent_id: 'agent_1', from_number: '+14155550100', webhook_secret: null, api_key: '****1234' });
   });
 
+  it('stores a Twilio connection: its account SID, its number in E.164, and the Voice URL of its numbers', async () => {
+    const res = await create({ name: 'Client T', provider: 'twilio', api_key: 'twilio-auth-token-5678', account_sid: TWILIO_SID, from_number: '+1 415 555 0111' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ provider: 'twilio', account_sid: TWILIO_SID, from_number: '+14155550111', api_key: '****5678', webhook_secret: null });
+    expect(body.events_url).toBe(`https://calls.example.com/api/v1/voice/twilio/twiml?connection=${body.id}`);
+  });
+
   it('answers 422 naming the field for settings that do not fit the vendor', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [vapi({ webhook_secret: null }), 'body.webhook_secret'],
@@ -60,7 +70,10 @@ describe('voice connections', () => {
       [retell({ webhook_secret: 'some-secret-value' }), 'body.webhook_secret'],
       [retell({ phone_number_id: 'pn_1' }), 'body.phone_number_id'],
       [retell({ from_number: 'not a number' }), 'body.from_number'],
-      [vapi({ provider: 'twilio' }), 'body.provider'],
+      [vapi({ provider: 'plivo' }), 'body.provider'],
+      [vapi({ provider: 'twilio', webhook_secret: null, phone_number_id: null }), 'body.account_sid'],
+      [vapi({ provider: 'twilio', webhook_secret: null, phone_number_id: null, account_sid: 'AC123' }), 'body.account_sid'],
+      [vapi({ account_sid: TWILIO_SID }), 'body.account_sid'],
       [vapi({ api_key: 'short' }), 'body.api_key'],
       [vapi({ max_concurrent_calls: -1 }), 'body.max_concurrent_calls'],
       [vapi({ calls_per_second: 0 }), 'body.calls_per_second'],
