@@ -17,9 +17,11 @@ const MORE: FilterKey[] = ['action_status', 'call_type', 'end_time_from', 'end_t
 
 /** Every filter GET /api/v1/calls/ accepts, each reading and writing its own URL parameter. */
 export function CallFilters({ params, onChange, error }: Props) {
-  const moreSet = MORE.some((k) => params.getAll(k).some(Boolean) || queryError(error, k));
-  const [moreOpen, setMoreOpen] = useState(moreSet);
-  const open = moreOpen || moreSet;
+  const moreSet = MORE.filter((k) => params.getAll(k).some(Boolean)).length;
+  const moreRefused = MORE.some((k) => queryError(error, k));
+  const [moreOpen, setMoreOpen] = useState(moreSet > 0);
+  // A refused filter is never hidden: its message must be seen.
+  const open = moreOpen || moreRefused;
 
   // Any change of filter goes back to the first page: the old page number may not exist any more.
   const setOne = (key: FilterKey, value: string) => onChange((p) => { if (value) p.set(key, value); else p.delete(key); p.delete('page'); });
@@ -30,7 +32,7 @@ export function CallFilters({ params, onChange, error }: Props) {
     <TextInput key={key} label={label} value={params.get(key) ?? ''} onChange={(e) => setOne(key, e.currentTarget.value)} error={queryError(error, key)} {...extra} />
   );
   const when = (key: FilterKey, label: string) => (
-    <TextInput key={key} label={label} type="datetime-local" value={toLocalInput(params.get(key))}
+    <TextInput key={key} label={label} type="datetime-local" step={1} value={toLocalInput(params.get(key))}
       onChange={(e) => setOne(key, fromLocalInput(e.currentTarget.value, key.endsWith('_to')))} error={queryError(error, key)} />
   );
 
@@ -44,13 +46,16 @@ export function CallFilters({ params, onChange, error }: Props) {
         {when('start_time_to', 'Started until')}
       </SimpleGrid>
       {text('call_data', 'Search in call data', { description: 'Any text in the call data, keys and values, any case' })}
-      <Collapse expanded={open}>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs" id="more-call-filters">
+      <Collapse expanded={open} id="more-call-filters">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
           <MultiSelect label="Outcomes" placeholder={params.getAll('action_status').length ? undefined : 'Any outcome'} data={ACTION_STATUSES} value={params.getAll('action_status')}
             onChange={(v) => setMany('action_status', v)} error={queryError(error, 'action_status')} clearable />
           <Select label="Call type" placeholder="Any type" data={CALL_TYPES} value={params.get('call_type')} onChange={(v) => setOne('call_type', v ?? '')} error={queryError(error, 'call_type')} clearable />
           {when('end_time_from', 'Ended from')}
           {when('end_time_to', 'Ended until')}
+        </SimpleGrid>
+        {/* Short values: two to a row even on a phone. */}
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" verticalSpacing="xs" mt="xs">
           {text('duration_from', 'Duration from (s)', { inputMode: 'numeric' })}
           {text('duration_to', 'Duration to (s)', { inputMode: 'numeric' })}
           {text('cost_from', 'Cost from', { inputMode: 'decimal' })}
@@ -62,8 +67,8 @@ export function CallFilters({ params, onChange, error }: Props) {
         </SimpleGrid>
       </Collapse>
       <Group gap="xs">
-        <Button variant="subtle" size="xs" onClick={() => setMoreOpen(!open)} aria-expanded={open} aria-controls="more-call-filters" disabled={moreSet}>
-          {open ? 'Fewer filters' : 'More filters'}
+        <Button variant="subtle" size="xs" onClick={() => setMoreOpen(!open)} aria-expanded={open} aria-controls="more-call-filters" disabled={moreRefused}>
+          {open ? 'Fewer filters' : moreSet ? `More filters (${moreSet} set)` : 'More filters'}
         </Button>
         <Button variant="default" size="xs" onClick={clear} disabled={activeFilters(params) === 0}>Clear filters</Button>
       </Group>

@@ -61,24 +61,24 @@ export function queryError(error: unknown, key: string): string | undefined {
 export const placedUnderFilters = (error: unknown) =>
   error instanceof ApiProblem && error.fields.length > 0 && error.fields.every((f) => f.loc[0] === 'query' && FILTER_KEYS.includes(f.loc[1] as FilterKey));
 
-/** An ISO instant as a datetime-local input shows it (local time, to the minute); '' when not a date. */
+/** An ISO instant as a datetime-local input shows it (local time, to the second); '' when not a date. */
 export function toLocalInput(iso: string | null): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 /**
  * A datetime-local value (the browser's time zone) as the instant the API filters on. The input
- * has minutes only, so an upper bound ("until 10:05") takes the whole minute: the API's bounds
- * are inclusive, and a call started at 10:05:30 is "until 10:05" to a person.
+ * has whole seconds, so an upper bound ("until 10:05:30") takes the whole second: the API's
+ * bounds are inclusive, and a call started at 10:05:30.4 is "until 10:05:30" to a person.
  */
 export function fromLocalInput(local: string, upper: boolean): string {
   if (!local) return '';
   const d = new Date(local);
   if (Number.isNaN(d.getTime())) return local;
-  if (upper) d.setSeconds(59, 999);
+  if (upper) d.setMilliseconds(999);
   return d.toISOString();
 }
