@@ -11,6 +11,8 @@ import { ShownOnce } from './ShownOnce';
 import { WebhookForm } from './WebhookForm';
 
 const PAGE = 20;
+// Mantine's modal close button has no name of its own.
+const CLOSE = { 'aria-label': 'Close' };
 
 /** Post-call webhooks: the list (a page at a time), new, edit and delete, test-fire, the delivery log and the signing secret. */
 export function Webhooks() {
@@ -101,13 +103,13 @@ export function Webhooks() {
           </Stack>
         </Alert>
       )}
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New webhook" size="lg">
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New webhook" size="lg" closeButtonProps={CLOSE}>
         <WebhookForm onCreated={(w) => { setCreating(false); setSecret({ title: `Webhook ${webhookName(w)} created: its signing secret`, value: w.signing_secret }); }} />
       </Modal>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? `Edit ${webhookName(editing)}` : ''} size="lg">
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? `Edit ${webhookName(editing)}` : ''} size="lg" closeButtonProps={CLOSE}>
         {editing && <WebhookForm key={editing.id} webhook={editing} onSaved={(w) => { setEditing(null); setSaved(`Webhook ${webhookName(w)} saved.`); }} />}
       </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete the webhook?">
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete the webhook?" closeButtonProps={CLOSE}>
         <Stack>
           <Text>“{deleting && webhookName(deleting)}” and its delivery log are deleted; calls are no longer sent to it.</Text>
           <Problem error={remove.error} />
@@ -117,10 +119,10 @@ export function Webhooks() {
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl">
+      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl" closeButtonProps={CLOSE}>
         {log && <Deliveries webhook={log} />}
       </Modal>
-      <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?">
+      <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?" closeButtonProps={CLOSE}>
         <Stack>
           <Text>Deliveries of “{rotating && webhookName(rotating)}” are signed with a new secret at once; the old secret stops working.</Text>
           <Problem error={rotate.error} />
