@@ -26,7 +26,7 @@ export function CallsTable({ rows }: { rows: CallItem[] }) {
         <Table.Tbody>
           {rows.map((c) => (
             <Table.Tr key={c.id} data-call-id={c.id}>
-              <Table.Td><Anchor component={Link} to={`/calls/${c.id}`}>Call {c.id}</Anchor></Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}><Anchor component={Link} to={`/calls/${c.id}`}>Call {c.id}</Anchor></Table.Td>
               <Table.Td>{c.campaign_title}</Table.Td>
               <Table.Td>{c.call_type === 'inbound' ? c.from_number : c.to_number}</Table.Td>
               <Table.Td>{c.call_type ?? 'test'}</Table.Td>

@@ -22,7 +22,7 @@ type Props = { value: string; onChange: (v: string) => void; error?: string; edi
 export function SchemaField({ value, onChange, error, editing }: Props) {
   return (
     <Stack gap={4}>
-      <Textarea label="Request schema" required autosize minRows={4} maxRows={16} description={HELP} value={value} onChange={(e) => onChange(e.currentTarget.value)}
+      <Textarea label="Request schema" required autosize minRows={4} maxRows={10} description={HELP} value={value} onChange={(e) => onChange(e.currentTarget.value)}
         error={error} styles={{ input: { fontFamily: 'monospace' } }} />
       {editing && <Text size="xs" c="dimmed">Shown as the JSON Schema the service stored; left unchanged, it is not sent again.</Text>}
       <Group gap={6} wrap="wrap">
