@@ -1,70 +1,57 @@
-import { useState } from 'react';
-import { ScrollTable } from '../components/ScrollTable';
-import { Anchor, Badge, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
 import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
+import { CallFilters } from './calls/CallFilters';
+import { CallsTable } from './calls/CallsTable';
+import { activeFilters, apiQuery, PAGE_SIZE, pageOf, placedUnderFilters } from './calls/filters';
 
-const PAGE = 25;
-const STATUSES = ['in progress', 'finished', 'failed', 'busy_or_rejected', 'invalid number', 'insufficient funds', 'rejected', 'terminated', 'unavailable', 'voicemail', 'silence'];
-
-type CallItem = { id: number; status: string; to_number?: string | null; campaign_title?: string | null; start_time?: string | null; call_duration?: number | null; cost?: number | null; action_status?: string | null };
-
-/** Calls, a page at a time from the API, refreshed while the page is open (every 2 s while a call on it is in progress). */
+/**
+ * Calls, a page at a time from the API, filtered by anything GET /api/v1/calls/ accepts. The
+ * filters and the page live in the URL, so a filtered view can be shared and survives a reload;
+ * the list refreshes itself while open (every 2 s while a call on it is in progress).
+ */
 export default function Calls() {
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [callData] = useDebouncedValue(search, 400);
-  const query = { skip: (page - 1) * PAGE, limit: PAGE, ...(status ? { status: [status] } : {}), ...(callData ? { call_data: callData } : {}) };
+  const [params, setParams] = useSearchParams();
+  // Typing in a text filter updates the URL at once but asks the API only once typing pauses.
+  const [query] = useDebouncedValue(JSON.stringify(apiQuery(params)), 400);
   const list = useQuery({
     queryKey: ['calls', query],
-    queryFn: () => must(api.GET('/api/v1/calls/', { params: { query: query as never } })),
+    queryFn: () => must(api.GET('/api/v1/calls/', { params: { query: JSON.parse(query) as never } })),
+    placeholderData: keepPreviousData,
     // Live: every 2 s while a call on the page is in progress, else every 5 s (new calls appear too).
-    refetchInterval: (q) => (((q.state.data as { data?: CallItem[] } | undefined)?.data ?? []).some((c) => c.status === 'in progress') ? 2000 : 5000),
+    refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'in progress') ? 2000 : 5000),
   });
-  const rows = ((list.data as { data?: CallItem[] } | undefined)?.data ?? []) as CallItem[];
-  const total = (list.data as { count?: number } | undefined)?.count ?? 0;
+  const edit = (change: (next: URLSearchParams) => void) => setParams((prev) => {
+    const next = new URLSearchParams(prev);
+    change(next);
+    return next;
+  }, { replace: true });
+  const rows = list.isError ? [] : list.data?.data ?? [];
+  const total = list.isError ? 0 : list.data?.count ?? 0;
+  const page = pageOf(params);
+  const filtered = activeFilters(params) > 0;
   return (
     <Stack>
       <Title order={2}>Calls</Title>
-      <Group align="end">
-        <Select label="Status" placeholder="Any" data={STATUSES} value={status} onChange={(v) => { setStatus(v); setPage(1); }} clearable />
-        <TextInput label="Search in call data" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} />
-      </Group>
-      <Problem error={list.error} />
-      <ScrollTable label="Calls table" minWidth={640}>
-        <Table striped aria-label="Calls">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Call</Table.Th>
-              <Table.Th>Campaign</Table.Th>
-              <Table.Th>Number</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>Started</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td><Anchor component={Link} to={`/calls/${c.id}`}>Call {c.id}</Anchor></Table.Td>
-                <Table.Td>{c.campaign_title}</Table.Td>
-                <Table.Td>{c.to_number}</Table.Td>
-                <Table.Td><Badge variant="light" color={c.status === 'in progress' ? 'blue' : c.status === 'finished' ? 'green' : 'gray'}>{c.status}</Badge></Table.Td>
-                <Table.Td>{c.action_status ?? ''}</Table.Td>
-                <Table.Td>{c.call_duration != null ? `${c.call_duration} s` : ''}</Table.Td>
-                <Table.Td>{c.start_time ? new Date(c.start_time).toLocaleString() : ''}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollTable>
-      {!list.isPending && rows.length === 0 && <Text c="dimmed">No calls match.</Text>}
-      {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Call pages" />}
+      <CallFilters params={params} onChange={edit} error={list.error} />
+      {/* A refused filter is shown under that filter; anything else here. */}
+      {list.error && !placedUnderFilters(list.error) && <Problem error={list.error} />}
+      {list.isError && placedUnderFilters(list.error) && <Text c="red.8" size="sm" role="alert">Fix the marked filter to see calls.</Text>}
+      {list.isSuccess && (
+        <Text size="sm" role="status" aria-live="polite">
+          {total === 1 ? '1 call' : `${total} calls`}{filtered ? ' match the filters' : ''}
+        </Text>
+      )}
+      <CallsTable rows={rows} />
+      {!list.isPending && !list.isError && rows.length === 0 && <Text c="dimmed">No calls match.</Text>}
+      {total > PAGE_SIZE && (
+        <Group justify="center">
+          <Pagination total={Math.ceil(total / PAGE_SIZE)} value={page} onChange={(n) => edit((p) => { if (n > 1) p.set('page', String(n)); else p.delete('page'); })} aria-label="Call pages" />
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Alert, Badge, Button, Code, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { useCampaignTitles } from '../analytics/CampaignPicker';
@@ -11,8 +11,10 @@ import { ShownOnce } from './ShownOnce';
 import { WebhookForm } from './WebhookForm';
 
 const PAGE = 20;
+// Mantine's modal close button has no name of its own.
+const CLOSE = { 'aria-label': 'Close' };
 
-/** Post-call webhooks: the list (a page at a time), a new one, test-fire, the delivery log and the signing secret. */
+/** Post-call webhooks: the list (a page at a time), new, edit and delete, test-fire, the delivery log and the signing secret. */
 export function Webhooks() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
@@ -20,6 +22,10 @@ export function Webhooks() {
   const [tested, setTested] = useState<{ webhook: Webhook; delivery: Delivery } | null>(null);
   const [log, setLog] = useState<Webhook | null>(null);
   const [rotating, setRotating] = useState<Webhook | null>(null);
+  const [editing, setEditing] = useState<Webhook | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const client = useQueryClient();
   const list = useQuery({
     queryKey: ['webhooks', page],
     queryFn: () => must(api.GET('/api/v1/integrations/webhooks/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
@@ -39,6 +45,14 @@ export function Webhooks() {
       setSecret({ title: `New signing secret of ${webhookName(w)}`, value: answer.signing_secret });
     },
   });
+  const remove = useMutation({
+    mutationFn: (w: Webhook) => must(api.DELETE('/api/v1/integrations/webhooks/{id}', { params: { path: { id: w.id } } })),
+    onSuccess: (_answer, w) => {
+      setDeleting(null);
+      setSaved(`Webhook ${webhookName(w)} deleted.`);
+      void client.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+  });
   const d = tested?.delivery;
   return (
     <Stack>
@@ -46,6 +60,7 @@ export function Webhooks() {
         <Text>Each finished call is sent to the matching webhooks, signed with the webhook's secret.</Text>
         <Button onClick={() => setCreating(true)}>New webhook</Button>
       </Group>
+      {saved && <Alert color="green" withCloseButton closeButtonLabel="Close" onClose={() => setSaved(null)} role="status">{saved}</Alert>}
       {secret && <ShownOnce title={secret.title} secret={secret.value} copyLabel="Copy secret" onClose={() => setSecret(null)} />}
       <Problem error={list.error} />
       <ScrollTable label="Webhooks table" minWidth={720}>
@@ -63,8 +78,10 @@ export function Webhooks() {
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     <Button size="xs" variant="default" loading={test.isPending && test.variables?.id === w.id} onClick={() => test.mutate(w)} aria-label={`Send test to ${webhookName(w)}`}>Send test</Button>
+                    <Button size="xs" variant="default" onClick={() => setEditing(w)} aria-label={`Edit ${webhookName(w)}`}>Edit</Button>
                     <Button size="xs" variant="default" onClick={() => setLog(w)} aria-label={`Deliveries of ${webhookName(w)}`}>Deliveries</Button>
                     <Button size="xs" variant="subtle" onClick={() => { rotate.reset(); setRotating(w); }} aria-label={`Rotate signing secret of ${webhookName(w)}`}>Rotate signing secret</Button>
+                    <Button size="xs" variant="subtle" color="red" onClick={() => { remove.reset(); setDeleting(w); }} aria-label={`Delete ${webhookName(w)}`}>Delete</Button>
                   </Group>
                 </Table.Td>
               </Table.Tr>
@@ -86,13 +103,26 @@ export function Webhooks() {
           </Stack>
         </Alert>
       )}
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New webhook" size="lg">
+      <Modal opened={creating} onClose={() => setCreating(false)} title="New webhook" size="lg" closeButtonProps={CLOSE}>
         <WebhookForm onCreated={(w) => { setCreating(false); setSecret({ title: `Webhook ${webhookName(w)} created: its signing secret`, value: w.signing_secret }); }} />
       </Modal>
-      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl">
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? `Edit ${webhookName(editing)}` : ''} size="lg" closeButtonProps={CLOSE}>
+        {editing && <WebhookForm key={editing.id} webhook={editing} onSaved={(w) => { setEditing(null); setSaved(`Webhook ${webhookName(w)} saved.`); }} />}
+      </Modal>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete the webhook?" closeButtonProps={CLOSE}>
+        <Stack>
+          <Text>“{deleting && webhookName(deleting)}” and its delivery log are deleted; calls are no longer sent to it.</Text>
+          <Problem error={remove.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>Cancel</Button>
+            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting)}>Delete webhook</Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl" closeButtonProps={CLOSE}>
         {log && <Deliveries webhook={log} />}
       </Modal>
-      <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?">
+      <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?" closeButtonProps={CLOSE}>
         <Stack>
           <Text>Deliveries of “{rotating && webhookName(rotating)}” are signed with a new secret at once; the old secret stops working.</Text>
           <Problem error={rotate.error} />

@@ -1,0 +1,44 @@
+import { Anchor, Badge, Table } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { ScrollTable } from '../../components/ScrollTable';
+import type { CallItem } from './filters';
+
+const STATUS_COLOR: Record<string, string> = { 'in progress': 'blue', finished: 'green', new: 'gray' };
+
+/** One page of calls, as the API answered it (newest first). */
+export function CallsTable({ rows }: { rows: CallItem[] }) {
+  return (
+    <ScrollTable label="Calls table" minWidth={760}>
+      <Table striped aria-label="Calls">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Call</Table.Th>
+            <Table.Th>Campaign</Table.Th>
+            <Table.Th>Number</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Outcome</Table.Th>
+            <Table.Th>Duration</Table.Th>
+            <Table.Th>Cost</Table.Th>
+            <Table.Th>Started</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((c) => (
+            <Table.Tr key={c.id} data-call-id={c.id}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}><Anchor component={Link} to={`/calls/${c.id}`}>Call {c.id}</Anchor></Table.Td>
+              <Table.Td>{c.campaign_title}</Table.Td>
+              <Table.Td>{c.call_type === 'inbound' ? c.from_number : c.to_number}</Table.Td>
+              <Table.Td>{c.call_type ?? 'test'}</Table.Td>
+              <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{c.status}</Badge></Table.Td>
+              <Table.Td>{c.action_status ?? ''}</Table.Td>
+              <Table.Td>{c.call_duration != null ? `${c.call_duration} s` : ''}</Table.Td>
+              <Table.Td>{c.cost != null ? String(c.cost) : ''}</Table.Td>
+              <Table.Td>{c.start_time ? new Date(c.start_time).toLocaleString() : ''}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollTable>
+  );
+}
