@@ -43,7 +43,7 @@ export default function Assistants() {
       <AssistantsTable rows={rows} connections={byId} canWrite={canWrite} onOpen={setOpen} onDelete={setDeleting} />
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No assistants yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Assistant pages" />}
-      <Modal opened={open !== null} onClose={() => setOpen(null)} size="xl"
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={open !== null} onClose={() => setOpen(null)} size="xl"
         title={open === 'new' ? 'New assistant' : `${canWrite ? 'Edit' : 'View'} ${editing?.name ?? ''}`}>
         {open !== null && <AssistantForm key={editing?.id ?? 'new'} assistant={editing} readOnly={!canWrite} onDone={() => setOpen(null)} />}
       </Modal>

@@ -42,7 +42,7 @@ export default function VoiceConnections() {
       <ConnectionsTable rows={rows} onEdit={setOpen} onDelete={setDeleting} />
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No voice connections yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Voice connection pages" />}
-      <Modal opened={open !== null} onClose={() => setOpen(null)} size="lg" title={open === 'new' ? 'New voice connection' : `Edit ${editing?.name ?? ''}`}>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={open !== null} onClose={() => setOpen(null)} size="lg" title={open === 'new' ? 'New voice connection' : `Edit ${editing?.name ?? ''}`}>
         {open !== null && <ConnectionForm key={editing?.id ?? 'new'} connection={editing} onDone={() => setOpen(null)} />}
       </Modal>
       <DeleteConnection connection={deleting} onClose={() => setDeleting(null)} />

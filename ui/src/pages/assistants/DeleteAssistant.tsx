@@ -16,7 +16,7 @@ export function DeleteAssistant({ assistant, onClose }: { assistant: Assistant |
   });
   const close = () => { remove.reset(); onClose(); };
   return (
-    <Modal opened={assistant !== null} onClose={close} title="Delete the assistant?">
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={assistant !== null} onClose={close} title="Delete the assistant?">
       <Stack>
         <Text>“{assistant?.name}” is deleted for good. A campaign that uses it must get another assistant (or none) first.</Text>
         <Problem error={remove.error} />

@@ -16,7 +16,7 @@ export function DeleteConnection({ connection, onClose }: { connection: VoiceCon
   });
   const close = () => { remove.reset(); onClose(); };
   return (
-    <Modal opened={connection !== null} onClose={close} title="Delete the voice connection?">
+    <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={connection !== null} onClose={close} title="Delete the voice connection?">
       <Stack>
         <Text>The stored credentials of “{connection?.name}” are deleted. Assistants that use it must be changed or deleted first.</Text>
         <Problem error={remove.error} />
