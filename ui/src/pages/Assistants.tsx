@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import { useSession } from '../api/session';
 import { Problem } from '../components/Problem';
+import { AssistantDetails } from './assistants/AssistantDetails';
 import { AssistantForm } from './assistants/AssistantForm';
 import { AssistantsTable } from './assistants/AssistantsTable';
 import { DeleteAssistant } from './assistants/DeleteAssistant';
@@ -45,7 +46,9 @@ export default function Assistants() {
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Assistant pages" />}
       <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={open !== null} onClose={() => setOpen(null)} size="xl"
         title={open === 'new' ? 'New assistant' : `${canWrite ? 'Edit' : 'View'} ${editing?.name ?? ''}`}>
-        {open !== null && <AssistantForm key={editing?.id ?? 'new'} assistant={editing} readOnly={!canWrite} onDone={() => setOpen(null)} />}
+        {open !== null && (canWrite || !editing
+          ? <AssistantForm key={editing?.id ?? 'new'} assistant={editing} onDone={() => setOpen(null)} />
+          : <AssistantDetails assistant={editing} connections={byId} />)}
       </Modal>
       <DeleteAssistant assistant={deleting} onClose={() => setDeleting(null)} />
     </Stack>

@@ -1,4 +1,4 @@
-import { Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiProblem, fieldError, must } from '../../api/client';
@@ -10,8 +10,6 @@ import { RulesEditor } from './RulesEditor';
 interface Props {
   /** null: a new assistant. */
   assistant: Assistant | null;
-  /** A sub-user sees every setting but changes none (the API answers 403 to its writes). */
-  readOnly: boolean;
   onDone: (saved: Assistant) => void;
 }
 
@@ -20,8 +18,8 @@ const VOICEMAIL = [
   { value: 'leave_message', label: 'Leave a message' },
 ];
 
-/** Every field of an assistant; the API's 422 messages appear under the field (or rule) they name. */
-export function AssistantForm({ assistant, readOnly, onDone }: Props) {
+/** Every field of an assistant (the owner's; a sub-user sees AssistantDetails); the API's 422 messages appear under the field (or rule) they name. */
+export function AssistantForm({ assistant, onDone }: Props) {
   const client = useQueryClient();
   const form = useForm<FormValues>({ initialValues: toValues(assistant) });
   const save = useMutation({
@@ -46,43 +44,38 @@ export function AssistantForm({ assistant, readOnly, onDone }: Props) {
   );
   return (
     <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
-      {/* A disabled fieldset makes every input read-only at once, for a sub-user's view. */}
-      <Fieldset variant="unstyled" disabled={readOnly}>
-        <Stack>
-          <TextInput label="Name" required {...form.getInputProps('name')} error={err('name')} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select label="Provider" data={PROVIDERS} allowDeselect={false} {...form.getInputProps('provider')} error={err('provider')}
-              onChange={(p) => { form.setFieldValue('provider', (p ?? 'sim') as FormValues['provider']); form.setFieldValue('voice_connection_id', null); }} />
-            <TextInput label="Provider assistant id" description="The vendor's own assistant (Vapi) or agent (Retell) id; empty: an inline assistant built from this form"
-              {...form.getInputProps('provider_assistant_id')} error={err('provider_assistant_id')} />
-          </SimpleGrid>
-          {v.provider !== 'sim' && (
-            <ConnectionSelect provider={v.provider} canList={!readOnly} value={v.voice_connection_id}
-              onChange={(c) => form.setFieldValue('voice_connection_id', c)} error={err('voice_connection_id')} />
-          )}
-          {template('first_message', 'First message', 2)}
-          {template('system_prompt', 'System prompt', 4)}
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Voice" description="The vendor's voice id" {...form.getInputProps('voice')} error={err('voice')} />
-            <TextInput label="Language" description="BCP 47, e.g. en-US" {...form.getInputProps('language')} error={err('language')} />
-            <TextInput label="Model" description="e.g. gpt-4o" {...form.getInputProps('model')} error={err('model')} />
-          </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select label="Voicemail" data={VOICEMAIL} allowDeselect={false} {...form.getInputProps('voicemail_action')} error={err('voicemail_action')} />
-            <NumberInput label="Max duration (seconds)" description="10 to 7200; empty: the vendor's default" min={10} max={7200} allowDecimal={false}
-              {...form.getInputProps('max_duration_seconds')} error={err('max_duration_seconds')} />
-          </SimpleGrid>
-          {v.voicemail_action === 'leave_message' && template('voicemail_message', 'Voicemail message', 2, true)}
-          <TextInput label="Transfer number" description="Where the assistant may transfer the call; saved in E.164" {...form.getInputProps('transfer_number')} error={err('transfer_number')} />
-          <RulesEditor rules={v.rules} onChange={(rules) => form.setFieldValue('rules', rules)} error={save.error} readOnly={readOnly} />
-          {unplaced && <Problem error={save.error} />}
-          {!readOnly && (
-            <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending}>{assistant ? 'Save assistant' : 'Create assistant'}</Button>
-            </Group>
-          )}
-        </Stack>
-      </Fieldset>
+      <Stack>
+        <TextInput label="Name" required {...form.getInputProps('name')} error={err('name')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select label="Provider" data={PROVIDERS} allowDeselect={false} {...form.getInputProps('provider')} error={err('provider')}
+            onChange={(p) => { form.setFieldValue('provider', (p ?? 'sim') as FormValues['provider']); form.setFieldValue('voice_connection_id', null); }} />
+          <TextInput label="Provider assistant id" description="The vendor's own assistant (Vapi) or agent (Retell) id; empty: an inline assistant built from this form"
+            {...form.getInputProps('provider_assistant_id')} error={err('provider_assistant_id')} />
+        </SimpleGrid>
+        {v.provider !== 'sim' && (
+          <ConnectionSelect provider={v.provider} canList value={v.voice_connection_id}
+            onChange={(c) => form.setFieldValue('voice_connection_id', c)} error={err('voice_connection_id')} />
+        )}
+        {template('first_message', 'First message', 2)}
+        {template('system_prompt', 'System prompt', 4)}
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextInput label="Voice" description="The vendor's voice id" {...form.getInputProps('voice')} error={err('voice')} />
+          <TextInput label="Language" description="BCP 47, e.g. en-US" {...form.getInputProps('language')} error={err('language')} />
+          <TextInput label="Model" description="e.g. gpt-4o" {...form.getInputProps('model')} error={err('model')} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select label="Voicemail" data={VOICEMAIL} allowDeselect={false} {...form.getInputProps('voicemail_action')} error={err('voicemail_action')} />
+          <NumberInput label="Max duration (seconds)" description="10 to 7200; empty: the vendor's default" min={10} max={7200} allowDecimal={false}
+            {...form.getInputProps('max_duration_seconds')} error={err('max_duration_seconds')} />
+        </SimpleGrid>
+        {v.voicemail_action === 'leave_message' && template('voicemail_message', 'Voicemail message', 2, true)}
+        <TextInput label="Transfer number" description="Where the assistant may transfer the call; saved in E.164" {...form.getInputProps('transfer_number')} error={err('transfer_number')} />
+        <RulesEditor rules={v.rules} onChange={(rules) => form.setFieldValue('rules', rules)} error={save.error} />
+        {unplaced && <Problem error={save.error} />}
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>{assistant ? 'Save assistant' : 'Create assistant'}</Button>
+        </Group>
+      </Stack>
     </form>
   );
 }

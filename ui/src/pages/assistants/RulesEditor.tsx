@@ -21,11 +21,10 @@ interface Props {
   rules: RuleValues[];
   onChange: (rules: RuleValues[]) => void;
   error: unknown;
-  readOnly: boolean;
 }
 
 /** The assistant's action_status_rules: tried in order after each call; the first match sets the call's action status. */
-export function RulesEditor({ rules, onChange, error, readOnly }: Props) {
+export function RulesEditor({ rules, onChange, error }: Props) {
   const set = (i: number, patch: Partial<RuleValues>) => onChange(rules.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const whole = listError(error);
   return (
@@ -55,20 +54,16 @@ export function RulesEditor({ rules, onChange, error, readOnly }: Props) {
               )}
               <Select label={`Rule ${n} action status`} data={ACTION_STATUSES} value={rule.action_status} allowDeselect={false} w={160}
                 onChange={(v) => set(i, { action_status: (v ?? 'interested') as RuleValues['action_status'] })} />
-              {!readOnly && (
-                <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove rule ${n}`} onClick={() => onChange(rules.filter((_, j) => j !== i))}>×</ActionIcon>
-              )}
+              <ActionIcon variant="subtle" color="red" size="lg" aria-label={`Remove rule ${n}`} onClick={() => onChange(rules.filter((_, j) => j !== i))}>×</ActionIcon>
             </Group>
             {problem && <Text c="red" size="sm" role="alert" mt={4}>Rule {n}: {problem}</Text>}
           </Paper>
         );
       })}
       {whole && <Text c="red" size="sm" role="alert">{whole}</Text>}
-      {!readOnly && (
-        <Group>
-          <Button variant="default" size="xs" onClick={() => onChange([...rules, emptyRule()])}>Add rule</Button>
-        </Group>
-      )}
+      <Group>
+        <Button variant="default" size="xs" onClick={() => onChange([...rules, emptyRule()])}>Add rule</Button>
+      </Group>
     </Stack>
   );
 }
