@@ -94,6 +94,16 @@ describe.skipIf(!HAS_BROWSER)('assistants and voice connections in the browser',
     expect(text).not.toContain('vapi-private-key-1234567890');
     expect(text).not.toContain('vapi-server-secret-abcdef');
     await row.getByRole('button', { name: 'Copy events URL of Vapi main' }).waitFor();
+
+    // A change leaves the secrets empty: they are kept (write-only, never filled back in).
+    await row.getByRole('button', { name: 'Edit Vapi main' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Vapi main' });
+    expect(await edit.getByLabel(/^API key/).inputValue()).toBe('');
+    await textbox(edit, 'Max concurrent calls').fill('8');
+    await edit.getByRole('button', { name: 'Save connection' }).click();
+    await expect.poll(() => edit.count()).toBe(0);
+    const changed = await get(`/api/v1/voice-connections/${connection.id}`);
+    expect(changed).toMatchObject({ max_concurrent_calls: 8, api_key: listed[0].api_key, webhook_secret: listed[0].webhook_secret });
     await settled(page);
     await expectAccessible(page, 'voice connections page');
     await page.context().close();
