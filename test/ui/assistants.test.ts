@@ -42,7 +42,10 @@ async function errorOf(field: Locator) {
 }
 
 /** Mantine's modals fade in: a screenshot waits for the page to rest. */
-const settled = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+const settled = (page: Page) => page.evaluate(() => {
+  const doc = (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document;
+  return Promise.all(doc.getAnimations().map((a) => a.finished));
+});
 
 /** The list and its "New ..." form at both widths, for a reviewer. At 390 px the page is opened by its address (the navigation is folded). */
 async function shoot(path: string, name: string, newButton: string, waitFor: (page: Page) => Promise<unknown>) {
