@@ -41,10 +41,10 @@ async function errorOf(field: Locator) {
   return describedBy(field);
 }
 
-/** Mantine's modals fade in: a screenshot waits for the page to rest. */
+/** Mantine's modals fade in and out: axe and screenshots wait for the page to rest (a cancelled animation counts as ended). */
 const settled = (page: Page) => page.evaluate(() => {
   const doc = (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document;
-  return Promise.all(doc.getAnimations().map((a) => a.finished));
+  return Promise.all(doc.getAnimations().map((a) => a.finished.catch(() => null)));
 });
 
 /** The list and its "New ..." form at both widths, for a reviewer. At 390 px the page is opened by its address (the navigation is folded). */
