@@ -168,7 +168,10 @@ describe.skipIf(!HAS_BROWSER)('a campaign\'s page', () => {
       await page.getByText(/contacts done/).waitFor();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, `campaign page at ${width} px`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
       expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0);
       await screenshot(page, `campaign-${width}`);
       await page.goto('/campaigns/new');

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import type { FetchedCall, VoiceProvider } from '../../../voice/provider.ts';
+import type { CallEvent, FetchedCall, VoiceProvider } from '../../../voice/provider.ts';
 import { providerFor } from '../../../voice/registry.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { applyCallEvents, finishCall } from './call-events.service.ts';
+import { withAgentConversations } from '../../agent/conversation-store.ts';
 
 /**
  * Nothing stays `in progress` forever: a call older than its provider's longest call plus a
@@ -67,7 +68,7 @@ async function adoptOrphans(deps: Deps, route: { provider: string; connection_id
       await saveProviderIds(deps.db, [{ callId: id, providerCallId: found }]);
       // Its end may have come while no process listened (a restart): the vendor's record settles it now.
       const fetched = await provider.fetchCall?.(found, id).catch(() => null);
-      if (fetched?.state === 'ended' && (await applyCallEvents({ deps, provider: route.provider, events: [{ ...fetched.event, callId: id }] })).applied > 0) settled++;
+      if (fetched?.state === 'ended' && (await applyCallEvents({ deps, provider: route.provider, events: await withAgent(deps, provider, [{ ...fetched.event, callId: id }]) })).applied > 0) settled++;
     } else if (await finishCall({ deps, callId: id, eventId: `reconcile-${id}`, outcome: { status: 'failed', endedReason: 'the vendor never placed the call (its start was interrupted); attempt not counted', refundAttempt: true } })) settled++;
   }
   return settled;
@@ -101,7 +102,7 @@ async function reconcileRoute(deps: Deps, route: { provider: string; connection_
       continue;
     }
     if (fetched?.state === 'ended') {
-      await applyCallEvents({ deps, provider: route.provider, events: [{ ...fetched.event, callId: call.id }] });
+      await applyCallEvents({ deps, provider: route.provider, events: await withAgent(deps, provider!, [{ ...fetched.event, callId: call.id }]) });
       // Its record could not end the call (its event was seen already, say): end it here.
       await end(call.id, { status: 'failed', endedReason: "the provider's record of the call did not end it (reconciled)" });
       settled++;
@@ -117,3 +118,6 @@ async function reconcileRoute(deps: Deps, route: { provider: string; connection_
   }
   return settled;
 }
+
+/** A call our own agent held keeps what the agent recorded (transcript, outcome) when it is settled here. */
+const withAgent = (deps: Deps, provider: VoiceProvider, events: CallEvent[]) => (provider.runsConversation ? withAgentConversations(deps, events) : events);
