@@ -699,6 +699,8 @@ export interface paths {
                 query?: {
                     /** @description the voice connection whose credentials verify the request */
                     connection?: number;
+                    /** @description Twilio only: our call id (Twilio echoes no metadata, so it rides in the callback URL) */
+                    call?: number;
                 };
                 header?: never;
                 path: {
@@ -709,6 +711,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": unknown;
+                    "application/x-www-form-urlencoded": unknown;
                 };
             };
             responses: {
@@ -771,6 +774,295 @@ export interface paths {
                                 msg: string;
                                 type: string;
                             }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/twilio/twiml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * TwiML of a Twilio call
+         * @description What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service's socket, with the assistant's voice, language and greeting. Without `call`, a call to one of the account's Twilio numbers (point the number's Voice URL here): the number's inbound campaign answers, its caller found or created. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                    call?: number;
+                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                    connection?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": unknown;
+                };
+            };
+            responses: {
+                /** @description TwiML */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/twilio/action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End of a relay session
+         * @description Where Twilio goes when the agent ends the conversation: a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                    call?: number;
+                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                    connection?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": unknown;
+                };
+            };
+            responses: {
+                /** @description TwiML */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/twilio/amd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answering-machine result
+         * @description Twilio's asynchronous answering-machine detection. A machine: the assistant's voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                    call?: number;
+                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                    connection?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/twilio/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio status and recording callbacks
+         * @description The call's progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider's events are. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                    call?: number;
+                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                    connection?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
                         };
                     };
                 };
@@ -8399,7 +8691,7 @@ export interface paths {
                                  * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                                  * @enum {string}
                                  */
-                                provider: "sim" | "vapi" | "retell";
+                                provider: "sim" | "vapi" | "retell" | "twilio";
                                 provider_assistant_id: string | null;
                                 voice_connection_id: number | null;
                                 first_message: string | null;
@@ -8504,7 +8796,7 @@ export interface paths {
                          * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                          * @enum {string}
                          */
-                        provider: "sim" | "vapi" | "retell";
+                        provider: "sim" | "vapi" | "retell" | "twilio";
                         /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
                         provider_assistant_id?: string | null;
                         /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
@@ -8557,7 +8849,7 @@ export interface paths {
                              * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                              * @enum {string}
                              */
-                            provider: "sim" | "vapi" | "retell";
+                            provider: "sim" | "vapi" | "retell" | "twilio";
                             provider_assistant_id: string | null;
                             voice_connection_id: number | null;
                             first_message: string | null;
@@ -8681,7 +8973,7 @@ export interface paths {
                              * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                              * @enum {string}
                              */
-                            provider: "sim" | "vapi" | "retell";
+                            provider: "sim" | "vapi" | "retell" | "twilio";
                             provider_assistant_id: string | null;
                             voice_connection_id: number | null;
                             first_message: string | null;
@@ -8785,7 +9077,7 @@ export interface paths {
                          * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                          * @enum {string}
                          */
-                        provider?: "sim" | "vapi" | "retell";
+                        provider?: "sim" | "vapi" | "retell" | "twilio";
                         /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
                         provider_assistant_id?: string | null;
                         /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
@@ -8838,7 +9130,7 @@ export interface paths {
                              * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                              * @enum {string}
                              */
-                            provider: "sim" | "vapi" | "retell";
+                            provider: "sim" | "vapi" | "retell" | "twilio";
                             provider_assistant_id: string | null;
                             voice_connection_id: number | null;
                             first_message: string | null;
@@ -9048,12 +9340,13 @@ export interface paths {
                                 owner_id: number;
                                 name: string;
                                 /**
-                                 * @description vapi or retell; fixed once created
+                                 * @description vapi, retell or twilio; fixed once created
                                  * @enum {string}
                                  */
-                                provider: "vapi" | "retell";
+                                provider: "vapi" | "retell" | "twilio";
                                 /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
                                 api_key: string;
+                                account_sid: string | null;
                                 /** @description masked like api_key; null when not set */
                                 webhook_secret: string | null;
                                 phone_number_id: string | null;
@@ -9061,7 +9354,7 @@ export interface paths {
                                 from_number: string | null;
                                 max_concurrent_calls: number | null;
                                 calls_per_second: number | null;
-                                /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here. Null while the service's PUBLIC_BASE_URL is unset. */
+                                /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
                                 events_url: string | null;
                                 /** Format: date-time */
                                 created_at: string;
@@ -9140,23 +9433,25 @@ export interface paths {
                     "application/json": {
                         name: string;
                         /**
-                         * @description vapi or retell; fixed once created
+                         * @description vapi, retell or twilio; fixed once created
                          * @enum {string}
                          */
-                        provider: "vapi" | "retell";
-                        /** @description The vendor's private API key (Bearer). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
+                        provider: "vapi" | "retell" | "twilio";
+                        /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
                         api_key: string;
+                        /** @description Twilio only, required there: the account SID (AC…) */
+                        account_sid?: string | null;
                         /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
                         webhook_secret?: string | null;
                         /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
                         phone_number_id?: string | null;
                         /** @description Retell only: the agent of calls whose assistant names none */
                         agent_id?: string | null;
-                        /** @description Retell only: the number calls go out from when the campaign has none; normalised to E.164 */
+                        /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
                         from_number?: string | null;
                         /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
                         max_concurrent_calls?: number | null;
-                        /** @description calls started per second on these credentials; null = the default (5) */
+                        /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
                         calls_per_second?: number | null;
                     };
                 };
@@ -9173,12 +9468,13 @@ export interface paths {
                             owner_id: number;
                             name: string;
                             /**
-                             * @description vapi or retell; fixed once created
+                             * @description vapi, retell or twilio; fixed once created
                              * @enum {string}
                              */
-                            provider: "vapi" | "retell";
+                            provider: "vapi" | "retell" | "twilio";
                             /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
                             api_key: string;
+                            account_sid: string | null;
                             /** @description masked like api_key; null when not set */
                             webhook_secret: string | null;
                             phone_number_id: string | null;
@@ -9186,7 +9482,7 @@ export interface paths {
                             from_number: string | null;
                             max_concurrent_calls: number | null;
                             calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here. Null while the service's PUBLIC_BASE_URL is unset. */
+                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
                             events_url: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9284,12 +9580,13 @@ export interface paths {
                             owner_id: number;
                             name: string;
                             /**
-                             * @description vapi or retell; fixed once created
+                             * @description vapi, retell or twilio; fixed once created
                              * @enum {string}
                              */
-                            provider: "vapi" | "retell";
+                            provider: "vapi" | "retell" | "twilio";
                             /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
                             api_key: string;
+                            account_sid: string | null;
                             /** @description masked like api_key; null when not set */
                             webhook_secret: string | null;
                             phone_number_id: string | null;
@@ -9297,7 +9594,7 @@ export interface paths {
                             from_number: string | null;
                             max_concurrent_calls: number | null;
                             calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here. Null while the service's PUBLIC_BASE_URL is unset. */
+                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
                             events_url: string | null;
                             /** Format: date-time */
                             created_at: string;
@@ -9374,19 +9671,21 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description The vendor's private API key (Bearer). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
+                        /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
                         api_key?: string;
+                        /** @description Twilio only, required there: the account SID (AC…) */
+                        account_sid?: string | null;
                         /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
                         webhook_secret?: string | null;
                         /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
                         phone_number_id?: string | null;
                         /** @description Retell only: the agent of calls whose assistant names none */
                         agent_id?: string | null;
-                        /** @description Retell only: the number calls go out from when the campaign has none; normalised to E.164 */
+                        /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
                         from_number?: string | null;
                         /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
                         max_concurrent_calls?: number | null;
-                        /** @description calls started per second on these credentials; null = the default (5) */
+                        /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
                         calls_per_second?: number | null;
                     };
                 };
@@ -9403,12 +9702,13 @@ export interface paths {
                             owner_id: number;
                             name: string;
                             /**
-                             * @description vapi or retell; fixed once created
+                             * @description vapi, retell or twilio; fixed once created
                              * @enum {string}
                              */
-                            provider: "vapi" | "retell";
+                            provider: "vapi" | "retell" | "twilio";
                             /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
                             api_key: string;
+                            account_sid: string | null;
                             /** @description masked like api_key; null when not set */
                             webhook_secret: string | null;
                             phone_number_id: string | null;
@@ -9416,7 +9716,7 @@ export interface paths {
                             from_number: string | null;
                             max_concurrent_calls: number | null;
                             calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here. Null while the service's PUBLIC_BASE_URL is unset. */
+                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
                             events_url: string | null;
                             /** Format: date-time */
                             created_at: string;

@@ -9,6 +9,7 @@ export const PROVIDERS: { value: Provider; label: string }[] = [
   { value: 'sim', label: 'Simulator (sim)' },
   { value: 'vapi', label: 'Vapi' },
   { value: 'retell', label: 'Retell' },
+  { value: 'twilio', label: 'Twilio (our own agent)' },
 ];
 export const providerLabel = (p: string) => PROVIDERS.find((x) => x.value === p)?.label ?? p;
 

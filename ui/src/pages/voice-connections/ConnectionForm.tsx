@@ -5,12 +5,13 @@ import { api, ApiProblem, fieldError, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { VENDORS, type ConnectionUpdate, type Vendor, type VoiceConnection } from './model';
 
-const FIELDS = ['name', 'provider', 'api_key', 'webhook_secret', 'phone_number_id', 'agent_id', 'from_number', 'max_concurrent_calls', 'calls_per_second'];
+const FIELDS = ['name', 'provider', 'api_key', 'account_sid', 'webhook_secret', 'phone_number_id', 'agent_id', 'from_number', 'max_concurrent_calls', 'calls_per_second'];
 
 interface Values {
   name: string;
   provider: Vendor;
   api_key: string;
+  account_sid: string;
   webhook_secret: string;
   phone_number_id: string;
   agent_id: string;
@@ -32,7 +33,9 @@ function body(v: Values, editing: boolean): ConnectionUpdate {
     name: v.name,
     ...(v.api_key || !editing ? { api_key: v.api_key } : {}),
     ...(vapi && (v.webhook_secret || !editing) ? { webhook_secret: orNull(v.webhook_secret) } : {}),
-    ...(vapi ? { phone_number_id: orNull(v.phone_number_id) } : { agent_id: orNull(v.agent_id), from_number: orNull(v.from_number) }),
+    ...(vapi ? { phone_number_id: orNull(v.phone_number_id) }
+      : v.provider === 'twilio' ? { account_sid: orNull(v.account_sid), from_number: orNull(v.from_number) }
+      : { agent_id: orNull(v.agent_id), from_number: orNull(v.from_number) }),
     max_concurrent_calls: numOrNull(v.max_concurrent_calls),
     calls_per_second: numOrNull(v.calls_per_second),
   };
@@ -44,7 +47,7 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
   const editing = connection !== null;
   const form = useForm<Values>({
     initialValues: {
-      name: connection?.name ?? '', provider: connection?.provider ?? 'vapi', api_key: '', webhook_secret: '',
+      name: connection?.name ?? '', provider: connection?.provider ?? 'vapi', api_key: '', account_sid: connection?.account_sid ?? '', webhook_secret: '',
       phone_number_id: connection?.phone_number_id ?? '', agent_id: connection?.agent_id ?? '', from_number: connection?.from_number ?? '',
       max_concurrent_calls: connection?.max_concurrent_calls ?? '', calls_per_second: connection?.calls_per_second ?? '',
     },
@@ -62,6 +65,7 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
   const problem = save.error instanceof ApiProblem ? save.error : null;
   const unplaced = save.error && (!problem || !problem.fields.some((f) => f.loc[0] === 'body' && FIELDS.includes(String(f.loc[1]))));
   const vapi = form.values.provider === 'vapi';
+  const twilio = form.values.provider === 'twilio';
   const keep = editing ? 'Stored sealed and shown masked. Empty: keep the stored value.' : 'Stored sealed and shown masked; it cannot be read back.';
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
@@ -71,7 +75,7 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
           <Select label="Provider" data={VENDORS} allowDeselect={false} disabled={editing} description={editing ? 'Fixed once created' : undefined}
             {...form.getInputProps('provider')} error={err('provider')} />
         </SimpleGrid>
-        <PasswordInput label="API key" required={!editing} autoComplete="new-password" description={`The vendor's private API key. ${keep}`}
+        <PasswordInput label="API key" required={!editing} autoComplete="new-password" description={`${twilio ? 'The Twilio auth token.' : 'The vendor\'s private API key.'} ${keep}`}
           placeholder={connection?.api_key} {...form.getInputProps('api_key')} error={err('api_key')} />
         {vapi && (
           <>
@@ -82,7 +86,13 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
               {...form.getInputProps('phone_number_id')} error={err('phone_number_id')} />
           </>
         )}
-        {!vapi && (
+        {twilio && (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Account SID" required placeholder="AC…" description="The Twilio account calls are placed under" {...form.getInputProps('account_sid')} error={err('account_sid')} />
+            <TextInput label="From number" description="Calls go out from it when the campaign has none; saved in E.164" {...form.getInputProps('from_number')} error={err('from_number')} />
+          </SimpleGrid>
+        )}
+        {!vapi && !twilio && (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Agent id" description="The agent of calls whose assistant names none" {...form.getInputProps('agent_id')} error={err('agent_id')} />
             <TextInput label="From number" description="Calls go out from it when the campaign has none; saved in E.164" {...form.getInputProps('from_number')} error={err('from_number')} />
@@ -90,9 +100,9 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NumberInput label="Max concurrent calls" min={0} max={100000} allowDecimal={false}
-            description={`Calls in progress at once; 0 = no cap; empty = the vendor's default (${vapi ? 'Vapi 10' : 'Retell 20'})`}
+            description={`Calls in progress at once; 0 = no cap; empty = the vendor's default (${vapi ? 'Vapi 10' : twilio ? 'Twilio: none' : 'Retell 20'})`}
             {...form.getInputProps('max_concurrent_calls')} error={err('max_concurrent_calls')} />
-          <NumberInput label="Calls per second" min={0} max={1000} decimalScale={3} description="Calls started per second; empty = the default (5)"
+          <NumberInput label="Calls per second" min={0} max={1000} decimalScale={3} description={`Calls started per second; empty = the default (${twilio ? 'Twilio 1' : '5'})`}
             {...form.getInputProps('calls_per_second')} error={err('calls_per_second')} />
         </SimpleGrid>
         {unplaced && <Problem error={save.error} />}

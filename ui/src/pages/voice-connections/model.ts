@@ -10,6 +10,7 @@ export type Vendor = VoiceConnection['provider'];
 export const VENDORS: { value: Vendor; label: string }[] = [
   { value: 'vapi', label: 'Vapi' },
   { value: 'retell', label: 'Retell' },
+  { value: 'twilio', label: 'Twilio (our own agent)' },
 ];
 
 /** A page of the account's voice connections (owners only: a sub-user's query is 403, shown by the caller). */
