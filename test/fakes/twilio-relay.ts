@@ -151,9 +151,9 @@ export async function runRelay(input: {
   if (!closed && !signal.aborted && session.endedBy === undefined) {
     // Out of steps: the callee hears the last answer out (a machine waits for someone to act) and the call ends.
     await (input.hold !== undefined ? waitFor(() => false, input.hold) : waitFor(quiet, replyWait(first)));
-    session.endedBy ??= 'callee';
   }
   if (signal.aborted) session.endedBy ??= 'twilio';
+  session.endedBy ??= 'callee';
   if (turn.open && turn.text) session.heard.push(turn.text);
   if (!closed) ws.close(1000);
   await Promise.race([closedP, sleep(1000)]);

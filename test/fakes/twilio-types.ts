@@ -45,7 +45,7 @@ export interface FakeTwilioOptions {
   ringMs?: number;
   /** How long the fake waits for the app's answer to a prompt before the callee goes on (default 5000, not scaled). */
   replyTimeoutMs?: number;
-  /** How long a machine-answered call stays open for the app to leave a message or hang up (default 4000, scaled). */
+  /** How long a machine-answered call stays open for the app to leave a message or hang up (default 30000, scaled). */
   machineHoldMs?: number;
 }
 

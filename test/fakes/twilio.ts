@@ -35,7 +35,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     price: options.price ?? '-0.0140',
     ringMs: options.ringMs ?? 300,
     replyTimeoutMs: options.replyTimeoutMs ?? 5000,
-    machineHoldMs: options.machineHoldMs ?? 4000,
+    machineHoldMs: options.machineHoldMs ?? 30_000,
     scale: (ms) => ms / timeScale,
     reported: (ms = Date.now()) => t0 + (ms - t0) * timeScale,
     recordings: new Set(),
