@@ -50,7 +50,9 @@ export async function runRelay(input: {
   };
   call.relay = session;
   let lang = node.attrs.transcriptionLanguage ?? node.attrs.language ?? 'en-US';
-  let turn = { text: '', tokens: 0, startedAt: 0, open: false };
+  // <ConversationRelay interruptible="none|false"> (or a text message's interruptible: false) lets no speech cut the assistant off.
+  const interruptibleByDefault = !['none', 'false', 'dtmf'].includes(node.attrs.interruptible ?? 'any');
+  let turn = { text: '', tokens: 0, startedAt: 0, open: false, interruptible: interruptibleByDefault };
   const greeting = node.attrs.welcomeGreeting;
   // The app owes an answer after a prompt, and owes the opening line when there is no greeting.
   let owed = !greeting;
@@ -88,12 +90,13 @@ export async function runRelay(input: {
     if (problem) return sendError(problem);
     const m = msg as Msg;
     if (m.type === 'text') {
-      if (!turn.open) turn = { text: '', tokens: 0, startedAt: Date.now(), open: true };
+      if (!turn.open) turn = { text: '', tokens: 0, startedAt: Date.now(), open: true, interruptible: interruptibleByDefault };
+      if (typeof m.interruptible === 'boolean') turn.interruptible = m.interruptible;
       turn.text += m.token as string;
       turn.tokens++;
       if (m.last) {
         if (turn.text) session.heard.push(turn.text);
-        turn = { text: '', tokens: 0, startedAt: 0, open: false };
+        turn = { text: '', tokens: 0, startedAt: 0, open: false, interruptible: interruptibleByDefault };
         owed = false;
       }
     } else if (m.type === 'language' && isStr(m.transcriptionLanguage)) {
@@ -130,12 +133,14 @@ export async function runRelay(input: {
     if ('silenceMs' in step) { await sleep(input.scale(step.silenceMs), signal); continue; }
     if ('interruptAfterTokens' in step) {
       await waitFor(() => turn.tokens >= step.interruptAfterTokens || quiet(), replyWait(first));
+      // Speech over an answer that cannot be interrupted waits for its end, as the caller's words would.
+      if (turn.open && !turn.interruptible) await waitFor(quiet, input.replyTimeoutMs);
       if (turn.open && turn.tokens >= step.interruptAfterTokens) {
         const cut = { utteranceUntilInterrupt: turn.text, durationUntilInterruptMs: Date.now() - turn.startedAt };
         send({ type: 'interrupt', ...cut });
         session.interrupts.push(cut);
         session.heard.push(turn.text);
-        turn = { text: '', tokens: 0, startedAt: 0, open: false };
+        turn = { text: '', tokens: 0, startedAt: 0, open: false, interruptible: interruptibleByDefault };
       }
     } else {
       await waitFor(quiet, replyWait(first));

@@ -173,4 +173,15 @@ describe('fake streaming LLM', () => {
     expect(JSON.parse(args[0]!)).toEqual({ reason: 'done', score: 3 });
     await expect(new OpenAI({ baseURL: llm.url, apiKey: 'bad', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({ status: 401 });
   });
+
+  it('counts a stream the client abandons and stops writing to it', async () => {
+    const llm = await startFakeStreamingLlm(() => ({ tokens: ['a', 'b', 'c', 'd', 'e'], tokenDelayMs: 30 }));
+    cleanups.push(llm.close);
+    const abort = new AbortController();
+    const stream = await new OpenAI({ baseURL: llm.url, apiKey: 'k', maxRetries: 0 }).chat.completions.create({ model: 'm', stream: true, messages: [] }, { signal: abort.signal });
+    for await (const chunk of stream) if (chunk.choices[0]?.delta.content === 'a') abort.abort();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(llm.aborted()).toBe(1);
+    expect(llm.seen[0]!.aborted).toBe(true);
+  });
 });
