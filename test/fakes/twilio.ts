@@ -102,6 +102,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (params.Url && !/^https?:\/\/[^\s]+$/.test(params.Url)) return bad(21205, `Url is not a valid URL: ${params.Url}`);
     if (!E164.test(params.To)) return bad(21211, `Invalid 'To' Phone Number: ${params.To}`);
     if (!E164.test(params.From)) return bad(21212, `Invalid 'From' Phone Number: ${params.From}`);
+    const events = (params.StatusCallbackEvent ?? '').split(' ').filter(Boolean);
+    if (events.some((e) => !['initiated', 'ringing', 'answered', 'completed'].includes(e))) return bad(21626, "Invalid 'StatusCallbackEvent'");
     while (created.length && created[0]! < Date.now() - 1000) created.shift();
     if (active >= maxConcurrent || (callsPerSecond > 0 && created.length >= callsPerSecond)) {
       fake.refusals++;
