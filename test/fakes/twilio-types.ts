@@ -113,7 +113,8 @@ export interface FakeTwilio {
   authToken: string;
   calls: FakeTwilioCall[];
   refusals: number;
-  placeInboundCall(input: { from: string; to: string; voiceUrl: string; method?: string; callee?: FakeCallee }): Promise<FakeTwilioCall>;
+  /** `statusCallback`: the number's Status Callback URL (POST; Twilio sends it the completed event). */
+  placeInboundCall(input: { from: string; to: string; voiceUrl: string; method?: string; callee?: FakeCallee; statusCallback?: string }): Promise<FakeTwilioCall>;
   waitForCall(match: string | ((call: FakeTwilioCall) => boolean), timeoutMs?: number): Promise<FakeTwilioCall>;
   /** Resolves when every call so far is done. */
   idle(): Promise<void>;

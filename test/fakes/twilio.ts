@@ -87,9 +87,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     live.call.done = run.then(async () => { await Promise.all(live.pending); });
   }
 
-  async function placeInbound(input: { from: string; to: string; voiceUrl: string; method?: string; callee?: FakeCallee }) {
+  async function placeInbound(input: { from: string; to: string; voiceUrl: string; method?: string; callee?: FakeCallee; statusCallback?: string }) {
     const callee = input.callee ?? options.callees?.(input.from) ?? DEFAULT_CALLEE;
-    const live = newCall({ to: input.to, from: input.from, direction: 'inbound', params: { From: input.from, To: input.to, Url: input.voiceUrl }, callee });
+    const live = newCall({ to: input.to, from: input.from, direction: 'inbound', params: { From: input.from, To: input.to, Url: input.voiceUrl, ...(input.statusCallback ? { StatusCallback: input.statusCallback, StatusCallbackMethod: 'POST' } : {}) }, callee });
     await new Promise<void>((fetched) => track(live, runInbound(env, live, input.voiceUrl, input.method, fetched)));
     return live.call;
   }

@@ -38,13 +38,13 @@ export interface VendorScene {
 export async function vendorScene(
   env: Record<string, string>,
   startFake: (serviceUrl: string) => Promise<{ url: string }>,
-  baseUrlSetting: 'VAPI_BASE_URL' | 'RETELL_BASE_URL',
+  baseUrlSetting: 'VAPI_BASE_URL' | 'RETELL_BASE_URL' | 'TWILIO_BASE_URL',
 ): Promise<VendorScene> {
   const t = await createTestApp({ DIALER_TICK_MS: '50', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const fake = await startFake(baseUrl);
-  const config = t.config as { PUBLIC_BASE_URL?: string; VAPI_BASE_URL: string; RETELL_BASE_URL: string };
+  const config = t.config as { PUBLIC_BASE_URL?: string; VAPI_BASE_URL: string; RETELL_BASE_URL: string; TWILIO_BASE_URL: string };
   config.PUBLIC_BASE_URL = baseUrl;
   config[baseUrlSetting] = fake.url;
   const alice = await createAccount(t);

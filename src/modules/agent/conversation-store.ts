@@ -47,23 +47,29 @@ export async function saveAnsweredBy(db: Db, callId: number, answeredBy: string)
     ON CONFLICT (call_id) DO UPDATE SET answered_by = EXCLUDED.answered_by, updated_at = now()`.execute(db);
 }
 
-export async function transferOf(db: Db, callId: number): Promise<string | null> {
-  const row = await db.selectFrom('agent_conversations').select('transfer_to').where('call_id', '=', callId).executeTakeFirst();
-  return row?.transfer_to ?? null;
-}
-
 /**
  * The end of a call our agent held, completed with what the agent recorded: the transcript, the
  * outcome it marked (a transfer is `transferred`), who ended the call, and a machine that
  * answered (a completed call is then `voicemail`).
  */
 export async function withAgentConversations(deps: Deps, events: CallEvent[]): Promise<CallEvent[]> {
-  const ids = events.flatMap((e) => (e.type === 'ended' && e.callId !== null ? [e.callId] : []));
+  const ended = events.filter((e) => e.type === 'ended');
+  if (ended.length === 0) return events;
+  // A call Twilio reports without our id (an inbound call's number callback) is found by Twilio's.
+  const bySid = new Map<string, number>();
+  const unnamed = ended.filter((e) => e.callId === null).map((e) => e.providerCallId);
+  if (unnamed.length > 0) {
+    const refs = await deps.db.selectFrom('call_provider_refs').select(['call_id', 'provider_call_id']).where('provider_call_id', 'in', unnamed).execute();
+    for (const r of refs) bySid.set(r.provider_call_id, Number(r.call_id));
+  }
+  const callOf = (e: CallEvent) => e.callId ?? bySid.get(e.providerCallId) ?? null;
+  const ids = ended.flatMap((e) => (callOf(e) === null ? [] : [callOf(e)!]));
   if (ids.length === 0) return events;
   const rows = await deps.db.selectFrom('agent_conversations').selectAll().where('call_id', 'in', ids).execute();
-  const byCall = new Map(rows.map((r) => [r.call_id, r]));
+  const byCall = new Map(rows.map((r) => [Number(r.call_id), r]));
   return events.map((event) => {
-    const row = event.type === 'ended' && event.callId !== null ? byCall.get(event.callId) : undefined;
+    const id = event.type === 'ended' ? callOf(event) : null;
+    const row = id === null ? undefined : byCall.get(id);
     if (!row) return event;
     const machine = typeof row.answered_by === 'string' && (row.answered_by.startsWith('machine') || row.answered_by === 'fax');
     const transcript = Array.isArray(row.transcript) ? (row.transcript as TranscriptTurn[]) : [];

@@ -17,7 +17,7 @@ const script = (overrides: Partial<NonNullable<CallScript['assistant']>> = {}): 
 function harness(brain: AgentBrain, s = script()) {
   const sent: RelayOutMessage[] = [];
   const saves: ConversationUpdate[] = [];
-  const session = new RelaySession(s, brain, { send: (m) => sent.push(m), save: (u) => saves.push(u) });
+  const session = new RelaySession(s, brain, { send: (m) => sent.push(m), save: async (u) => { saves.push(u); } });
   return { session, sent, saves };
 }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));

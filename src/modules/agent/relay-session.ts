@@ -13,8 +13,8 @@ import type { ConversationUpdate } from './conversation-store.ts';
  */
 export interface RelayOut {
   send(message: RelayOutMessage): void;
-  /** Saves what changed (in order; failures are logged by the caller, the call goes on). */
-  save(update: ConversationUpdate): void;
+  /** Saves what changed, in order; resolves when saved (failures are logged there, the call goes on). */
+  save(update: ConversationUpdate): Promise<void>;
 }
 
 export type RelayOutMessage =
@@ -35,7 +35,7 @@ export class RelaySession {
   setup(): void {
     const greeting = this.script.assistant?.firstMessage;
     if (greeting) this.transcript.push({ role: 'assistant', text: greeting });
-    this.out.save({ transcript: [...this.transcript] });
+    void this.out.save({ transcript: [...this.transcript] });
   }
 
   /** A message from Twilio, as parsed JSON; returns an error description for a malformed one. */
@@ -72,7 +72,7 @@ export class RelaySession {
   /** The socket closed: Twilio ended the session (the caller hung up, or after our `end`). */
   closed(): void {
     this.answering?.abort();
-    if (!this.ended) this.out.save({ transcript: [...this.transcript], endedBy: 'HUMAN' });
+    if (!this.ended) void this.out.save({ transcript: [...this.transcript], endedBy: 'HUMAN' });
     this.ended = true;
   }
 
@@ -80,6 +80,8 @@ export class RelaySession {
     if (this.ended) return;
     this.answering?.abort();
     this.transcript.push({ role: 'user', text });
+    // Saved as it happens (a caller who hangs up leaves nothing unsaved), off the path to the answer.
+    void this.out.save({ transcript: [...this.transcript] });
     void this.answer();
   }
 
@@ -91,7 +93,7 @@ export class RelaySession {
     this.answering = null;
     if (turn?.role === 'assistant') turn.text = heard.trim();
     if (turn?.role === 'assistant' && turn.text === '') this.transcript.pop();
-    this.out.save({ transcript: [...this.transcript] });
+    void this.out.save({ transcript: [...this.transcript] });
   }
 
   private async answer(): Promise<void> {
@@ -148,7 +150,8 @@ export class RelaySession {
       update.endedBy = 'AI';
       this.ended = true;
     }
-    this.out.save(update);
-    if (end !== null) this.out.send({ type: 'end', handoffData: end });
+    const saved = this.out.save(update);
+    // Twilio reports the call's end as soon as the session ends: what the agent recorded is saved first.
+    if (end !== null) void saved.then(() => this.out.send({ type: 'end', handoffData: end }));
   }
 }

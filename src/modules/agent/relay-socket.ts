@@ -53,7 +53,9 @@ async function upgrade(deps: Deps, sockets: WebSocketServer, brain: AgentBrain, 
   if (!base || callId === null || Number.isNaN(connectionId)) return refuse(socket, 404, 'Not Found');
   const provider = await providerFor(deps, { provider: 'twilio', connectionId }).catch(() => null);
   if (!(provider instanceof TwilioProvider)) return refuse(socket, 404, 'Not Found');
-  if (!verifyTwilioSignature(provider.credentials.apiKey, request.headers['x-twilio-signature'], requestedUrl(base, request.url!))) return refuse(socket, 403, 'Forbidden');
+  // Twilio signs the socket's URL as the TwiML gave it: ws:// or wss://.
+  const signedUrl = requestedUrl(base, request.url!).replace(/^http/, 'ws');
+  if (!verifyTwilioSignature(provider.credentials.apiKey, request.headers['x-twilio-signature'], signedUrl)) return refuse(socket, 403, 'Forbidden');
   const script = await loadCallScript(deps, callId);
   if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== connectionId) return refuse(socket, 404, 'Not Found');
   sockets.handleUpgrade(request, socket, head, (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null)));
@@ -85,6 +87,7 @@ function relayOut(deps: Deps, ws: WebSocket, callId: number) {
     },
     save(update: ConversationUpdate) {
       saving = saving.then(() => saveConversation(deps.db, callId, update)).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
+      return saving;
     },
   };
 }

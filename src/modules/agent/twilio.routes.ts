@@ -12,7 +12,7 @@ import { handleProviderEvents } from '../dialer/call-events/provider-events.ts';
 import { answerVendorInbound } from '../dialer/inbound/vendor-inbound.ts';
 import { saveProviderIds } from '../dialer/provider-call-ids.ts';
 import { loadCallScript } from './call-script.ts';
-import { saveAnsweredBy, transferOf } from './conversation-store.ts';
+import { saveAnsweredBy } from './conversation-store.ts';
 import { attachRelaySockets } from './relay-socket.ts';
 
 const Id = (description: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description }));
@@ -84,11 +84,15 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/action', {
-    schema: schema('End of a relay session', 'Where Twilio goes when the agent ends the conversation: a transfer the agent made dials the assistant\'s transfer number; otherwise the call hangs up.'),
+    schema: schema('End of a relay session', 'Where Twilio goes when the agent ends the conversation (its `end` message\'s handoffData comes back as HandoffData): a transfer the agent made dials the assistant\'s transfer number; otherwise the call hangs up.'),
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
-    const transfer = request.query.call === undefined ? null : await transferOf(deps.db, request.query.call);
+    const callId = request.query.call;
+    // The handoff is ours (relay-session.ts), returned signed by Twilio; the number is the assistant's, never the message's.
+    const transfer = callId !== undefined && handoffReason(v.form.get('HandoffData')) === 'transfer'
+      ? (await loadCallScript(deps, callId))?.assistant?.transferNumber ?? null
+      : null;
     return xml(reply, transfer ? dialTwiml(transfer) : hangupTwiml());
   });
 
@@ -120,4 +124,13 @@ export async function twilioAgentRoutes(app: App) {
     // Twilio's entry points refuse a bad signature with 403, all alike.
     return reply.code((answer.statusCode === 401 ? 403 : answer.statusCode) as 200).send(answer.body as never);
   });
+}
+
+function handoffReason(data: string | null): string | null {
+  try {
+    const parsed: unknown = data ? JSON.parse(data) : null;
+    return parsed && typeof parsed === 'object' && 'reason' in parsed && typeof parsed.reason === 'string' ? parsed.reason : null;
+  } catch {
+    return null;
+  }
 }
