@@ -8,7 +8,7 @@ import type { FakeCallee } from './twilio-types.ts';
  * 6 voicemail (a machine), 7 busy, 8 no answer, 9 interested but the completed callback is lost.
  */
 const env = process.env;
-const port = Number(env.FAKE_TWILIO_PORT ?? 4020);
+const port = Number(env.FAKE_TWILIO_PORT ?? 4030);
 const accountSid = env.FAKE_TWILIO_ACCOUNT_SID ?? `AC${'0'.repeat(32)}`;
 const authToken = env.FAKE_TWILIO_AUTH_TOKEN ?? 'fake-twilio-token';
 
