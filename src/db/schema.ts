@@ -3,6 +3,7 @@ import type { ApiKeysTables } from './tables/api-keys.ts';
 import type { AuthTables } from './tables/auth.ts';
 import type { CallsTables } from './tables/calls.ts';
 import type { CampaignsTables } from './tables/campaigns.ts';
+import type { ComplianceTables } from './tables/compliance.ts';
 import type { ContactIntegrationsTables } from './tables/contact-integrations.ts';
 import type { ContactsTables } from './tables/contacts.ts';
 import type { DashboardSessionsTables } from './tables/dashboard-sessions.ts';
@@ -29,4 +30,4 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables {}
+    DashboardSessionsTables, ComplianceTables {}

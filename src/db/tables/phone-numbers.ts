@@ -11,6 +11,8 @@ export interface PhoneNumbersTable {
   campaign_id: number | null;
   /** Migration 0013: the vendor's id of this number where the vendor dials by id (Vapi's phoneNumberId). */
   provider_number_id: string | null;
+  /** Migration 0017: outbound calls from this number per rolling 24 hours (null = no cap). */
+  daily_cap: number | null;
   created_at: Timestamp;
 }
 
