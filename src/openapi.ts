@@ -23,7 +23,8 @@ const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAu
 // Routes with their own authentication (or none) under /api/v1: login, the integration token's
 // routes, and provider events (signed by the provider). The simulator's inbound trigger beside
 // them needs a credential like any other operation.
-const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/];
+// Twilio's entry points are verified by X-Twilio-Signature (modules/agent/twilio.routes.ts).
+const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/, /^\/api\/v1\/voice\/twilio\/(twiml|action|amd|events)$/];
 
 const DESCRIPTION = `AI voice-call campaigns: accounts, campaigns, contacts, a dialer, calls and analytics.
 

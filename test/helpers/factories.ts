@@ -18,10 +18,17 @@ export interface Account {
   headers: Record<string, string>;
 }
 
-export async function createAccount(t: TestApp, options: { superuser?: boolean } = {}): Promise<Account> {
+/**
+ * A test account. Its calls may go out around the clock and as often as a test needs (quiet hours
+ * 00:00-24:00, caps of 1000): tests run at any hour, and the dialer's behaviour they check is not
+ * the law's. `lawful: true` keeps the service's defaults (08:00-21:00, 3 a day, 7 a week), as the
+ * compliance tests do.
+ */
+export async function createAccount(t: TestApp, options: { superuser?: boolean; lawful?: boolean } = {}): Promise<Account> {
   const email = `user-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'correct horse battery';
   const user = await createUser(t.deps.db, { email, password, is_superuser: options.superuser ?? false, full_name: 'Test User' });
+  if (!options.lawful) await callAroundTheClock(t.deps.db, user.id);
   const key = await createApiKey(t.deps.db, user.id, 'test');
   return { id: user.id, email, password, apiKey: key.key, headers: { 'x-api-key': key.key } };
 }
@@ -70,4 +77,12 @@ export async function createCampaignViaApi(t: TestApp, headers: Record<string, s
 export async function appWithAccounts(env: Record<string, string> = {}): Promise<{ t: TestApp; alice: Account; bob: Account }> {
   const t = await createTestApp(env);
   return { t, alice: await createAccount(t), bob: await createAccount(t) };
+}
+
+/** Lifts the account's quiet hours and caps (see createAccount). */
+export async function callAroundTheClock(db: TestApp['deps']['db'], ownerId: number): Promise<void> {
+  await db.insertInto('account_compliance')
+    .values({ owner_id: ownerId, quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000, updated_at: new Date() })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet({ quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000 }))
+    .execute();
 }

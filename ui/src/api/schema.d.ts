@@ -866,7 +866,7 @@ export interface paths {
         put?: never;
         /**
          * End of a relay session
-         * @description Where Twilio goes when the agent ends the conversation: a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         * @description Where Twilio goes when the agent ends the conversation (its `end` message's handoffData comes back as HandoffData): a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
          */
         post: {
             parameters: {

@@ -7,6 +7,8 @@ import { WEEKDAYS, type WorkSchedule } from '../../campaigns/work-schedule.ts';
  *  - the campaign's allowed window [from, to) is open at t in EVERY zone of `zones`
  *    (from > to crosses midnight; a missing bound is the day's start/end; from = to or
  *    both missing = no restriction), and
+ *  - the account's quiet hours (`quiet`, the legal calling window: seconds of the day [from, to))
+ *    are open at t in EVERY zone of `zones` (the contact's own), and
  *  - the work_schedule (read in its own timezone, default UTC) has an interval
  *    [from, to) containing t's local time on a weekday it lists, t's local date is not
  *    a skip date (no schedule = always open).
@@ -19,6 +21,8 @@ export interface WindowRule {
   allowedTo: string | null;
   zones: string[];
   schedule: WorkSchedule | null;
+  /** The account's quiet hours as seconds of the day [from, to) in the contact's zones; null = none. */
+  quiet?: [number, number] | null;
 }
 
 const DAY = 86_400;
@@ -37,7 +41,7 @@ function allowedBounds(rule: WindowRule): [number, number] | null {
 }
 
 export function isUnrestricted(rule: WindowRule): boolean {
-  return allowedBounds(rule) === null && rule.schedule === null;
+  return allowedBounds(rule) === null && rule.schedule === null && !rule.quiet;
 }
 
 function inAllowed(bounds: [number, number], sec: number): boolean {
@@ -49,9 +53,11 @@ const secOf = (dt: DateTime) => dt.hour * 3600 + dt.minute * 60 + dt.second;
 
 export function isOpen(rule: WindowRule, at: Date): boolean {
   const bounds = allowedBounds(rule);
-  if (bounds) {
+  if (bounds || rule.quiet) {
     for (const zone of rule.zones) {
-      if (!inAllowed(bounds, secOf(DateTime.fromJSDate(at, { zone })))) return false;
+      const sec = secOf(DateTime.fromJSDate(at, { zone }));
+      if (bounds && !inAllowed(bounds, sec)) return false;
+      if (rule.quiet && !inAllowed(rule.quiet, sec)) return false;
     }
   }
   const schedule = rule.schedule;
@@ -98,10 +104,11 @@ function search(rule: WindowRule, from: Date, days: number): Date | null {
   const bounds = allowedBounds(rule);
   // When clocks go back, a wall time that has just closed comes round again: a window
   // can reopen at the transition itself, which no window start marks.
-  const zones = new Set([...(bounds ? rule.zones : []), ...(rule.schedule ? [rule.schedule.timezone ?? 'UTC'] : [])]);
+  const zones = new Set([...(bounds || rule.quiet ? rule.zones : []), ...(rule.schedule ? [rule.schedule.timezone ?? 'UTC'] : [])]);
   for (const zone of zones) for (const ms of transitions(zone, start, start + (days + 1) * DAY * 1000)) candidates.push(ms);
   for (let d = -1; d <= days; d++) {
     if (bounds) for (const zone of rule.zones) add(zone, d, bounds[0]);
+    if (rule.quiet) for (const zone of rule.zones) add(zone, d, rule.quiet[0]);
     const schedule = rule.schedule;
     if (schedule) {
       const zone = schedule.timezone ?? 'UTC';

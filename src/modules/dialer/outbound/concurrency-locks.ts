@@ -33,6 +33,8 @@ export interface DialCampaign {
   phones: string[] | null;
   /** The vendor's id of each of `phones` (same order), null where it has none. */
   phone_ids: (string | null)[] | null;
+  /** Each of `phones`' daily cap (same order), null where it has none. */
+  phone_caps: (number | null)[] | null;
   assistant_id: number | null;
   /** The assistant's provider; null = VOICE_PROVIDER. */
   route_provider: string | null;
@@ -71,6 +73,7 @@ export async function lockCampaigns(trx: Trx, ids: number[]): Promise<Map<number
            cp.limit_unit, cp.max_call_attempts, cp.call_interval,
            (SELECT array_agg(p.phone_number ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phones,
            (SELECT array_agg(p.provider_number_id ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phone_ids,
+           (SELECT array_agg(p.daily_cap ORDER BY p.id) FROM phone_numbers p WHERE p.campaign_id = cp.id) AS phone_caps,
            cp.assistant_id, a.provider AS route_provider, a.voice_connection_id AS route_connection_id,
            (SELECT count(*)::int FROM calls k WHERE k.campaign_id = cp.id AND k.status = 'in progress') AS live
     FROM campaigns cp LEFT JOIN assistants a ON a.id = cp.assistant_id AND a.owner_id = cp.owner_id

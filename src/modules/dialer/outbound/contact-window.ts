@@ -22,14 +22,23 @@ export async function contactZones(contact: { timezone: string | null; phone_num
   return ['UTC'];
 }
 
-export async function windowRuleFor(campaign: CampaignWindowFields, contact: { timezone: string | null; phone_number: string }): Promise<WindowRule> {
+/**
+ * The contact's rule: the campaign's window and schedule, clipped to the account's quiet hours
+ * (`quiet`: seconds of the day, read in the contact's zones like the allowed window).
+ */
+export async function windowRuleFor(
+  campaign: CampaignWindowFields,
+  contact: { timezone: string | null; phone_number: string },
+  quiet: [number, number] | null = null,
+): Promise<WindowRule> {
   const schedule = (campaign.work_schedule ?? null) as WorkSchedule | null;
   const hasAllowed = campaign.call_allowed_from_time !== null || campaign.call_allowed_to_time !== null;
   return {
     allowedFrom: campaign.call_allowed_from_time,
     allowedTo: campaign.call_allowed_to_time,
-    // Zone lookups are skipped when no allowed window needs them.
-    zones: hasAllowed ? await contactZones(contact, schedule) : [],
+    // Zone lookups are skipped when no window in the contact's time needs them.
+    zones: hasAllowed || quiet ? await contactZones(contact, schedule) : [],
     schedule,
+    quiet,
   };
 }

@@ -9,8 +9,13 @@ import { paceByRoute, pacedRoutes, routeOf, type Chosen } from './call-routes.ts
 import { startCalls, type StartingCall } from './start-calls.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from './usage.ts';
 import { NO_WINDOW_REASON } from '../reasons.ts';
+import { complianceOf, quietBounds } from '../../compliance/compliance-settings.ts';
+import { capVerdicts, suppressedReason, suppressionsOf } from './compliance-checks.ts';
+import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
 
 const NUMBER_BUSY_RETRY_MS = 60_000;
+/** A campaign whose every number is at its daily cap looks again this much later. */
+const CALLER_ID_CAP_RETRY_MS = 3_600_000;
 
 export interface DialResult {
   claimed: number;
@@ -56,6 +61,12 @@ export async function dialDueContacts({ deps, batchSize = 200, startInBackground
     const startAt = deps.clock.now();
 
     const later: { id: number; at: Date | null; reason: string; status: string }[] = [];
+    // The law first: the do-not-call list and the account's quiet hours and caps bind every campaign.
+    const owners = [...new Set(claimed.map((c) => c.owner_id))];
+    const [compliance, suppressed] = await Promise.all([
+      complianceOf(trx, owners),
+      suppressionsOf(trx, claimed.map((c) => ({ ownerId: c.owner_id, phone: c.phone_number })), startAt),
+    ]);
     const byCampaign = new Map<number, ClaimedContact[]>();
     let busy = 0;
     const verdicts = new Map<string, { open: boolean; at: Date | null }>();
@@ -68,7 +79,12 @@ export async function dialDueContacts({ deps, batchSize = 200, startInBackground
       }
       // Paused, archived or limited since the claim: leave the contact for the sweep.
       if (campaign.is_paused || campaign.is_archive || campaign.limit_reached) continue;
-      const rule = await windowRuleFor(campaign, contact);
+      const suppression = suppressed.get(`${contact.owner_id}|${contact.phone_number}`);
+      if (suppression) {
+        later.push({ id: contact.id, at: null, reason: suppressedReason(suppression), status: 'do_not_disturb' });
+        continue;
+      }
+      const rule = await windowRuleFor(campaign, contact, quietBounds(compliance.get(contact.owner_id)!));
       // A window depends on the campaign and the contact's zones only: the contacts of a
       // campaign share a few zone sets, and this runs under the campaign locks.
       const key = `${campaign.id}|${rule.zones.join(',')}`;
@@ -102,18 +118,34 @@ export async function dialDueContacts({ deps, batchSize = 200, startInBackground
       }
     }
 
+    const caps = await capVerdicts(trx, chosen.map((c) => ({ ownerId: c.contact.owner_id, phone: c.contact.phone_number })), compliance, startAt);
+    chosen = chosen.filter(({ contact }) => {
+      const allowedAt = caps.get(`${contact.owner_id}|${contact.phone_number}`);
+      if (allowedAt) {
+        const s = compliance.get(contact.owner_id)!;
+        later.push({ id: contact.id, at: allowedAt, reason: `frequency cap (${s.maxPerDay} calls per 24 hours, ${s.maxPerWeek} per 7 days to this number across the account's campaigns); next allowed ${allowedAt.toISOString()}`, status: 'call_scheduled' });
+      }
+      return !allowedAt;
+    });
     const paced = await paceByRoute(trx, deps, chosen, startAt);
-    chosen = paced.kept;
     await deferContacts(trx, paced.deferred);
+    const used = await callsFromToday(trx, [...campaigns.values()], startAt);
+    const callerIds = new Map<number, CallerId>();
+    chosen = paced.kept.filter(({ contact, campaign }) => {
+      const choice = chooseCallerId(campaign, contact, used);
+      if (choice) callerIds.set(contact.id, choice);
+      else later.push({ id: contact.id, at: new Date(startAt.getTime() + CALLER_ID_CAP_RETRY_MS), reason: "every number of the campaign reached its daily cap", status: 'call_scheduled' });
+      return choice !== null;
+    });
     const rows: NewOutboundCall[] = chosen.map(({ contact, campaign, route }) => ({
       contactId: contact.id,
       ownerId: contact.owner_id,
       campaignId: campaign.id,
-      from: fromNumber(campaign, contact),
+      from: callerIds.get(contact.id)!.number,
       to: contact.phone_number,
       title: campaign.title,
       contactData: JSON.stringify(contact.contact_data ?? {}),
-      callData: JSON.stringify({ provider: route.provider, ...(campaign.assistant_id !== null && { assistant_id: campaign.assistant_id }), transcript: [] }),
+      callData: JSON.stringify({ provider: route.provider, ...(campaign.assistant_id !== null && { assistant_id: campaign.assistant_id }), caller_id: callerIds.get(contact.id), transcript: [] }),
       provider: route.provider,
       connectionId: route.connectionId,
     }));
@@ -129,7 +161,7 @@ export async function dialDueContacts({ deps, batchSize = 200, startInBackground
     const byContact = new Map(chosen.map((c) => [c.contact.id, c]));
     const calls: StartingCall[] = inserted.map((r) => {
       const c = byContact.get(r.contact_id)!;
-      return { id: r.id, ...c, from: fromNumber(c.campaign, c.contact) };
+      return { id: r.id, ...c, from: callerIds.get(r.contact_id)!.number };
     });
     return { claimed: claimed.length, busy, calls };
   });
@@ -165,11 +197,4 @@ async function withinUsageLimit(trx: Parameters<typeof periodUsage>[0], campaign
   if (perCall === null) return contacts.slice(0, Math.max(0, 1 - campaign.live));
   const room = Math.ceil((limit - usage) / perCall) - campaign.live;
   return contacts.slice(0, Math.max(0, room));
-}
-
-/** Rotates over the campaign's phone numbers (by contact and attempt), else campaign_phone. */
-function fromNumber(campaign: DialCampaign, contact: ClaimedContact): string | null {
-  const phones = campaign.phones ?? [];
-  if (phones.length > 0) return phones[(contact.id + contact.calls_attempts) % phones.length]!;
-  return campaign.campaign_phone;
 }

@@ -10,6 +10,7 @@ import { finishCall } from '../call-events/call-events.service.ts';
 import type { ClaimedContact } from './due-contacts-claim.ts';
 import type { DialCampaign } from './concurrency-locks.ts';
 import { blockRoute } from './vendor-pacing.ts';
+import { suppressedReason, suppressionsOf } from './compliance-checks.ts';
 
 /** How long a route waits after a vendor's rate refusal that named no Retry-After. */
 const REFUSAL_BACKOFF_MS = 5_000;
@@ -29,6 +30,14 @@ export interface StartingCall {
  * reconciler, which asks the vendor for it (findCall) instead of dialling again.
  */
 export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<void> {
+  // The last look at the do-not-call list: a number suppressed after its call was written is not dialled.
+  const suppressed = await suppressionsOf(deps.db, calls.map((c) => ({ ownerId: c.contact.owner_id, phone: c.contact.phone_number })), deps.clock.now());
+  if (suppressed.size > 0) {
+    const withdrawn = calls.filter((c) => suppressed.has(`${c.contact.owner_id}|${c.contact.phone_number}`));
+    for (const call of withdrawn) await withdrawSuppressedCall(deps, call, suppressedReason(suppressed.get(`${call.contact.owner_id}|${call.contact.phone_number}`)!));
+    calls = calls.filter((c) => !withdrawn.includes(c));
+    if (calls.length === 0) return;
+  }
   const campaignIds = [...new Set(calls.map((c) => c.campaign.id))];
   const [prompts, details, assistants] = await Promise.all([
     promptsFor(deps.db, campaignIds),
@@ -114,6 +123,20 @@ async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderEr
  * The call row goes, its contact returns to the queue with its attempt given back, and the
  * route waits (Retry-After, else REFUSAL_BACKOFF_MS) in every process.
  */
+/** A call written but not dialled because its number was suppressed meanwhile: no call, no attempt, the contact do_not_disturb. */
+async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
+    if (rows.length === 0) return;
+    await sql`SELECT id FROM contacts WHERE id = ${call.contact.id} FOR UPDATE`.execute(trx);
+    await sql`DELETE FROM calls WHERE id = ${call.id}`.execute(trx);
+    await sql`
+      UPDATE contacts SET status = 'do_not_disturb', calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = NULL,
+        next_action_reason = ${`${reason}; suppressed after the call was queued, not dialled`}, updated_at = now()
+      WHERE id = ${call.contact.id} AND status = 'in progress'`.execute(trx);
+  });
+}
+
 async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceProviderError) {
   const until = new Date(deps.clock.now().getTime() + (error.retryAfterMs ?? REFUSAL_BACKOFF_MS));
   await blockRoute(deps.db, call.route, until);
