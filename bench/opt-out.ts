@@ -1,0 +1,109 @@
+/**
+ * Opt-out detector measurement (issue: suppress numbers that ask not to be called):
+ * precision and recall of the offline detector on the labelled transcript endings in
+ * test/fixtures/opt-out/labelled.jsonl, per language and overall, with the ids of the
+ * false positives and false negatives, and the time per transcript ending.
+ *
+ *   npm run measure:opt-out
+ *
+ * It is a measurement, not a test: it always exits 0. The unit test holds the English goal.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { detectOptOut, type TranscriptTurn } from '../src/modules/compliance/opt-out/opt-out-detector.ts';
+
+export type LabelledEnding = { id: string; language: string; turns: TranscriptTurn[]; optOut: boolean; note: string };
+
+export type OptOutScore = {
+  n: number;
+  positives: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  falsePositives: string[];
+  falseNegatives: string[];
+};
+
+export const labelledSetPath = fileURLToPath(new URL('../test/fixtures/opt-out/labelled.jsonl', import.meta.url));
+
+export function loadLabelledSet(path = labelledSetPath): LabelledEnding[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as LabelledEnding);
+}
+
+/** Runs the detector with each ending's own language tag, as the call pipeline does. */
+export function scoreOptOut(endings: readonly LabelledEnding[]): OptOutScore {
+  const score: OptOutScore = {
+    n: endings.length,
+    positives: 0,
+    tp: 0,
+    fp: 0,
+    fn: 0,
+    precision: 0,
+    recall: 0,
+    falsePositives: [],
+    falseNegatives: [],
+  };
+  for (const ending of endings) {
+    const predicted = detectOptOut(ending.turns, ending.language).optOut;
+    if (ending.optOut) score.positives++;
+    if (predicted && ending.optOut) score.tp++;
+    if (predicted && !ending.optOut) {
+      score.fp++;
+      score.falsePositives.push(ending.id);
+    }
+    if (!predicted && ending.optOut) {
+      score.fn++;
+      score.falseNegatives.push(ending.id);
+    }
+  }
+  score.precision = score.tp + score.fp === 0 ? 1 : score.tp / (score.tp + score.fp);
+  score.recall = score.positives === 0 ? 1 : score.tp / score.positives;
+  return score;
+}
+
+function report(label: string, score: OptOutScore): void {
+  console.log(
+    `${label.padEnd(8)} n=${String(score.n).padStart(3)}  positives=${String(score.positives).padStart(3)}  ` +
+      `TP=${String(score.tp).padStart(3)}  FP=${String(score.fp).padStart(2)}  FN=${String(score.fn).padStart(2)}  ` +
+      `precision=${score.precision.toFixed(3)}  recall=${score.recall.toFixed(3)}`,
+  );
+  if (score.falsePositives.length > 0) console.log(`         false positives: ${score.falsePositives.join(' ')}`);
+  if (score.falseNegatives.length > 0) console.log(`         false negatives: ${score.falseNegatives.join(' ')}`);
+}
+
+/** Median time per ending over repeated passes, with and without the language tag. */
+function timePerEnding(endings: readonly LabelledEnding[], withLanguage: boolean): number {
+  const passes: number[] = [];
+  for (let pass = 0; pass < 25; pass++) {
+    const start = process.hrtime.bigint();
+    for (const ending of endings) detectOptOut(ending.turns, withLanguage ? ending.language : null);
+    passes.push(Number(process.hrtime.bigint() - start) / 1000 / endings.length);
+  }
+  passes.sort((a, b) => a - b);
+  return passes[Math.floor(passes.length / 2)]!;
+}
+
+function main(): void {
+  const endings = loadLabelledSet();
+  const languages = [...new Set(endings.map((ending) => ending.language))];
+  for (const language of languages) report(language, scoreOptOut(endings.filter((e) => e.language === language)));
+  report('overall', scoreOptOut(endings));
+  console.log(
+    `time per ending (median of 25 passes): ${timePerEnding(endings, true).toFixed(1)} µs with its language tag, ` +
+      `${timePerEnding(endings, false).toFixed(1)} µs without (all languages tried)`,
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (error) {
+    console.error(error);
+  }
+  process.exitCode = 0;
+}
