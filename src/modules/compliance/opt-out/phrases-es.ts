@@ -18,7 +18,7 @@ export const spanish: PhraseSet = {
         `\\bno ${PRONOUN}?${CALL}(?: (?:a este (?:numero|telefono)|aqui|por favor|nunca))? (?:mas|nunca mas|jamas)\\b(?! tarde)`,
       ),
     },
-    { re: new RegExp(`\\bya no ${PRONOUN}?(?:vuelv\\w* a )?${CALL}`) },
+    { re: new RegExp(`\\bya no ${PRONOUN}?(?:vuelv\\w* a |esten |este |sigan |siga |anden |ande )?${CALL}`) },
     { re: new RegExp(`\\b(?:nunca|jamas)(?: mas)? ${PRONOUN}?(?:vuelv\\w* a )?${CALL}`) },
     { re: new RegExp(`\\bno (?:quiero|queremos|deseo|deseamos) que ${PRONOUN}?(?:vuelv\\w* a |sigan |sigas )?${CALL}`) },
     { re: /\bno (?:quiero|queremos|deseo|deseamos) (?:recibir |tener )?(?:(?:mas|ninguna|otra|estas|sus) )*llamadas\b/ },
@@ -27,6 +27,7 @@ export const spanish: PhraseSet = {
     {
       re: /\b(?:borr|quit|sac|saq|elimin|retir|apart)\w*(?:me|nos)\b(?: \w+){0,2}? (?:de|del) (?:su |la |sus |esta |vuestra |esa |tu )?(?:lista|listas|listado|base de datos|registro|fichero|sistema|agenda)\b/,
     },
+    { re: /\b(?:me|nos) (?:borr|quit|sac|saq|elimin|retir)\w* (?:de|del) (?:su |la |sus |esta |vuestra |esa |tu )?(?:lista|listas|listado|base de datos|registro|fichero|sistema|agenda)\b/ },
     { re: /\b(?:borr|elimin|quit|sac|saq|retir)\w* (?:mi|mis|nuestro|nuestros|este) (?:numero|telefono|datos|nombre)\b/ },
     { re: /\bde baja de (?:estas |las |sus |todas las |la |su )?(?:llamadas|lista|listas)\b/ },
     { re: /\b(?:pierd|olvid)\w* (?:mi|este|nuestro) (?:numero|telefono)\b/ },
