@@ -14,7 +14,7 @@
  *
  * It is a measurement, not a test: it always exits 0. The unit test holds the English goal.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { detectOptOut, type TranscriptTurn } from '../src/modules/compliance/opt-out/opt-out-detector.ts';
 
@@ -105,7 +105,11 @@ function reportSet(title: string, endings: readonly LabelledEnding[]): void {
 function main(): void {
   const endings = loadLabelledSet();
   reportSet('labelled.jsonl (in-sample: the phrasings were written with it in view)', endings);
-  reportSet('held-out.jsonl (written after the detector, never tuned on)', loadLabelledSet(heldOutSetPath));
+  if (existsSync(heldOutSetPath)) {
+    reportSet('held-out.jsonl (written after the detector, never tuned on)', loadLabelledSet(heldOutSetPath));
+  } else {
+    console.log('held-out.jsonl: none yet (write fresh endings there before the next round of fixes)');
+  }
   console.log(
     `time per ending (median of 25 passes): ${timePerEnding(endings, true).toFixed(1)} µs with its language tag, ` +
       `${timePerEnding(endings, false).toFixed(1)} µs without (all languages tried)`,

@@ -103,8 +103,9 @@ function detectInTurn(text: string, assistantBefore: string | null, languages: L
   const clauses = splitClauses(text);
   if (clauses.length === 0) return null;
   // The whole turn without clause breaks catches what ASR punctuation splits apart
-  // ("Stop. Calling. Me.", German "Hören Sie auf, mich anzurufen").
-  const whole = clauses.join(' ');
+  // ("Stop. Calling. Me.", German "Hören Sie auf, mich anzurufen"). A clause that is only
+  // an answer word stays out of it: "No, siga llamando" must not read "no siga llamando".
+  const whole = clauses.filter((clause) => !ANSWER_WORD.test(clause)).join(' ');
   const question = assistantBefore === null ? null : lastQuestion(assistantBefore);
   const assistant = assistantBefore === null ? null : clean(normaliseText(assistantBefore));
 
@@ -176,6 +177,8 @@ function lastQuestion(text: string): string | null {
   return null;
 }
 
+const ANSWER_WORD = /^(?:no|nope|nah|non|nein|yes|yeah|si|oui|ja)$/;
+
 const CLAUSE_BREAK = /[.!?;,:…¿¡()"“”«»\u2014\u2013]+|\s-\s|\b(?:but|pero|mais|aber)\b/;
 
 function splitClauses(text: string): string[] {
@@ -203,10 +206,14 @@ export function normaliseText(text: string): string {
     .replace(/(\w)-(?=\w)/g, '$1 ');
 }
 
-/** Letters, digits and single spaces only; a word repeated at once (ASR stutter) is kept once. */
+/**
+ * Letters, digits and single spaces only; a word or pair of words said again at once
+ * (ASR stutter, "stop calling stop calling") is kept once.
+ */
 function clean(text: string): string {
   return text
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
-    .replace(/\b(\w+)(?: \1\b)+/g, '$1');
+    .replace(/\b(\w+)(?: \1\b)+/g, '$1')
+    .replace(/\b(\w+ \w+)(?: \1\b)+/g, '$1');
 }

@@ -15,7 +15,7 @@ const DNC = '(?:do not call|dont call|donot call|do not contact|dnc|no call|no c
 const LIST_OWNER = '(?:your|the|ur|youre|this|that|whatever|any|all|our|yalls|ya|their)';
 const LIST = '(?:list|lists|database|system|records|roster|register|registry|files|rolodex)';
 const LIST_OBJECT =
-  '(?:me|us|him|her|(?:my|our|this|his|her) (?:\\w+ )?(?:name|number|info|information|details|data|business|company|household|line|phone))';
+  '(?:me|us|him|her|(?:my|our|this|his|her) (?:\\w+ )?(?:name|number|info|information|details|data|business|company|household|line|phone|contact))';
 
 export const english: PhraseSet = {
   patterns: [
@@ -28,6 +28,8 @@ export const english: PhraseSet = {
     },
     { re: new RegExp(`\\benough (?:with |of )?(?:the |these |your |all (?:the |these )?)?${CALLING}\\b`) },
     { re: /\bstop (?:harassing|pestering) (?:me|us)\b/ },
+    { re: /\bstop (?:call|calls) (?:me|us)\b/ },
+    { re: /\b(?:need|want) (?:these|the|your|all these|all the) (?:phone )?calls to (?:end|stop)\b/ },
     { re: /\b(?:put a stop to|put an end to|end|make) (?:these|the|your|all (?:these|the|your)) (?:phone )?calls(?: stop)?\b/ },
     { re: /\blast time (?:you|yall|you guys|you people) (?:call|ring|contact|phone)\b/ },
     { re: /\bdont (?:want|wanna) (?:to )?hear from (?:you|your company|yall)(?: people| guys)? (?:again|anymore|any more|ever again)\b/ },
@@ -37,7 +39,7 @@ export const english: PhraseSet = {
     { re: /\bstop (?:bothering|hassling) (?:me|us) with (?:the |these |your |all (?:the |these |your )?)?(?:phone )?calls\b/ },
     // don't (ever) call me (again), never call here again, don't bother calling back
     {
-      re: new RegExp(`\\b(?:dont|do not|never)(?: you)?(?: ever)?(?: be)? ${CALL}(?: ${OBJECT})?(?: ${AGAIN})*`),
+      re: new RegExp(`\\b(?:dont|do not|never)(?: you)?(?: ever)?(?: (?:need to|have to|got to|gotta))?(?: be)? ${CALL}(?: ${OBJECT})?(?: ${AGAIN})*`),
       strictTail: true,
     },
     { re: new RegExp(`\\bdont bother (?:calling|ringing|to call)(?: ${OBJECT})?(?: ${AGAIN})*`), strictTail: true },
@@ -50,7 +52,7 @@ export const english: PhraseSet = {
         `\\b(?:take|get|remove|delete|drop|scratch|cross|strike|erase|pull|wipe)(?: ${LIST_OBJECT})? (?:off|of|from|out of|out)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`,
       ),
     },
-    { re: new RegExp(`\\bbe (?:removed|taken off|deleted|struck|crossed off) (?:from|off)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`) },
+    { re: new RegExp(`\\bbe (?:removed from|taken off|taken out of|deleted from|struck from|crossed off)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`) },
     { re: /\b(?:take|get) (?:me|us|my number|this number|my name) off$/ },
     { re: new RegExp(`\\b(?:want|need|like) (?:me |us |my number |my name )?off(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,2}? ${LIST}\\b`) },
     { re: /\bremove (?:me|us)$/ },
@@ -103,7 +105,7 @@ export const english: PhraseSet = {
   limitedAfter:
     /^(?:(?:me|us|here|this number|again|back|on this number) )*(?:before|after|until|till|til|during|between|at night|so early|so late|this late|this early|on (?:weekends|weekdays|sundays|saturdays|the weekend)|in the (?:morning|evening|afternoon|mornings|evenings)|at work|at dinner|at (?:this|that) time|when|while|unless|for (?:a|the next|now|today)|today|tonight|tomorrow|this week|on my (?:work|office))\b/,
   allowedTail:
-    /^(?:again|anymore|any|ever|every|at all|please|pls|plz|ok|okay|thanks|thank|thx|bye|goodbye|now|already|seriously|on|here|with|so|like|ya|you|man|dude|mate|pal|buddy|alright|or|and|i|its|it|this|because|cause|cuz|for|about|from|no|either|whatsoever|honestly|ever|period|damn|dammit|guys|thats|im|ill|we|got|in)\b/,
+    /^(?:again|anymore|any|ever|every|at all|please|pls|plz|ok|okay|thanks|thank|thx|bye|goodbye|now|already|seriously|on|here|with|so|like|ya|you|man|dude|mate|pal|buddy|alright|or|and|i|its|it|this|because|cause|cuz|for|about|from|no|either|whatsoever|honestly|ever|period|damn|dammit|guys|thats|im|ill|we|got|in|how|stop)\b/,
   optOutQuestion:
     /\b(?:stop (?:calling|contacting|ringing)|(?:remove|take|delete) (?:you|your (?:number|name|details))|taken off|be removed|(?:calls?|contacts?|rings?) you (?:again|anymore|any more)|(?:do not call|dnc|no call) list|(?:didnt|did not|not|never) (?:to )?(?:call|contact) you|(?:add|put|place) (?:you|your number|this number) (?:to|on) (?:our|the|your) (?:do not call|dnc|no call)|opt out|stop receiving|no longer (?:receive|be called|be contacted))\b/,
   affirmative:

@@ -13,6 +13,7 @@ export const spanish: PhraseSet = {
   patterns: [
     { re: new RegExp(`\\b(?:deje|dejen|deja|dejad|dejes|pare|paren|parad)(?: ya| usted| ustedes| por favor)? de ${CALL}`) },
     { re: new RegExp(`\\bno ${PRONOUN}?vuelv\\w* a ${CALL}`) },
+    { re: new RegExp(`\\bno ${PRONOUN}?(?:sigan|siga|esten|este) ${CALL}`) },
     {
       re: new RegExp(
         `\\bno ${PRONOUN}?${CALL}(?: (?:a este (?:numero|telefono)|aqui|por favor|nunca))? (?:mas|nunca mas|jamas)\\b(?! tarde)`,

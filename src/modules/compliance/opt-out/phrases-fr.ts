@@ -25,7 +25,7 @@ export const french: PhraseSet = {
     },
     { re: /\b(?:plus|assez) (?:d|de) appels\b/ },
     // spoken French drops the "ne": "je veux plus que vous m'appeliez"
-    { re: new RegExp(`\\b(?:veux|voulons|souhaite|souhaitons) (?:plus|pas) (?:que vous |qu on |que tu )?${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
+    { re: new RegExp(`\\b(?:veux|voulons|souhaite|souhaitons) (?:plus|pas) (?:que vous |qu on |que tu |etre )?${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
     { re: new RegExp(`\\bderniere fois que (?:vous|tu|on) ${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
     { re: /\bliste (?:d |de )?(?:opposition|bloctel|exclusion)\b/ },
     // take me off your list / delete my number / forget my number
@@ -38,7 +38,7 @@ export const french: PhraseSet = {
     { re: /\bliste(?: \w+){0,4}? (?:a )?ne (?:pas|plus) (?:app?eler|contacter|demarcher)\b/ },
   ],
   negatedBefore:
-    /\b(?:ne|n)(?: (?:vous|te|lui|leur|pas|demande|dis|dit|demandons|veux|voulais|je|jamais))*(?: pas)?(?: d| de)?\s*$/,
+    /\b(?:ne|n)(?: (?:vous|te|lui|leur|pas|demande|dis|dit|demandons|veux|voulais|je|jamais|suis|sommes|est|etes))*(?: pas)?(?: d| de)?\s*$/,
   limitedAfter:
     /^(?:avant|apres|jusqu|pendant|entre|le (?:matin|soir|week end)|ce soir|aujourd hui|demain|cette semaine|au travail)\b/,
   // "Ne m'appelez plus madame Dupont" is about the name, not the calls.
