@@ -36,6 +36,7 @@ export const english: PhraseSet = {
     { re: /\bleave (?:this|my|our) (?:number|phone|line) alone\b/ },
     { re: /\b(?:asking|telling|begging) you not to (?:call|contact|ring|phone)\b/ },
     { re: /\bno (?:further|more) (?:contact|calls)\b/ },
+    { re: /^no (?:phone )?calls(?: (?:ever|at all|please|period))*$/ },
     { re: /\bstop (?:bothering|hassling) (?:me|us) with (?:the |these |your |all (?:the |these |your )?)?(?:phone )?calls\b/ },
     // don't (ever) call me (again), never call here again, don't bother calling back
     {
@@ -49,7 +50,7 @@ export const english: PhraseSet = {
     // take me off your list, remove my number from your database, get off this list
     {
       re: new RegExp(
-        `\\b(?:take|get|remove|delete|drop|scratch|cross|strike|erase|pull|wipe)(?: ${LIST_OBJECT})? (?:off|of|from|out of|out)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`,
+        `\\b(?:take|get|remove|delete|drop|scratch|scrub|cross|strike|erase|pull|wipe)(?: ${LIST_OBJECT})? (?:off|of|from|out of|out)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`,
       ),
     },
     { re: new RegExp(`\\bbe (?:removed from|taken off|taken out of|deleted from|struck from|crossed off)(?: of)?(?: ${LIST_OWNER})?(?: \\w+){0,3}? ${LIST}\\b`) },
@@ -72,7 +73,7 @@ export const english: PhraseSet = {
     },
     // I don't want (any more of) these calls / you calling me / to be contacted again
     {
-      re: /\b(?:dont|do not|no longer|never) (?:want|wanna|wish|need|care)(?: to)?(?: (?:get|receive|have|be getting))?(?: any)?(?: more| further| other)?(?: of)?(?: these| your| the| any| those| such)? (?:phone |sales |marketing |robo )?(?:calls|robocalls)\b/,
+      re: /\b(?:dont|do not|no longer|never) (?:want|wanna|wish|need|care)(?: to)?(?: (?:get|receive|have|be getting))?(?: any| a| another| one more)?(?: more| further| other)?(?: of)?(?: these| your| the| any| those| such)? (?:phone |sales |marketing |robo )?(?:calls?|robocalls?)\b/,
     },
     {
       re: /\b(?:dont|do not|no longer) (?:want|wanna|wish)(?: to)? (?:you|ya|you guys|yall|y all|anyone|anybody|your company)(?: to)? (?:calling|call|contacting|contact|ringing|ring|phoning)\b/,
@@ -105,7 +106,7 @@ export const english: PhraseSet = {
   limitedAfter:
     /^(?:(?:me|us|here|this number|again|back|on this number) )*(?:before|after|until|till|til|during|between|at night|so early|so late|this late|this early|on (?:weekends|weekdays|sundays|saturdays|the weekend)|in the (?:morning|evening|afternoon|mornings|evenings)|at work|at dinner|at (?:this|that) time|when|while|unless|for (?:a|the next|now|today)|today|tonight|tomorrow|this week|on my (?:work|office))\b/,
   allowedTail:
-    /^(?:again|anymore|any|ever|every|at all|please|pls|plz|ok|okay|thanks|thank|thx|bye|goodbye|now|already|seriously|on|here|with|so|like|ya|you|man|dude|mate|pal|buddy|alright|or|and|i|its|it|this|because|cause|cuz|for|about|from|no|either|whatsoever|honestly|ever|period|damn|dammit|guys|thats|im|ill|we|got|in|how|stop)\b/,
+    /^(?:again|anymore|any|ever|every|at all|please|pls|plz|ok|okay|thanks|thank|thx|bye|goodbye|now|already|seriously|on|here|with|so|like|ya|you|man|dude|mate|pal|buddy|alright|or|and|i|its|it|this|because|cause|cuz|for|about|from|no|either|whatsoever|honestly|ever|period|damn|dammit|guys|thats|im|ill|we|got|in|how|stop|to)\b/,
   optOutQuestion:
     /\b(?:stop (?:calling|contacting|ringing)|(?:remove|take|delete) (?:you|your (?:number|name|details))|taken off|be removed|(?:calls?|contacts?|rings?) you (?:again|anymore|any more)|(?:do not call|dnc|no call) list|(?:didnt|did not|not|never) (?:to )?(?:call|contact) you|(?:add|put|place) (?:you|your number|this number) (?:to|on) (?:our|the|your) (?:do not call|dnc|no call)|opt out|stop receiving|no longer (?:receive|be called|be contacted))\b/,
   affirmative:

@@ -21,11 +21,11 @@ export const french: PhraseSet = {
     { re: /\bne (?:veux|voulons|souhaite|souhaitons|desire|desirons)? ?plus (?:jamais )?(?:etre )?(?:app?ele|rapp?ele|contacte|derange|demarche|sollicite)/ },
     { re: new RegExp(`\\bne plus (?:jamais )?(?:etre )?(?:me |nous |m ?)?${CALL}`) },
     {
-      re: /\bne (?:veux|voulons|souhaite|souhaitons|desire) (?:plus|pas|aucun)(?: \w+){0,2}? (?:appels|etre (?:rapp?ele|app?ele|contacte))\b/,
+      re: /\bne (?:veux|voulons|souhaite|souhaitons|desire) (?:plus|pas|aucun)(?: \w+){0,3}? (?:appels|etre (?:rapp?ele|app?ele|contacte))\b/,
     },
     { re: /\b(?:plus|assez) (?:d|de) appels\b/ },
     // spoken French drops the "ne": "je veux plus que vous m'appeliez"
-    { re: new RegExp(`\\b(?:veux|voulons|souhaite|souhaitons) (?:plus|pas) (?:que vous |qu on |que tu |etre )?${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
+    { re: new RegExp(`\\b(?:ne |n )?(?:veux|voulons|souhaite|souhaitons) (?:plus|pas) (?:que vous |qu on |que tu |etre )?${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
     { re: new RegExp(`\\bderniere fois que (?:vous|tu|on) ${PRONOUN}?(?:app?el|rapp?el|contact|derang|telephon)\\w*`) },
     { re: /\bliste (?:d |de )?(?:opposition|bloctel|exclusion)\b/ },
     // take me off your list / delete my number / forget my number
