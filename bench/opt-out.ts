@@ -10,6 +10,14 @@
  * seen. Add a miss found there to labelled.jsonl before fixing it, and write new held-out
  * endings.
  *
+ * Held-out history (each round measured once, then moved into labelled.jsonl and fixed):
+ *   round 1 (116): en recall 0.50 precision 1.00, es 0.83/1.00, fr 0.67/0.80
+ *   round 2  (92): en 0.79/1.00, es 0.90/1.00, fr 0.90/0.90
+ *   round 3  (73): en 0.84/1.00, es 1.00/1.00, fr 0.71/1.00
+ *   round 4  (73): en 0.79/0.95, es 1.00/1.00, fr 0.71/1.00  <- the current held-out.jsonl
+ * So on phrasings it has not seen, English recall sits near 0.8, short of the 0.95 goal the
+ * labelled set shows; the LLM extractor is the path for the rest.
+ *
  *   npm run measure:opt-out
  *
  * It is a measurement, not a test: it always exits 0. The unit test holds the English goal.
