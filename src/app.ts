@@ -35,6 +35,8 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { assistantsRoutes } from './modules/assistants/assistants.routes.ts';
 import { voiceConnectionsRoutes } from './modules/voice-connections/voice-connections.routes.ts';
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { campaignStartedHook } from './modules/audit/campaign-started.hook.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -159,6 +161,8 @@ export async function buildApp(
         // The browser sends the cookie whoever wrote the page: see dashboard-session.ts.
         if (credentialKind(credentials) === 'session') requireCsrfHeader(request);
       });
+      // campaign.started for the dialer's queue operations (see the hook for why it is one).
+      api.addHook('preSerialization', campaignStartedHook(deps.db));
       await api.register(sessionRoutes);
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
@@ -175,6 +179,7 @@ export async function buildApp(
       await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(assistantsRoutes, { prefix: '/assistants' });
       await api.register(voiceConnectionsRoutes, { prefix: '/voice-connections' });
+      await api.register(auditRoutes, { prefix: '/audit-events' });
     },
     { prefix: '/api/v1' },
   );

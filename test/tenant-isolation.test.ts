@@ -562,6 +562,14 @@ describe('assistants and voice connections', () => {
     expect(JSON.stringify(bobsAssistant.json())).not.toContain('alice');
     await ok('bob', 'POST', '/api/v1/voice-connections/', { name: 'bob retell', provider: 'retell', api_key: 'bob-retell-key-0123456789' });
   });
+
+  it('keeps the audit trail to its account: bob sees none of alice\'s events, the sub-user gets 403', async () => {
+    const alices = await ok('alice', 'GET', '/api/v1/audit-events/?limit=1000');
+    expect(alices.count).toBeGreaterThan(0);
+    const bobs = await ok('bob', 'GET', '/api/v1/audit-events/?limit=1000');
+    expect(idsOf(bobs).filter((id) => idsOf(alices).includes(id))).toEqual([]);
+    await expectForbidden('sub', 'GET', '/api/v1/audit-events/');
+  });
 });
 
 describe('coverage', () => {

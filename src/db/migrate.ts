@@ -14,6 +14,7 @@ import * as dialerClaimOrder from './migrations/0012_dialer_claim_order.ts';
 import * as assistantsAndVendors from './migrations/0013_assistants_and_vendors.ts';
 import * as dashboardSessions from './migrations/0014_dashboard_sessions.ts';
 import * as twilioAgent from './migrations/0015_twilio_agent.ts';
+import * as auditEvents from './migrations/0016_audit_events.ts';
 import * as compliance from './migrations/0017_compliance.ts';
 
 /**
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0013_assistants_and_vendors': assistantsAndVendors,
   '0014_dashboard_sessions': dashboardSessions,
   '0015_twilio_agent': twilioAgent,
+  '0016_audit_events': auditEvents,
   '0017_compliance': compliance,
 };
 

@@ -1,5 +1,6 @@
 import type { AnalyticsTables } from './tables/analytics.ts';
 import type { ApiKeysTables } from './tables/api-keys.ts';
+import type { AuditTables } from './tables/audit.ts';
 import type { AuthTables } from './tables/auth.ts';
 import type { CallsTables } from './tables/calls.ts';
 import type { CampaignsTables } from './tables/campaigns.ts';
@@ -30,4 +31,4 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, ComplianceTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables {}

@@ -8,7 +8,7 @@ export async function apiKeysRoutes(app: App) {
   app.get('/', { schema: ops.ListApiKeys }, async (request) =>
     listApiKeys(db, ownerOf(request.principal)));
   app.post('/', { schema: ops.GenerateApiKey }, async (request) =>
-    createApiKeyWithinCap(db, ownerOf(request.principal), request.body.name ?? null));
+    createApiKeyWithinCap(db, request.principal, request.body.name ?? null, request));
   app.delete('/:id', { schema: ops.DeleteApiKey }, async (request) =>
-    deleteApiKey(db, request.principal, request.params.id));
+    deleteApiKey(db, request.principal, request.params.id, request));
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { generateToken } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 
 /** Keys one account may hold: enough for every integration, bounded like every other input. */
 export const MAX_API_KEYS_PER_ACCOUNT = 100;
@@ -24,8 +25,9 @@ export async function createApiKey(db: Db, ownerId: number, name: string | null)
   return { ...row, masked_key: `${displayPrefix}****`, key: token };
 }
 
-/** A new key through the API: 409 once the account holds MAX_API_KEYS_PER_ACCOUNT. */
-export async function createApiKeyWithinCap(db: Db, ownerId: number, name: string | null) {
+/** A new key through the API: 409 once the account holds MAX_API_KEYS_PER_ACCOUNT. Audited (api_key.created). */
+export async function createApiKeyWithinCap(db: Db, principal: Principal, name: string | null, request?: AuditRequest) {
+  const ownerId = ownerOf(principal);
   return db.transaction().execute(async (trx) => {
     // The account row's lock orders concurrent creates, so two cannot both take the last place.
     // NO KEY UPDATE: it does not wait for the key-share locks that inserts referencing users hold.
@@ -34,7 +36,9 @@ export async function createApiKeyWithinCap(db: Db, ownerId: number, name: strin
     if (Number(n) >= MAX_API_KEYS_PER_ACCOUNT) {
       throw conflict(`An account can hold at most ${MAX_API_KEYS_PER_ACCOUNT} API keys; delete one before generating another`);
     }
-    return createApiKey(trx, ownerId, name);
+    const key = await createApiKey(trx, ownerId, name);
+    await recordAudit(trx, { principal, request, kind: 'api_key.created', subject: { type: 'api_key', id: key.id }, details: { name: key.name, masked_key: key.masked_key } });
+    return key;
   });
 }
 
@@ -49,11 +53,16 @@ export async function listApiKeys(db: Db, ownerId: number) {
   return rows.map(({ key_prefix, ...row }) => ({ ...row, masked_key: `${key_prefix}****` }));
 }
 
-/** Deletes one of the account's keys: 404 when unknown, 403 when another account's (or a sub-user asks). */
-export async function deleteApiKey(db: Db, principal: Principal, id: number) {
-  const key = await db.selectFrom('api_keys').select(['id', 'owner_id']).where('id', '=', id).executeTakeFirst();
+/** Deletes one of the account's keys: 404 when unknown, 403 when another account's (or a sub-user asks). Audited (api_key.deleted). */
+export async function deleteApiKey(db: Db, principal: Principal, id: number, request?: AuditRequest) {
+  const key = await db.selectFrom('api_keys').select(['id', 'owner_id', 'name', 'key_prefix']).where('id', '=', id).executeTakeFirst();
   if (!key) throw notFound('API key');
   if (key.owner_id !== ownerOf(principal)) throw forbidden();
-  await db.deleteFrom('api_keys').where('id', '=', key.id).execute();
+  await db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom('api_keys').where('id', '=', key.id).executeTakeFirst();
+    // A concurrent delete of the same key already wrote its event.
+    if (deleted.numDeletedRows === 0n) return;
+    await recordAudit(trx, { principal, request, kind: 'api_key.deleted', subject: { type: 'api_key', id: key.id }, details: { name: key.name, masked_key: `${key.key_prefix}****` } });
+  });
   return { message: 'API key deleted' };
 }

@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection.ts';
 // PostgreSQL they are named prepared statements, planned once per connection: that cut
 // the credential check's share of a read by id (bench:api). Not on the embedded database,
 // where all connections share one PGlite session and so would collide on the names.
-const FIND_API_KEY = `SELECT k.id, k.owner_id, k.last_used_at, u.is_superuser
+const FIND_API_KEY = `SELECT k.id, k.name, k.owner_id, k.last_used_at, u.is_superuser
   FROM api_keys k JOIN users u ON u.id = k.owner_id
   WHERE k.key_hash = $1 AND u.is_active`;
 const FIND_USER = 'SELECT id, is_superuser, created_at FROM users WHERE id = $1 AND is_active';
@@ -31,7 +31,7 @@ export function createAuthRepository(db: Db, pool: pg.Pool, options: { prepared:
     findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean; created_at: Date }>('vc_auth_user', FIND_USER, [id]),
     findActiveSubUser: (id: number) => first<{ id: number; owner_id: number; created_at: Date }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
     findApiKey: (hash: string) =>
-      first<{ id: number; owner_id: number; last_used_at: Date | null; is_superuser: boolean }>('vc_auth_api_key', FIND_API_KEY, [hash]),
+      first<{ id: number; name: string | null; owner_id: number; last_used_at: Date | null; is_superuser: boolean }>('vc_auth_api_key', FIND_API_KEY, [hash]),
     findSession: (digest: string) =>
       first<{ id: number; last_seen_at: Date; user_id: number | null; sub_user_id: number | null; is_superuser: boolean | null; owner_id: number | null }>(
         'vc_auth_session', FIND_SESSION, [digest]),

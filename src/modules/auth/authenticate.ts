@@ -42,7 +42,7 @@ export async function authenticate(input: {
     const key = await repo.findApiKey(digestToken(apiKey));
     if (!key) throw unauthorized('Invalid API key');
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > TOUCH_INTERVAL_MS) await repo.touchApiKey(key.id);
-    return { kind: 'user', userId: key.owner_id, ownerId: key.owner_id, isSuperuser: key.is_superuser };
+    return { kind: 'user', userId: key.owner_id, ownerId: key.owner_id, isSuperuser: key.is_superuser, apiKey: { id: key.id, name: key.name } };
   }
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match?.[1]) throw unauthorized();

@@ -20,7 +20,7 @@ export async function campaignsRoutes(app: App) {
   app.get('/:id', { schema: ops.ReadCampaign }, async (request) =>
     getCampaign({ db, principal: request.principal, id: request.params.id }));
   app.put('/:id', { schema: ops.UpdateCampaign, preValidation: rejectMistypedPrompt }, async (request) =>
-    updateCampaign({ db, principal: request.principal, id: request.params.id, input: withE164(request.body), now: clock.now() }));
+    updateCampaign({ db, principal: request.principal, id: request.params.id, input: withE164(request.body), request, now: clock.now() }));
 
   await app.register(promptHistoryRoutes);
   await app.register(campaignSummaryRoutes);

@@ -3,6 +3,7 @@ import type { CampaignRow, CampaignUpdate as CampaignPatch } from '../../db/sche
 import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { assistantInAccount } from '../assistants/assistants.repository.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { refreshUsage } from '../dialer/outbound/usage.ts';
 import { requireCampaign } from './campaign-access.ts';
 import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
@@ -115,11 +116,19 @@ const currentRules = (row: CampaignRow) => ({
   work_schedule: row.work_schedule as WorkSchedule | null,
 });
 
+/** The audited state changes an update makes: pausing, resuming, archiving, unarchiving (null keeps the value). */
+function stateChanges(row: CampaignRow, input: CampaignUpdate) {
+  const kinds: ('campaign.paused' | 'campaign.resumed' | 'campaign.archived' | 'campaign.unarchived')[] = [];
+  if (typeof input.is_paused === 'boolean' && input.is_paused !== row.is_paused) kinds.push(input.is_paused ? 'campaign.paused' : 'campaign.resumed');
+  if (typeof input.is_archive === 'boolean' && input.is_archive !== row.is_archive) kinds.push(input.is_archive ? 'campaign.archived' : 'campaign.unarchived');
+  return kinds;
+}
+
 /**
  * Changes the fields present in the body. A sub-user may update a campaign granted to
  * it; its change of the prompt is recorded as pending.
  */
-export async function updateCampaign({ db, principal, id, input, now = new Date() }: { db: Db; principal: Principal; id: number; input: CampaignUpdate; now?: Date }) {
+export async function updateCampaign({ db, principal, id, input, request, now = new Date() }: { db: Db; principal: Principal; id: number; input: CampaignUpdate; request?: AuditRequest; now?: Date }) {
   await requireCampaign(db, principal, id);
   await db.transaction().execute(async (trx) => {
     const row = await repo.lockCampaign(trx, id);
@@ -147,6 +156,7 @@ export async function updateCampaign({ db, principal, id, input, now = new Date(
       const after = promptOf(input.campaign_data);
       if (!sameJson(before ?? null, after ?? null)) await recordPromptChange({ trx, principal, campaignId: id, prompt: after, now });
     }
+    for (const kind of stateChanges(row, input)) await recordAudit(trx, { principal, request, kind, subject: { type: 'campaign', id } });
   });
   return loadOrNotFound(db, id);
 }

@@ -12,7 +12,7 @@ export async function promptHistoryRoutes(app: App) {
   const { db, clock } = app.deps;
 
   app.post('/:id/prompt-history/:history_id/approve', { schema: ops.ApprovePrompt, preValidation: bodyOptional }, async (request) =>
-    decidePrompt({ db, principal: request.principal, campaignId: request.params.id, historyId: request.params.history_id, decision: 'approved', comment: request.body.comment ?? null, now: clock.now() }));
+    decidePrompt({ db, principal: request.principal, campaignId: request.params.id, historyId: request.params.history_id, decision: 'approved', comment: request.body.comment ?? null, now: clock.now(), request }));
   app.post('/:id/prompt-history/:history_id/reject', { schema: ops.RejectPrompt, preValidation: bodyOptional }, async (request) =>
-    decidePrompt({ db, principal: request.principal, campaignId: request.params.id, historyId: request.params.history_id, decision: 'rejected', comment: request.body.comment ?? null, now: clock.now() }));
+    decidePrompt({ db, principal: request.principal, campaignId: request.params.id, historyId: request.params.history_id, decision: 'rejected', comment: request.body.comment ?? null, now: clock.now(), request }));
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { requireCampaign } from './campaign-access.ts';
 import * as repo from './prompt-history.repository.ts';
 
@@ -35,6 +36,7 @@ export async function decidePrompt({
   decision,
   comment,
   now,
+  request,
 }: {
   db: Db;
   principal: Principal;
@@ -43,12 +45,19 @@ export async function decidePrompt({
   decision: 'approved' | 'rejected';
   comment: string | null;
   now: Date;
+  request?: AuditRequest;
 }) {
   await requireCampaign(db, principal, campaignId);
   if (principal.kind !== 'user') throw forbidden();
   const entry = await repo.findPromptHistory(db, campaignId, historyId);
   if (!entry) throw notFound('Prompt history entry');
-  const decided = entry.status === 'pending' && (await repo.decidePromptHistory(db, { id: historyId, status: decision, userId: principal.userId, at: now, comment }));
+  // The decision and its audit event commit together.
+  const decided = entry.status === 'pending' && (await db.transaction().execute(async (trx) => {
+    if (!(await repo.decidePromptHistory(trx, { id: historyId, status: decision, userId: principal.userId, at: now, comment }))) return false;
+    const kind = decision === 'approved' ? 'prompt.approved' : 'prompt.rejected';
+    await recordAudit(trx, { principal, request, kind, subject: { type: 'prompt_history', id: historyId }, details: { campaign_id: campaignId, comment } });
+    return true;
+  }));
   if (!decided) throw conflict('Only a pending prompt change can be approved or rejected; this one is already decided');
   return (await repo.findPromptHistory(db, campaignId, historyId))!;
 }

@@ -83,13 +83,20 @@ export const subUsersRepository = {
     }
   },
 
-  addGrant: (db: Db, subUserId: number, campaignId: number) =>
-    db
+  /** Whether the grant is new (false when it was already held). */
+  addGrant: async (db: Db, subUserId: number, campaignId: number) => {
+    const rows = await db
       .insertInto('campaign_sub_users')
       .values({ campaign_id: campaignId, sub_user_id: subUserId })
       .onConflict((oc) => oc.columns(['campaign_id', 'sub_user_id']).doNothing())
-      .execute(),
+      .returning('campaign_id')
+      .execute();
+    return rows.length > 0;
+  },
 
-  removeGrant: (db: Db, subUserId: number, campaignId: number) =>
-    db.deleteFrom('campaign_sub_users').where('sub_user_id', '=', subUserId).where('campaign_id', '=', campaignId).execute(),
+  /** Whether a grant was there to revoke. */
+  removeGrant: async (db: Db, subUserId: number, campaignId: number) => {
+    const result = await db.deleteFrom('campaign_sub_users').where('sub_user_id', '=', subUserId).where('campaign_id', '=', campaignId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  },
 };

@@ -29,9 +29,9 @@ export async function subUsersRoutes(app: App) {
   app.get('/:id/campaigns', { schema: ops.ListGrants }, async (request) =>
     listGrants({ db, principal: request.principal, id: request.params.id }));
   app.put('/:id/campaigns', { schema: ops.ReplaceGrants }, async (request) =>
-    replaceGrants({ db, principal: request.principal, id: request.params.id, campaignIds: request.body.campaign_ids }));
+    replaceGrants({ db, principal: request.principal, id: request.params.id, campaignIds: request.body.campaign_ids, request }));
   app.post('/:id/campaigns/:campaign_id', { schema: ops.GrantCampaign }, async (request) =>
-    addGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }));
+    addGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id, request }));
   app.delete('/:id/campaigns/:campaign_id', { schema: ops.RevokeCampaign }, async (request) =>
-    removeGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id }));
+    removeGrant({ db, principal: request.principal, id: request.params.id, campaignId: request.params.campaign_id, request }));
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { subUsersRepository as repo } from './sub-users.repository.ts';
 import type { SubUser, SubUserCreate, SubUserUpdate } from './sub-users.schemas.ts';
 
@@ -60,9 +61,9 @@ async function uniqueOr409<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** A campaign deleted between the check and the write trips the foreign key: same answer as unknown. */
-async function campaignGoneOr404(work: () => Promise<unknown>) {
+async function campaignGoneOr404<T>(work: () => Promise<T>): Promise<T> {
   try {
-    await work();
+    return await work();
   } catch (error) {
     if ((error as { code?: string }).code === '23503') throw notFound('Campaign');
     throw error;
@@ -135,27 +136,43 @@ async function assertOwnCampaigns(db: Db, ownerId: number, ids: number[]) {
   if (found.some((c) => c.owner_id !== ownerId)) throw forbidden();
 }
 
-export async function replaceGrants(input: { db: Db; principal: Principal; id: number; campaignIds: number[] }) {
+type GrantChange = { db: Db; principal: Principal; id: number; request?: AuditRequest | undefined };
+
+/** One audit event for the campaigns a change granted or revoked; none when it changed nothing. */
+async function auditGrants(trx: Db, input: GrantChange, kind: 'sub_user.grant_added' | 'sub_user.grant_removed', campaignIds: number[]) {
+  if (campaignIds.length === 0) return;
+  await recordAudit(trx, { principal: input.principal, request: input.request, kind, subject: { type: 'sub_user', id: input.id }, details: { campaign_ids: campaignIds } });
+}
+
+export async function replaceGrants(input: GrantChange & { campaignIds: number[] }) {
   const row = await requireOwnSubUser(input.db, input.principal, input.id);
   const ids = [...new Set(input.campaignIds)];
   // Checked and written in one transaction: either the whole set is granted or nothing changes.
   await input.db.transaction().execute(async (trx) => {
     await assertOwnCampaigns(trx, row.owner_id, ids);
+    const before = new Set((await repo.grantsOf(trx, [row.id])).map((g) => g.id));
     await campaignGoneOr404(() => repo.replaceGrants(trx, row.id, ids));
+    await auditGrants(trx, input, 'sub_user.grant_added', ids.filter((id) => !before.has(id)).sort((a, b) => a - b));
+    await auditGrants(trx, input, 'sub_user.grant_removed', [...before].filter((id) => !ids.includes(id)).sort((a, b) => a - b));
   });
   return grantList(input.db, row.id);
 }
 
-export async function addGrant(input: { db: Db; principal: Principal; id: number; campaignId: number }) {
+export async function addGrant(input: GrantChange & { campaignId: number }) {
   const row = await requireOwnSubUser(input.db, input.principal, input.id);
   await assertOwnCampaigns(input.db, row.owner_id, [input.campaignId]);
-  await campaignGoneOr404(() => repo.addGrant(input.db, row.id, input.campaignId));
+  await input.db.transaction().execute(async (trx) => {
+    const added = await campaignGoneOr404(() => repo.addGrant(trx, row.id, input.campaignId));
+    if (added) await auditGrants(trx, input, 'sub_user.grant_added', [input.campaignId]);
+  });
   return grantList(input.db, row.id);
 }
 
-export async function removeGrant(input: { db: Db; principal: Principal; id: number; campaignId: number }) {
+export async function removeGrant(input: GrantChange & { campaignId: number }) {
   const row = await requireOwnSubUser(input.db, input.principal, input.id);
   await assertOwnCampaigns(input.db, row.owner_id, [input.campaignId]);
-  await repo.removeGrant(input.db, row.id, input.campaignId);
+  await input.db.transaction().execute(async (trx) => {
+    if (await repo.removeGrant(trx, row.id, input.campaignId)) await auditGrants(trx, input, 'sub_user.grant_removed', [input.campaignId]);
+  });
   return grantList(input.db, row.id);
 }

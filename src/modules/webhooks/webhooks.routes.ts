@@ -21,15 +21,15 @@ export async function webhooksRoutes(app: App) {
   app.get('/', { schema: ops.ListWebhookIntegrations }, async (request) =>
     listIntegrationsPage({ db, secrets, principal: request.principal, skip: request.query.skip, limit: request.query.limit }));
   app.post('/', { schema: ops.CreateWebhookIntegration }, async (request) =>
-    createIntegration({ db, secrets, principal: request.principal, body: request.body }));
+    createIntegration({ db, secrets, principal: request.principal, body: request.body, request }));
   app.get('/:id', { schema: ops.ReadWebhookIntegration }, async (request) =>
     readIntegration({ db, secrets, principal: request.principal, id: request.params.id }));
   app.put('/:id', { schema: ops.ChangeWebhookIntegration }, async (request) =>
-    updateIntegration({ db, secrets, principal: request.principal, id: request.params.id, body: request.body }));
+    updateIntegration({ db, secrets, principal: request.principal, id: request.params.id, body: request.body, request }));
   app.delete('/:id', { schema: ops.DeleteWebhookIntegration }, async (request) =>
-    deleteIntegration({ db, principal: request.principal, id: request.params.id }));
+    deleteIntegration({ db, principal: request.principal, id: request.params.id, request }));
   app.post('/:id/signing-secret', { schema: ops.RotateSigningSecret }, async (request) =>
-    ({ signing_secret: await rotateSigningSecret({ db, secrets, principal: request.principal, id: request.params.id }) }));
+    ({ signing_secret: await rotateSigningSecret({ db, secrets, principal: request.principal, id: request.params.id, request }) }));
 
   await app.register(deliveriesRoutes, { runtime });
 }

@@ -12,6 +12,8 @@ import * as repo from './webhooks.repository.ts';
 import { listDeliveries } from './deliveries.repository.ts';
 import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './sealed-credentials.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
+import type { AuditRequest } from '../audit/audit.service.ts';
+import { auditWebhookTarget, changedTargetFields } from './webhook-target-audit.ts';
 
 /** Webhook integrations belong to the account; sub-users may read those of their granted campaigns but never change them. */
 export function ownerOnly(p: Principal): number {
@@ -140,19 +142,22 @@ async function checkCampaigns(db: Db, principal: Principal, ids: number[]) {
   for (const id of ids) await requireCampaign(db, principal, id);
 }
 
-export async function createIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; body: IntegrationCreate }) {
+export async function createIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; body: IntegrationCreate; request?: AuditRequest }) {
   const ownerId = ownerOnly(input.principal);
   const { campaign_ids, ...settings } = input.body;
   const values = sealGiven(toValues(settings), new Set(CREDENTIAL_FIELDS), input.secrets);
   await checkCampaigns(input.db, input.principal, campaign_ids);
   const signingSecret = newSigningSecret();
-  const row = await input.db.transaction().execute((trx) =>
-    repo.insertIntegration(trx, { ownerId, values, signingSecret: input.secrets.seal(signingSecret), campaignIds: campaign_ids }));
+  const row = await input.db.transaction().execute(async (trx) => {
+    const created = await repo.insertIntegration(trx, { ownerId, values, signingSecret: input.secrets.seal(signingSecret), campaignIds: campaign_ids });
+    await auditWebhookTarget(trx, input, created, 'created');
+    return created;
+  });
   return { ...toResponse(row, [...campaign_ids].sort((a, b) => a - b), input.secrets), signing_secret: signingSecret };
 }
 
 /** PUT replaces only the settings it names; a secret left out keeps its stored value. */
-export async function updateIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; body: IntegrationUpdate }) {
+export async function updateIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; body: IntegrationUpdate; request?: AuditRequest }) {
   ownerOnly(input.principal);
   const row = await requireIntegration(input.db, input.principal, input.id);
   const { campaign_ids, ...changes } = input.body;
@@ -181,17 +186,25 @@ export async function updateIntegration(input: { db: Db; secrets: SecretBox; pri
   const values = sealGiven(toValues({ ...current, ...defined } as Merged), new Set(Object.keys(defined)), input.secrets);
   if (!('request_schema' in defined)) values.request_schema_source = row.request_schema_source;
   if (campaign_ids) await checkCampaigns(input.db, input.principal, campaign_ids);
-  const updated = await input.db.transaction().execute((trx) => repo.updateIntegration(trx, row.id, values, campaign_ids));
+  const changed = changedTargetFields(row, values, new Set(Object.keys(defined)));
+  const updated = await input.db.transaction().execute(async (trx) => {
+    const after = await repo.updateIntegration(trx, row.id, values, campaign_ids);
+    if (changed.length > 0) await auditWebhookTarget(trx, input, after, 'updated', { url_before: row.url, fields: changed });
+    return after;
+  });
   const ids = await repo.campaignIdsOf(input.db, [row.id]);
   return toResponse(updated, ids.get(row.id) ?? [], input.secrets);
 }
 
 /** A new signing secret, sealed in place of the old one; answered in the clear once. Owner only. */
-export async function rotateSigningSecret(input: { db: Db; secrets: SecretBox; principal: Principal; id: number }): Promise<string> {
+export async function rotateSigningSecret(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; request?: AuditRequest }): Promise<string> {
   ownerOnly(input.principal);
   const row = await requireIntegration(input.db, input.principal, input.id);
   const signingSecret = newSigningSecret();
-  await repo.setSigningSecret(input.db, row.id, input.secrets.seal(signingSecret));
+  await input.db.transaction().execute(async (trx) => {
+    await repo.setSigningSecret(trx, row.id, input.secrets.seal(signingSecret));
+    await auditWebhookTarget(trx, input, row, 'signing_secret_rotated');
+  });
   return signingSecret;
 }
 
@@ -209,10 +222,13 @@ export async function readIntegration(input: { db: Db; secrets: SecretBox; princ
 }
 
 /** Deletes the integration and its delivery log. Owner only. */
-export async function deleteIntegration(input: { db: Db; principal: Principal; id: number }) {
+export async function deleteIntegration(input: { db: Db; principal: Principal; id: number; request?: AuditRequest }) {
   ownerOnly(input.principal);
   const row = await requireIntegration(input.db, input.principal, input.id);
-  await repo.deleteIntegration(input.db, row.id);
+  await input.db.transaction().execute(async (trx) => {
+    await repo.deleteIntegration(trx, row.id);
+    await auditWebhookTarget(trx, input, row, 'deleted');
+  });
   return { message: 'Webhook integration deleted' };
 }
 

@@ -9868,6 +9868,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's audit events
+         * @description Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.
+         *
+         *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none (campaign.started is written just after the queueing commits, before the answer is sent). A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
+         *
+         *     Kinds:
+         *     - `suppression.added`: a number or contact was added to the account's suppression list
+         *     - `suppression.removed`: a suppression was removed
+         *     - `account.quiet_hours_changed`: the account's quiet hours changed
+         *     - `account.caps_changed`: the account's call frequency caps changed
+         *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
+         *     - `campaign.paused`: is_paused went from false to true
+         *     - `campaign.resumed`: is_paused went from true to false
+         *     - `campaign.archived`: is_archive went from false to true
+         *     - `campaign.unarchived`: is_archive went from true to false
+         *     - `prompt.approved`: the owner approved a pending prompt change; subject: the prompt-history entry; details: campaign_id, comment
+         *     - `prompt.rejected`: the owner rejected a pending prompt change; subject and details as prompt.approved
+         *     - `api_key.created`: an API key was generated through the API; details: name, masked_key
+         *     - `api_key.deleted`: an API key was deleted; details: name, masked_key
+         *     - `sub_user.grant_added`: campaigns were granted to a sub-user; subject: the sub-user; details: campaign_ids newly granted (a grant already held writes no event)
+         *     - `sub_user.grant_removed`: campaigns were revoked from a sub-user; subject and details as sub_user.grant_added
+         *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description events at or after this time (inclusive); without an offset read as UTC */
+                    since?: string;
+                    /** @description events before this time (exclusive); without an offset read as UTC */
+                    until?: string;
+                    /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
+                    actor?: string;
+                    /** @description any of these kinds; repeated keys or a comma list */
+                    kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed")[];
+                    skip?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /**
+                                 * @description what happened (see the operation's description)
+                                 * @enum {string}
+                                 */
+                                kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed";
+                                /** Format: date-time */
+                                created_at: string;
+                                actor: {
+                                    /**
+                                     * @description api_key when the request came with X-API-Key (user_id is then the account the key belongs to)
+                                     * @enum {string}
+                                     */
+                                    type: "user" | "sub_user" | "api_key";
+                                    user_id: number | null;
+                                    sub_user_id: number | null;
+                                    api_key_id: number | null;
+                                    /** @description the account's e-mail, the sub-user's username or "api key <name>" (#<id> when unnamed), as it was when the event was written */
+                                    label: string;
+                                };
+                                subject: {
+                                    /** @enum {string} */
+                                    type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression";
+                                    /** @description the id of the row the event is about; it may since have been deleted */
+                                    id: number | null;
+                                };
+                                /** @description what changed; depends on the kind; never secrets */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description the client address as the service sees it (behind a proxy: see TRUST_PROXY) */
+                                ip: string | null;
+                                /** @description the User-Agent header, cut to 512 characters */
+                                user_agent: string | null;
+                            }[];
+                            /** @description the number of all events matching the filters, not the page size */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
