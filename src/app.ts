@@ -36,6 +36,7 @@ import { assistantsRoutes } from './modules/assistants/assistants.routes.ts';
 import { voiceConnectionsRoutes } from './modules/voice-connections/voice-connections.routes.ts';
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
 import { campaignStartedHook } from './modules/audit/campaign-started.hook.ts';
 
 export type App = FastifyInstance<
@@ -180,6 +181,7 @@ export async function buildApp(
       await api.register(assistantsRoutes, { prefix: '/assistants' });
       await api.register(voiceConnectionsRoutes, { prefix: '/voice-connections' });
       await api.register(auditRoutes, { prefix: '/audit-events' });
+      await api.register(complianceSettingsRoutes, { prefix: '/compliance' });
     },
     { prefix: '/api/v1' },
   );
