@@ -34,6 +34,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { assistantsRoutes } from './modules/assistants/assistants.routes.ts';
 import { voiceConnectionsRoutes } from './modules/voice-connections/voice-connections.routes.ts';
+import { suppressionsRoutes } from './modules/compliance/suppressions/suppressions.routes.ts';
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 
 export type App = FastifyInstance<
@@ -175,6 +176,7 @@ export async function buildApp(
       await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(assistantsRoutes, { prefix: '/assistants' });
       await api.register(voiceConnectionsRoutes, { prefix: '/voice-connections' });
+      await api.register(suppressionsRoutes, { prefix: '/suppressions' });
     },
     { prefix: '/api/v1' },
   );
