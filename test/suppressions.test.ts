@@ -111,7 +111,7 @@ describe('contacts of a suppressed number', () => {
   it('creates contacts by API, bulk, CSV and integration as do_not_disturb naming the suppression, never queued', async () => {
     const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice, auto_calls: true }] });
     const phones = [usPhone(300), usPhone(301), usPhone(302), usPhone(303)];
-    const ids = [];
+    const ids: number[] = [];
     for (const p of phones) ids.push((await add(alice, { phone_number: p, reason: 'no calls' })).json().id);
     const note = (i: number) => `suppressed: no calls (do-not-call list, suppression ${ids[i]})`;
 
