@@ -5,7 +5,7 @@ import { normalisePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { normaliseHeader } from '../../imports/csv-columns.ts';
 import { openCsv } from '../../imports/csv-reader.ts';
-import type { UploadPart } from '../../imports/imports.service.ts';
+import { malformedMultipart, type UploadPart } from '../../imports/imports.service.ts';
 import * as tasks from './suppression-imports.repository.ts';
 import { upsertSuppressions, type SuppressionDraft } from './suppressions.repository.ts';
 import { MAX_BULK_SUPPRESSIONS, MAX_REASON, type BulkSuppressionItem, type SuppressionTask } from './suppressions.schemas.ts';
@@ -121,11 +121,20 @@ const PHONE_HEADERS = ['phone_number', 'phone'];
  */
 export async function importSuppressionCsv(input: Deps & { principal: Principal; parts: AsyncIterable<UploadPart> | null }) {
   if (!input.parts) throw unprocessable(['body'], 'Expected a multipart/form-data upload with a file part', 'multipart');
-  for await (const part of input.parts) {
-    if (part.type !== 'file') continue;
-    const rows = await readCsvRows(part.file);
-    return storeAndRun(input, 'csv', part.filename || null, rows);
+  let rows: tasks.StoredSuppressionRow[] | null = null;
+  let fileName: string | null = null;
+  try {
+    for await (const part of input.parts) {
+      if (part.type !== 'file' || rows !== null) continue;
+      fileName = part.filename || null;
+      rows = await readCsvRows(part.file);
+    }
+  } catch (error) {
+    // The multipart parser's own complaints (no boundary, a truncated body) are the client's.
+    throw malformedMultipart(error) ?? error;
   }
+  // Stored only once the whole body has been read: a broken upload adds nothing.
+  if (rows !== null) return storeAndRun(input, 'csv', fileName, rows);
   throw unprocessable(['body', 'file'], 'Field required', 'missing');
 }
 
