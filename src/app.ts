@@ -34,6 +34,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { assistantsRoutes } from './modules/assistants/assistants.routes.ts';
 import { voiceConnectionsRoutes } from './modules/voice-connections/voice-connections.routes.ts';
+import { suppressionsRoutes } from './modules/compliance/suppressions/suppressions.routes.ts';
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
@@ -182,6 +183,7 @@ export async function buildApp(
       await api.register(voiceConnectionsRoutes, { prefix: '/voice-connections' });
       await api.register(auditRoutes, { prefix: '/audit-events' });
       await api.register(complianceSettingsRoutes, { prefix: '/compliance' });
+      await api.register(suppressionsRoutes, { prefix: '/suppressions' });
     },
     { prefix: '/api/v1' },
   );

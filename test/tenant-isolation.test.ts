@@ -572,11 +572,31 @@ describe('assistants and voice connections', () => {
   });
 });
 
+describe('suppressions', () => {
+  it('keeps the do-not-call list to its account: bob gets 403 and never sees it; the sub-user adds but cannot remove', async () => {
+    const listed = await ok('alice', 'POST', '/api/v1/suppressions/', { phone_number: '+12125550199', reason: 'asked' });
+    await expectForbidden('bob', 'DELETE', `/api/v1/suppressions/${listed.id}`);
+    await expectForbidden('sub', 'DELETE', `/api/v1/suppressions/${listed.id}`);
+    expect(idsOf(await ok('bob', 'GET', '/api/v1/suppressions/?include_expired=true&limit=1000'))).not.toContain(listed.id);
+    expect((await ok('bob', 'GET', '/api/v1/suppressions/lookup?phone_number=%2B12125550199')).suppressed).toBe(false);
+    const bySub = await ok('sub', 'POST', '/api/v1/suppressions/', { phone_number: '+12125550197' });
+    expect(bySub.created_by.sub_user_id).not.toBeNull();
+    expect((await ok('bob', 'GET', '/api/v1/suppressions/lookup?phone_number=%2B12125550197')).suppressed).toBe(false);
+    expect(idsOf(await ok('sub', 'GET', '/api/v1/suppressions/?limit=1000'))).toContain(listed.id);
+    expect((await ok('sub', 'GET', '/api/v1/suppressions/lookup?phone_number=%2B12125550199')).suppression.id).toBe(listed.id);
+    const byBob = await ok('bob', 'POST', '/api/v1/suppressions/bulk', [{ phone_number: '+12125550198' }]);
+    await expectForbidden('alice', 'GET', `/api/v1/suppressions/bulk/${byBob.task_id}`);
+    await expectForbidden('sub', 'GET', `/api/v1/suppressions/bulk/${byBob.task_id}`);
+    expect((await ok('alice', 'GET', '/api/v1/suppressions/lookup?phone_number=%2B12125550198')).suppressed).toBe(false);
+  });
+});
+
 describe('coverage', () => {
   // Operations whose isolation is shown by another path in this file or that touch no tenant data.
   const NOT_APPLICABLE = new Map<string, string>([
     ['POST /api/v1/contacts/import/csv', 'multipart upload; the same campaign check as POST /contacts/bulk, covered in the imports tests'],
     ['POST /api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver', 'needs a delivery row; the integration check is the one exercised on /test and /deliveries'],
+    ['POST /api/v1/suppressions/import/csv', 'multipart upload into the caller\'s own list (no id to reach another account with); its task is read through GET /suppressions/bulk/{task_id}, exercised here'],
     ['GET /api/v1/session', 'takes no id: answers the caller itself (src/modules/auth/dashboard-session.test.ts)'],
     ['DELETE /api/v1/session', 'takes no id: ends only the session of the cookie sent (src/modules/auth/dashboard-session.test.ts)'],
   ]);

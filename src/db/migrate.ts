@@ -16,6 +16,7 @@ import * as dashboardSessions from './migrations/0014_dashboard_sessions.ts';
 import * as twilioAgent from './migrations/0015_twilio_agent.ts';
 import * as auditEvents from './migrations/0016_audit_events.ts';
 import * as compliance from './migrations/0017_compliance.ts';
+import * as suppressionImports from './migrations/0019_suppression_imports.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015_twilio_agent': twilioAgent,
   '0016_audit_events': auditEvents,
   '0017_compliance': compliance,
+  '0019_suppression_imports': suppressionImports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -30,6 +30,8 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/contacts/import/csv': 'multipart fields are read by name (campaign_id, phone_column, timezone_column) and nothing else',
   'post /api/v1/contacts/enqueue_calls': 'queues the contacts it names (contact_ids): the status and due time are set by the queue, nothing from the body',
   'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',
+  'post /api/v1/suppressions/bulk': 'an array of {phone_number, reason, expires_at} read item by item into the task; the suppression columns are named in suppressions.repository.ts',
+  'post /api/v1/suppressions/import/csv': 'multipart: only the file is read (its phone_number, reason and expires_at columns)',
 };
 
 export interface WriteFixture {
@@ -183,6 +185,7 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
         return { url: `/api/v1/voice-connections/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
       },
     },
+    'post /api/v1/suppressions/': { table: 'suppressions', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/suppressions/', body: { phone_number: phone(n), reason: `reason ${n}` } }) },
     'post /api/v1/integrations/webhooks/': { table: 'webhook_integrations', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/integrations/webhooks/', body: WEBHOOK(f, n) }) },
     'put /api/v1/integrations/webhooks/{id}': {
       table: 'webhook_integrations', kind: 'update',

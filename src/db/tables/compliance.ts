@@ -1,7 +1,7 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { NullableTimestamp, Timestamp } from './column-types.ts';
 
-// Lawful calling (modules/compliance and the dialer's claim): Kysely's view of what migration 0017 creates.
+// Lawful calling (modules/compliance and the dialer's claim): Kysely's view of what migrations 0017 and 0019 create.
 
 export interface SuppressionsTable {
   id: Generated<number>;
@@ -28,8 +28,33 @@ export interface AccountComplianceTable {
   updated_at: Timestamp;
 }
 
+/** Bulk additions to the do-not-call list as tracked tasks (migration 0019). */
+export interface SuppressionImportsTable {
+  id: Generated<number>;
+  owner_id: number;
+  created_by_user_id: number | null;
+  created_by_sub_user_id: number | null;
+  kind: 'bulk' | 'csv';
+  status: Generated<'pending' | 'running' | 'completed' | 'failed'>;
+  file_name: string | null;
+  /** [phone as given, reason, expires_at as given] per row. */
+  rows: ColumnType<unknown, string | undefined, string>;
+  total: Generated<number>;
+  next_index: Generated<number>;
+  processed: Generated<number>;
+  added: Generated<number>;
+  failed: Generated<number>;
+  error_count: Generated<number>;
+  errors: ColumnType<unknown, string | undefined, string>;
+  failure_reason: string | null;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface ComplianceTables {
   suppressions: SuppressionsTable;
+  suppression_imports: SuppressionImportsTable;
   account_compliance: AccountComplianceTable;
 }
 

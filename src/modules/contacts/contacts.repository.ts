@@ -8,6 +8,7 @@ import { pageWithCampaignTitle } from '../campaigns/titled-page.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Contact, ContactCreationMethod } from './contacts.schemas.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
+import { suppressedAmong, suppressionNote } from '../compliance/suppressions/suppressions.repository.ts';
 
 /** A contact as read back: the response fields plus its owner (for access checks). */
 export type ContactView = Static<typeof Contact> & { owner_id: number; campaign_id: number };
@@ -135,13 +136,21 @@ const stamp = (value: Date | string | null | undefined) => (value == null ? null
  * statement in the unique key's order, so two writers of overlapping numbers lock in the
  * same order and never deadlock; a repeat inside `drafts` counts as a duplicate of the first.
  * Answers the written rows (skipped duplicates are absent). Queueing stays with the caller:
- * whether a new contact is dialled depends on how it came in.
+ * whether a new contact is dialled depends on how it came in. A new contact whose number the
+ * account suppresses is written do_not_disturb (see suppressedAmong), so it is never queued.
  */
 export async function insertContacts(trx: Transaction<Database> | Db, ownerId: number, drafts: ContactDraft[], onDuplicate: OnDuplicate = 'skip'): Promise<WrittenContact[]> {
   const unique = new Map<string, ContactDraft>();
   for (const d of drafts) if (!unique.has(`${d.campaign_id}|${d.phone_number}`)) unique.set(`${d.campaign_id}|${d.phone_number}`, d);
-  const rows = [...unique.values()].sort((a, b) => a.campaign_id - b.campaign_id || (a.phone_number < b.phone_number ? -1 : a.phone_number > b.phone_number ? 1 : 0));
-  if (rows.length === 0) return [];
+  const sorted = [...unique.values()].sort((a, b) => a.campaign_id - b.campaign_id || (a.phone_number < b.phone_number ? -1 : a.phone_number > b.phone_number ? 1 : 0));
+  if (sorted.length === 0) return [];
+  // A number on the account's do-not-call list comes in do_not_disturb, saying why, whatever
+  // status was asked: nothing is lost and nothing is called (queueing skips do_not_disturb).
+  const suppressed = await suppressedAmong(trx, ownerId, sorted.map((r) => r.phone_number));
+  const rows = sorted.map((r) => {
+    const s = suppressed.get(r.phone_number);
+    return s ? { ...r, status: 'do_not_disturb', next_action_time: null, next_action_reason: suppressionNote(s) } : r;
+  });
   const zones = await Promise.all(rows.map((r) => (r.timezone === undefined ? timezoneForPhone(r.phone_number) : r.timezone)));
   const onConflict = onDuplicate === 'skip'
     ? sql`DO NOTHING`

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
 import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
 import type { DialerWake } from '../dialer/wake.ts';
+import { suppressedAmong, suppressionNote } from '../compliance/suppressions/suppressions.repository.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
   deleteContactRow,
@@ -79,7 +80,8 @@ export async function createContact(args: {
       ...(input.updated_at ? { updated_at: input.updated_at } : {}),
     }]);
     if (!written) throw duplicate(phone.e164, campaign.id, (await findContactIdByPhone(trx, campaign.id, phone.e164))?.id);
-    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(input.status)) await queueContactsNow(trx, { contactIds: [written.id], reason: 'auto_calls: queued on creation', wake: args.dialerWake });
+    // The written status: a suppressed number came in do_not_disturb whatever was asked.
+    if (campaign.auto_calls && QUEUED_ON_CREATION.includes(written.status)) await queueContactsNow(trx, { contactIds: [written.id], reason: 'auto_calls: queued on creation', wake: args.dialerWake });
     return (await findContact(trx, written.id))!;
   });
 }
@@ -106,6 +108,8 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
       if (existing) throw duplicate(phone, contact.campaign_id, existing.id);
       if (input.timezone === undefined && contact.timezone === (await timezoneForPhone(contact.phone_number))) guessedZone = { timezone: await timezoneForPhone(phone) };
     }
+    // A number changed to a suppressed one stops the contact as creation would have.
+    const suppression = phone !== undefined && phone !== contact.phone_number ? (await suppressedAmong(trx, contact.owner_id, [phone])).get(phone) : undefined;
     try {
       await updateContactRow(trx, contact.id, {
         ...(phone !== undefined ? { phone_number: phone } : {}),
@@ -115,6 +119,7 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
         ...(input.source !== undefined ? { source: input.source } : {}),
         ...(input.next_action_time !== undefined ? { next_action_time: input.next_action_time } : {}),
         ...(input.next_action_reason !== undefined ? { next_action_reason: input.next_action_reason } : {}),
+        ...(suppression ? { status: 'do_not_disturb', next_action_time: null, next_action_reason: suppressionNote(suppression) } : {}),
       });
     } catch (error) {
       if (isUniqueViolation(error) && phone) throw duplicate(phone, contact.campaign_id);

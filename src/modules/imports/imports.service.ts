@@ -171,7 +171,7 @@ export async function importCsvUpload(input: { db: Db; repo: ImportsRepository; 
  * the client's: a 422 saying what is wrong instead of a 500. importCsv has already removed the
  * task it started, so nothing is left behind.
  */
-function malformedMultipart(error: unknown): HttpError | null {
+export function malformedMultipart(error: unknown): HttpError | null {
   if (error instanceof HttpError || (error as { statusCode?: number }).statusCode) return null;
   const message = error instanceof Error ? error.message : '';
   if (!/^(Multipart|Unexpected end of|Malformed|Part terminated)/i.test(message)) return null;

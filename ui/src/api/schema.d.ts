@@ -10025,6 +10025,1038 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's quiet hours and frequency caps
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description start of the account's calling window in each contact's local time (default 08:00) */
+                            quiet_hours_from: string;
+                            /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
+                            quiet_hours_to: string;
+                            /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
+                            max_calls_per_day: number;
+                            /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
+                            max_calls_per_week: number;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the account's quiet hours and frequency caps (owner only, audited)
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. The window must not cross midnight (from < to).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description start of the account's calling window in each contact's local time (default 08:00) */
+                        quiet_hours_from: string;
+                        /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
+                        quiet_hours_to: string;
+                        /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
+                        max_calls_per_day: number;
+                        /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
+                        max_calls_per_week: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description start of the account's calling window in each contact's local time (default 08:00) */
+                            quiet_hours_from: string;
+                            /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
+                            quiet_hours_to: string;
+                            /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
+                            max_calls_per_day: number;
+                            /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
+                            max_calls_per_week: number;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppressed numbers
+         * @description Newest first. By default only suppressions that apply now (include_expired=true adds the expired ones). phone_number is an exact match after normalisation. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    skip?: number;
+                    limit?: number;
+                    /** @description exact number, normalised to E.164 when it parses as one (else matched as written, so matches nothing) */
+                    phone_number?: string;
+                    /** @description any of these sources (repeated keys or a comma list) */
+                    source?: ("manual" | "import" | "opt_out" | "integration")[];
+                    /** @description also list suppressions whose expires_at has passed */
+                    include_expired?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @description E.164 */
+                                phone_number: string;
+                                reason: string | null;
+                                /**
+                                 * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
+                                 * @enum {string}
+                                 */
+                                source: "manual" | "import" | "opt_out" | "integration";
+                                /** @description the call the person opted out on (source opt_out) */
+                                call_id: number | null;
+                                /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
+                                created_by: {
+                                    /** @description the account owner who added it */
+                                    user_id: number | null;
+                                    /** @description the sub-user who added it */
+                                    sub_user_id: number | null;
+                                    /** @description their e-mail (a sub-user may have none) */
+                                    email: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                            }[];
+                            /** @description total number of matching suppressions, not the page size */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a number to the do-not-call list
+         * @description source is manual (default) or integration; import and opt_out are set by the service. expires_at must be in the future (422 naming it otherwise, and nothing changes). Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
+                        phone_number: string;
+                        /** @description free text, shown in the next_action_reason of the contacts it stops */
+                        reason?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the suppression stops applying; must be in the future; null or omitted = never
+                         */
+                        expires_at?: string | null;
+                        /**
+                         * @description manual (default) or integration
+                         * @default manual
+                         * @enum {string}
+                         */
+                        source?: "manual" | "integration";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description E.164 */
+                            phone_number: string;
+                            reason: string | null;
+                            /**
+                             * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
+                             * @enum {string}
+                             */
+                            source: "manual" | "import" | "opt_out" | "integration";
+                            /** @description the call the person opted out on (source opt_out) */
+                            call_id: number | null;
+                            /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
+                            created_by: {
+                                /** @description the account owner who added it */
+                                user_id: number | null;
+                                /** @description the sub-user who added it */
+                                sub_user_id: number | null;
+                                /** @description their e-mail (a sub-user may have none) */
+                                email: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is this number suppressed?
+         * @description The number is normalised as on addition (422 when it is not a phone number). suppressed is true when a suppression of the caller's account applies now; an expired one answers suppressed false and suppression null. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
+                    phone_number: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the number looked up, in E.164 */
+                            phone_number: string;
+                            /** @description true when an unexpired suppression lists the number */
+                            suppressed: boolean;
+                            /** @description the unexpired suppression; null when none (an expired one is not shown) */
+                            suppression: {
+                                id: number;
+                                /** @description E.164 */
+                                phone_number: string;
+                                reason: string | null;
+                                /**
+                                 * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
+                                 * @enum {string}
+                                 */
+                                source: "manual" | "import" | "opt_out" | "integration";
+                                /** @description the call the person opted out on (source opt_out) */
+                                call_id: number | null;
+                                /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
+                                created_by: {
+                                    /** @description the account owner who added it */
+                                    user_id: number | null;
+                                    /** @description the sub-user who added it */
+                                    sub_user_id: number | null;
+                                    /** @description their e-mail (a sub-user may have none) */
+                                    email: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a number from the do-not-call list
+         * @description Account owner only (a sub-user: 403). Contacts the suppression moved to do_not_disturb stay so; changing their status is up to the owner. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add many numbers as a tracked task
+         * @description A JSON array of {phone_number, reason?, expires_at?}, at most 10000 items (413 above; a body over 4 MiB is also 413). Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description at most 10000 items (more: 413) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description any common format; an invalid number fails this row only */
+                        phone_number: string;
+                        /** @description free text, shown in the next_action_reason of the contacts it stops */
+                        reason?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description a past date-time fails this row only; null or omitted = never
+                         */
+                        expires_at?: string | null;
+                    }[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            task_id: number;
+                            /** @enum {string} */
+                            kind: "bulk" | "csv";
+                            /**
+                             * @description pending (stored), running, completed, failed (see failure_reason)
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed";
+                            /** @description rows received */
+                            total: number;
+                            /** @description rows looked at so far: added + failed */
+                            processed: number;
+                            /** @description numbers added to the list, or updated when already listed */
+                            added: number;
+                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                            failed: number;
+                            /** @description all failed rows, including those beyond the stored errors */
+                            error_count: number;
+                            file_name: string | null;
+                            failure_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            /** @description the first 1000 failed rows, in row order */
+                            errors: {
+                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                                index: number;
+                                /** @description the phone number as given */
+                                phone_number: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/bulk/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of a bulk or CSV suppression task
+         * @description Counters, timestamps and the first 1000 failed rows. Another account's task is 403 (and, for a sub-user, a task another person started).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    task_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            task_id: number;
+                            /** @enum {string} */
+                            kind: "bulk" | "csv";
+                            /**
+                             * @description pending (stored), running, completed, failed (see failure_reason)
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed";
+                            /** @description rows received */
+                            total: number;
+                            /** @description rows looked at so far: added + failed */
+                            processed: number;
+                            /** @description numbers added to the list, or updated when already listed */
+                            added: number;
+                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                            failed: number;
+                            /** @description all failed rows, including those beyond the stored errors */
+                            error_count: number;
+                            file_name: string | null;
+                            failure_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            /** @description the first 1000 failed rows, in row order */
+                            errors: {
+                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                                index: number;
+                                /** @description the phone number as given */
+                                phone_number: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/import/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add numbers from a CSV upload as a tracked task
+         * @description multipart/form-data with one file part. The header line names the columns, matched case-insensitively with spaces and punctuation ignored: phone_number (or phone) is required (422 without it), reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header; UTF-8 with or without BOM. At most 10000 data rows and 16 MiB (413 above, and nothing is added). Row index in errors = data row, 0-based, header excluded. Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description the CSV file
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            task_id: number;
+                            /** @enum {string} */
+                            kind: "bulk" | "csv";
+                            /**
+                             * @description pending (stored), running, completed, failed (see failure_reason)
+                             * @enum {string}
+                             */
+                            status: "pending" | "running" | "completed" | "failed";
+                            /** @description rows received */
+                            total: number;
+                            /** @description rows looked at so far: added + failed */
+                            processed: number;
+                            /** @description numbers added to the list, or updated when already listed */
+                            added: number;
+                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                            failed: number;
+                            /** @description all failed rows, including those beyond the stored errors */
+                            error_count: number;
+                            file_name: string | null;
+                            failure_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            /** @description the first 1000 failed rows, in row order */
+                            errors: {
+                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                                index: number;
+                                /** @description the phone number as given */
+                                phone_number: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
