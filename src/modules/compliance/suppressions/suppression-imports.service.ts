@@ -1,3 +1,4 @@
+import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
 import type { Db } from '../../../db/connection.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../http/errors.ts';
 import { storableExcerpt, unstorable } from '../../../http/json-body.ts';
@@ -28,19 +29,25 @@ interface Deps {
 const tooMany = (n: number) =>
   new HttpError(413, `A bulk addition takes at most ${MAX_BULK_SUPPRESSIONS} numbers per request; this one has ${n}. Split it into several requests.`);
 
-export async function createBulkSuppressionImport(input: Deps & { principal: Principal; items: BulkSuppressionItem[] }) {
+export async function createBulkSuppressionImport(input: Deps & { principal: Principal; items: BulkSuppressionItem[]; request?: AuditRequest }) {
   if (input.items.length > MAX_BULK_SUPPRESSIONS) throw tooMany(input.items.length);
   const rows = input.items.map((i): tasks.StoredSuppressionRow => [i.phone_number, i.reason ?? null, i.expires_at ?? null]);
   return storeAndRun(input, 'bulk', null, rows);
 }
 
-async function storeAndRun(input: Deps & { principal: Principal }, kind: 'bulk' | 'csv', fileName: string | null, rows: tasks.StoredSuppressionRow[]) {
+async function storeAndRun(input: Deps & { principal: Principal; request?: AuditRequest }, kind: 'bulk' | 'csv', fileName: string | null, rows: tasks.StoredSuppressionRow[]) {
   const creator = creatorOf(input.principal);
   const task = await tasks.insertImportTask(input.db, {
     ownerId: input.principal.ownerId, userId: creator.created_by_user_id, subUserId: creator.created_by_sub_user_id, kind, fileName, rows,
   });
   await runSuppressionImport({ ...input, taskId: task.id });
-  return toTask((await tasks.findImportTask(input.db, task.id))!);
+  const done = toTask((await tasks.findImportTask(input.db, task.id))!);
+  // One event for the whole list: its task names every row and its errors.
+  await recordAudit(input.db, {
+    principal: input.principal, request: input.request, kind: 'suppression.added', subject: { type: 'suppression', id: null },
+    details: { import_task_id: task.id, kind, file_name: fileName, rows: rows.length, added: done.added, failed: done.failed },
+  });
+  return done;
 }
 
 /** One stored row checked: a draft to add, or the reason it fails. */
@@ -119,7 +126,7 @@ const PHONE_HEADERS = ['phone_number', 'phone'];
  * column, and optional reason and expires_at columns, matched by their key (case and separators
  * ignored: "Phone Number" is phone_number). Other columns are ignored.
  */
-export async function importSuppressionCsv(input: Deps & { principal: Principal; parts: AsyncIterable<UploadPart> | null }) {
+export async function importSuppressionCsv(input: Deps & { principal: Principal; parts: AsyncIterable<UploadPart> | null; request?: AuditRequest }) {
   if (!input.parts) throw unprocessable(['body'], 'Expected a multipart/form-data upload with a file part', 'multipart');
   let rows: tasks.StoredSuppressionRow[] | null = null;
   let fileName: string | null = null;

@@ -16,16 +16,16 @@ export async function suppressionsRoutes(app: App) {
   app.get('/', { schema: ops.ListSuppressions }, async (request) =>
     listSuppressionsPage({ db, defaultCountry, now: now(), principal: request.principal, query: request.query }));
   app.post('/', { schema: ops.AddSuppression }, async (request) =>
-    addSuppression({ db, defaultCountry, now: now(), principal: request.principal, body: request.body }));
+    addSuppression({ db, defaultCountry, now: now(), principal: request.principal, body: request.body, request }));
   app.get('/lookup', { schema: ops.LookupSuppression }, async (request) =>
     lookupSuppression({ db, defaultCountry, now: now(), principal: request.principal, phoneNumber: request.query.phone_number }));
   app.delete('/:id', { schema: ops.RemoveSuppression }, async (request) =>
-    removeSuppression({ db, principal: request.principal, id: request.params.id }));
+    removeSuppression({ db, principal: request.principal, id: request.params.id, request }));
   app.post('/bulk', { schema: ops.BulkAddSuppressions, bodyLimit: BULK_BODY_LIMIT }, async (request) =>
-    createBulkSuppressionImport({ db, defaultCountry, now, principal: request.principal, items: request.body }));
+    createBulkSuppressionImport({ db, defaultCountry, now, principal: request.principal, items: request.body, request }));
   app.get('/bulk/:task_id', { schema: ops.ReadSuppressionTask }, async (request) =>
     readSuppressionImport({ db, principal: request.principal, taskId: request.params.task_id }));
   // The multipart body is read as a stream by the service; the schema documents it.
   app.post('/import/csv', { schema: ops.ImportSuppressionsCsv, validatorCompiler: () => () => true }, async (request) =>
-    importSuppressionCsv({ db, defaultCountry, now, principal: request.principal, parts: request.isMultipart() ? request.parts() : null }));
+    importSuppressionCsv({ db, defaultCountry, now, principal: request.principal, parts: request.isMultipart() ? request.parts() : null, request }));
 }

@@ -1,3 +1,4 @@
+import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
 import type { Db } from '../../../db/connection.ts';
 import type { SuppressionRow } from '../../../db/tables/compliance.ts';
 import { forbidden, notFound, unprocessable } from '../../../http/errors.ts';
@@ -74,17 +75,22 @@ export async function suppressNumber(trx: Db, input: {
   return row!;
 }
 
-export async function addSuppression(input: Deps & { principal: Principal; body: SuppressionCreate }) {
+export async function addSuppression(input: Deps & { principal: Principal; body: SuppressionCreate; request?: AuditRequest }) {
   const { body, principal } = input;
   const phone = requirePhone(body.phone_number, input.defaultCountry, ['body', 'phone_number']);
   const expiry = checkExpiry(body.expires_at, input.now);
   if ('error' in expiry) throw unprocessable(['body', 'expires_at'], expiry.error);
   const row = await input.db.transaction().execute(async (trx) => {
     const creator = creatorOf(principal);
-    return suppressNumber(trx, {
+    const added = await suppressNumber(trx, {
       ownerId: principal.ownerId, phoneNumber: phone.e164, reason: body.reason ?? null, source: body.source ?? 'manual', expiresAt: expiry.value,
       createdBy: { userId: creator.created_by_user_id, subUserId: creator.created_by_sub_user_id },
     });
+    await recordAudit(trx, {
+      principal, request: input.request, kind: 'suppression.added', subject: { type: 'suppression', id: added.id },
+      details: { phone_number: added.phone_number, source: added.source, reason: added.reason, expires_at: added.expires_at },
+    });
+    return added;
   });
   const [view] = await repo.viewSuppressions(input.db, [row.id]);
   return toResponse(view!);
@@ -112,10 +118,16 @@ export async function lookupSuppression(input: Deps & { principal: Principal; ph
  * Removes a number from the list: the account owner only (a sub-user: 403). Contacts moved to
  * do_not_disturb by it stay so; changing their status again is a deliberate act of the owner.
  */
-export async function removeSuppression(input: { db: Db; principal: Principal; id: number }) {
+export async function removeSuppression(input: { db: Db; principal: Principal; id: number; request?: AuditRequest }) {
   const row = await repo.findSuppression(input.db, input.id);
   if (!row) throw notFound('Suppression');
   if (row.owner_id !== input.principal.ownerId || input.principal.kind !== 'user') throw forbidden();
-  await repo.deleteSuppressionRow(input.db, row.id);
+  await input.db.transaction().execute(async (trx) => {
+    await repo.deleteSuppressionRow(trx, row.id);
+    await recordAudit(trx, {
+      principal: input.principal, request: input.request, kind: 'suppression.removed', subject: { type: 'suppression', id: row.id },
+      details: { phone_number: row.phone_number, source: row.source, reason: row.reason },
+    });
+  });
   return { message: 'Suppression removed' };
 }
