@@ -8,6 +8,7 @@ import { windowRuleFor } from '../outbound/contact-window.ts';
 import { contactAfterCall } from './status-machine.ts';
 import { refreshUsage } from '../outbound/usage.ts';
 import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
+import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -37,6 +38,8 @@ export interface CallOutcome {
   refundAttempt?: boolean;
   /** The vendor's post-call analysis, kept in call_data.analysis. */
   analysis?: Record<string, unknown>;
+  /** Set by finishCalls: the person asked not to be called again (call_data.opt_out). */
+  optOut?: OptOutFinding | null;
 }
 
 /** A call row locked FOR UPDATE by the caller, still `in progress`. */
@@ -73,15 +76,19 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     // The provider's end time, kept within [start, now] (a clock skew cannot move it outside).
     end: o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now,
   }));
+  for (const e of ended) e.o = { ...e.o, optOut: findOptOut(e.o) };
   await updateCallRows(trx, ended);
 
   const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));
   const campaigns = await readCampaigns(trx, ended.map((e) => e.call.campaign_id));
   const patches: ContactPatch[] = [];
+  const optOuts: Parameters<typeof suppressOptOuts>[1] = [];
   const pause = new Set<number>();
   for (const { call, o, end } of ended) {
     const contact = contacts.get(call.contact_id);
     const campaign = campaigns.get(call.campaign_id)!;
+    // An opt-out suppresses the number whatever became of the contact meanwhile.
+    if (contact && o.optOut) optOuts.push({ ownerId: contact.owner_id, phone: contact.phone_number, callId: call.id, reason: optOutReason(call.id, o.optOut) });
     // A contact someone changed during the call (do_not_disturb, paused...) keeps its new status.
     if (!contact || contact.status !== 'in progress') continue;
     // The provider never placed it (refusal, no funds): the attempt does not count.
@@ -89,7 +96,10 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     const attempts = refund ? Math.max(0, contact.calls_attempts - 1) : contact.calls_attempts;
     const next = contactAfterCall({ callStatus: o.status, callType: call.call_type, attempts, maxAttempts: campaign.max_call_attempts, callInterval: campaign.call_interval, now: end });
     let set: Omit<ContactPatch, 'id' | 'calls_attempts'>;
-    if (o.refundAttempt && o.status === 'failed') {
+    if (o.optOut) {
+      // The law before the campaign's retry rules: no follow-up call, whatever the call's status.
+      set = { status: 'do_not_disturb', next_action_time: null, next_action_reason: optOutReason(call.id, o.optOut) };
+    } else if (o.refundAttempt && o.status === 'failed') {
       set = { status: 'call_scheduled', next_action_time: new Date(now.getTime() + 60_000), next_action_reason: 'provider refused the call (retryable); retrying in 1 min, attempt not counted' };
     } else if (next.kind === 'funds') {
       pause.add(campaign.id);
@@ -106,6 +116,7 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     contact.status = set.status; // one contact ends once even if two of its calls end in this batch
   }
   await updateContacts(trx, patches);
+  await suppressOptOuts(trx, optOuts);
   // Campaign rows are written in id order, pauses and usage alike, as every batch does,
   // so two batches cannot deadlock on them.
   for (const campaign of [...campaigns.values()].sort((a, b) => a.id - b.id)) {
@@ -122,6 +133,7 @@ async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcom
     ended_reason: o.endedReason ?? o.status,
     ...(o.transcript && { transcript: o.transcript }),
     ...(o.analysis && { analysis: o.analysis }),
+    ...(o.optOut && { opt_out: o.optOut }),
   }));
   await sql`
     UPDATE calls k SET status = u.status, end_time = u.end_time, call_duration = u.duration, cost = u.cost,
@@ -151,12 +163,13 @@ interface FinishContact {
   calls_attempts: number;
   timezone: string | null;
   phone_number: string;
+  owner_id: number;
 }
 
 /** Locks the contacts in id order (the dialer's claim and other batches lock the same way). */
 async function lockContacts(trx: Trx, ids: number[]): Promise<Map<number, FinishContact>> {
   const { rows } = await sql<FinishContact>`
-    SELECT id, status, calls_attempts, timezone, phone_number FROM contacts
+    SELECT id, status, calls_attempts, timezone, phone_number, owner_id FROM contacts
     WHERE id = ANY(${[...new Set(ids)].sort((a, b) => a - b)}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
   return new Map(rows.map((r) => [r.id, r]));
 }
