@@ -27,12 +27,21 @@ const scenario = fc.record({
     shared: fc.boolean(),
   }), { minLength: 2, maxLength: 6 }),
   steps: fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 4, maxLength: 10 }),
+  // The law on top: the account's quiet hours and caps, and the shared number suppressed mid-run.
+  quiet: fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 13, max: 24 })),
+  caps: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 3 })),
+  suppressAfterStep: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
 });
 
 describe('dialer invariants under random schedules, limits and outcomes', () => {
-  it('never calls outside the window, over a limit, past max attempts, or one contact twice at once', async () => {
+  it('never calls outside the window or the quiet hours, over a limit or a cap, past max attempts, a suppressed number, or one contact twice at once', async () => {
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
       const shared = usNumber();
+      const clock = (hours: number) => `${String(hours).padStart(2, '0')}:00`;
+      const settings = { quiet_hours_from: clock(s.quiet[0]), quiet_hours_to: clock(s.quiet[1]), max_calls_per_day: s.caps[0], max_calls_per_week: s.caps[0] + s.caps[1] };
+      const put = await h.t.request({ method: 'PUT', url: '/api/v1/compliance/settings', headers: h.account.headers, payload: settings });
+      expect(put.statusCode, put.body).toBe(200);
+      let suppressedAt: Date | null = null;
       const ids: { campaign: number; limit: number; maxAttempts: number | null; contacts: number[] }[] = [];
       for (const c of s.campaigns) {
         const campaign = await h.campaign({
@@ -49,8 +58,13 @@ describe('dialer invariants under random schedules, limits and outcomes', () => 
         await h.enqueue(campaign);
         ids.push({ campaign, limit: c.limit, maxAttempts: c.maxAttempts, contacts });
       }
-      for (const minutes of s.steps) {
+      for (const [step, minutes] of s.steps.entries()) {
         await h.round();
+        if (step === s.suppressAfterStep) {
+          suppressedAt = h.clock.now();
+          const added = await h.t.request({ method: 'POST', url: '/api/v1/suppressions/', headers: h.account.headers, payload: { phone_number: shared } });
+          expect(added.statusCode, added.body).toBe(200);
+        }
         for (const c of ids) {
           const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM calls WHERE campaign_id = ${c.campaign} AND status = 'in progress'`.execute(h.t.deps.db);
           if (c.limit > 0) expect(rows[0]!.n).toBeLessThanOrEqual(c.limit);
@@ -70,10 +84,19 @@ describe('dialer invariants under random schedules, limits and outcomes', () => 
           const calls = await h.callsOf(contactId);
           expect(calls.length).toBe(contact.calls_attempts);
           expect(contact.calls_attempts).toBeLessThanOrEqual(c.maxAttempts ?? 1);
-          const rule = await windowRuleFor(campaign, contact);
+          const rule = await windowRuleFor(campaign, contact, [s.quiet[0] * 3600, s.quiet[1] * 3600]);
           for (const call of calls) expect(isOpen(rule, call.start_time)).toBe(true);
         }
       }
+      // The shared number: never dialled after its suppression, never over a cap in any rolling window.
+      const starts = (await h.t.deps.db.selectFrom('calls').select('start_time').where('to_number', '=', shared).where('call_type', '=', 'outbound').orderBy('start_time').execute())
+        .map((c) => new Date(c.start_time!).getTime());
+      if (suppressedAt) expect(starts.filter((t) => t > suppressedAt!.getTime())).toEqual([]);
+      for (const [i, t] of starts.entries()) {
+        expect(starts.slice(0, i + 1).filter((u) => u > t - 86_400_000).length).toBeLessThanOrEqual(settings.max_calls_per_day);
+        expect(starts.slice(0, i + 1).filter((u) => u > t - 7 * 86_400_000).length).toBeLessThanOrEqual(settings.max_calls_per_week);
+      }
     }), { numRuns: 12 });
+    await h.t.request({ method: 'PUT', url: '/api/v1/compliance/settings', headers: h.account.headers, payload: { quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000 } });
   });
 });
