@@ -65,8 +65,13 @@ async function migrated(client: pg.Client) {
   });
 }
 
-async function seed(client: pg.Client, input: { campaigns: number; contactsPer: number; limit: number; sharedNumbers?: number }) {
+async function seed(client: pg.Client, input: { campaigns: number; contactsPer: number; limit: number; sharedNumbers?: number; maxPerDay?: number; suppressed?: string[] }) {
   const { rows: [user] } = await client.query(`INSERT INTO users (email, hashed_password) VALUES ($1, 'x') RETURNING id`, [`p${Math.random()}@example.com`]);
+  // Calls around the clock (the tests run at any hour); caps as the test asks (default: none that bind).
+  await client.query(`INSERT INTO account_compliance (owner_id, quiet_hours_from, quiet_hours_to, max_calls_per_day, max_calls_per_week) VALUES ($1, '00:00', '24:00', $2, 1000)`, [user.id, input.maxPerDay ?? 1000]);
+  for (const phone of input.suppressed ?? []) {
+    await client.query(`INSERT INTO suppressions (owner_id, phone_number, reason, source) VALUES ($1, $2, 'process test', 'manual')`, [user.id, phone]);
+  }
   const campaignIds: number[] = [];
   for (let i = 0; i < input.campaigns; i++) {
     const { rows: [c] } = await client.query(
@@ -151,13 +156,15 @@ describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
     expect(reconciled.rows[0].n).toBeLessThanOrEqual(inFlight);
   }, 150_000);
 
-  it('keeps every limit when two worker processes dial the same campaigns', async () => {
+  it('keeps every limit, cap and suppression when two worker processes dial the same campaigns', async () => {
     const d = await freshDatabase();
     db.push(d);
     const a = start('worker', d.url);
     await migrated(d.client);
-    // The first five numbers of each campaign are the same people, called from three campaigns.
-    await seed(d.client, { campaigns: 3, contactsPer: 40, limit: 4, sharedNumbers: 5 });
+    // The first five numbers of each campaign are the same people, called from three campaigns, at
+    // most twice a day; three other numbers are on the do-not-call list.
+    const suppressed = ['+12125000010', '+12125000011', '+12125000012'];
+    await seed(d.client, { campaigns: 3, contactsPer: 40, limit: 4, sharedNumbers: 5, maxPerDay: 2, suppressed });
     const b = start('worker', d.url);
     // Contacts whose number was busy in another campaign wait a minute: settled means
     // nothing in progress and nothing due besides them.
@@ -165,15 +172,20 @@ describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
       const { rows } = await d.client.query(`
         SELECT (SELECT count(*) FROM calls WHERE status = 'in progress')::int
              + (SELECT count(*) FROM contacts WHERE status IN ('in progress', 'added_to_queue')
-                  OR (status = 'call_scheduled' AND next_action_reason NOT LIKE 'another call to this number%'))::int AS n`);
+                  OR (status = 'call_scheduled' AND next_action_reason NOT LIKE 'another call to this number%' AND next_action_reason NOT LIKE 'frequency cap%'))::int AS n`);
       return rows[0].n === 0 ? true : false;
     }, 120_000);
     await Promise.all([stop(a, 'SIGTERM'), stop(b, 'SIGTERM')]);
     await d.client.query(`UPDATE contacts SET status = 'busy' WHERE status = 'call_scheduled'`);
     await assertInvariants(d.client, 4, true);
     const total = await d.client.query(`SELECT count(*)::int AS n FROM calls`);
-    expect(total.rows[0].n).toBeGreaterThanOrEqual(110); // 120 contacts, up to 10 shared numbers waiting
-    const waited = await d.client.query(`SELECT count(*)::int AS n FROM contacts WHERE calls_attempts = 0`);
-    expect(waited.rows[0].n).toBeLessThanOrEqual(10);
+    // 120 contacts: 3 suppressed, and of the 15 sharing 5 numbers at most 10 called.
+    expect(total.rows[0].n).toBeGreaterThanOrEqual(100);
+    expect(total.rows[0].n).toBeLessThanOrEqual(112);
+    const perNumber = await d.client.query(`SELECT to_number, count(*)::int AS n FROM calls GROUP BY to_number HAVING count(*) > 2`);
+    expect(perNumber.rows).toEqual([]);
+    expect((await d.client.query(`SELECT count(*)::int AS n FROM calls WHERE to_number = ANY($1)`, [suppressed])).rows[0].n).toBe(0);
+    const stopped = await d.client.query(`SELECT status FROM contacts WHERE phone_number = ANY($1)`, [suppressed]);
+    expect(stopped.rows.map((r: { status: string }) => r.status)).toEqual(['do_not_disturb', 'do_not_disturb', 'do_not_disturb']);
   }, 150_000);
 });
