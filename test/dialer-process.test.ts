@@ -60,7 +60,7 @@ async function freshDatabase() {
 
 async function migrated(client: pg.Client) {
   return waitFor('migrations', async () => {
-    const { rows } = await client.query(`SELECT to_regclass('public.voice_events') IS NOT NULL AS ok`);
+    const { rows } = await client.query(`SELECT to_regclass('public.account_compliance') IS NOT NULL AS ok`);
     return rows[0].ok ? true : false;
   });
 }

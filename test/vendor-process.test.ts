@@ -83,8 +83,10 @@ describe.skipIf(!HAS_PG)('a service process on Vapi, killed during startCall', (
     };
 
     const first = start();
-    await until('migrations', async () => ((await client.query(`SELECT to_regclass('public.voice_route_pacing') IS NOT NULL AS ok`)).rows[0].ok ? true : false));
+    await until('migrations', async () => ((await client.query(`SELECT to_regclass('public.account_compliance') IS NOT NULL AS ok`)).rows[0].ok ? true : false));
     const { rows: [user] } = await client.query(`INSERT INTO users (email, hashed_password) VALUES ('proc@example.com', 'x') RETURNING id`);
+    // Calls around the clock: the test runs at any hour.
+    await client.query(`INSERT INTO account_compliance (owner_id, quiet_hours_from, quiet_hours_to) VALUES ($1, '00:00', '24:00')`, [user.id]);
     const { rows: [campaign] } = await client.query(
       `INSERT INTO campaigns (owner_id, title, campaign_type, max_call_attempts) VALUES ($1, 'Killed', 'Outbound', 1) RETURNING id`, [user.id]);
     await client.query(
