@@ -26,17 +26,20 @@ function model(body: { messages: { role: string; content?: unknown }[]; stream?:
   const last = String([...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '').toLowerCase();
   if (last.includes('who is this')) return { tokens: LONG_ANSWER, tokenDelayMs: 40 };
   if (last.includes('interested')) return { tokens: ['Wonderful', ', we', ' will', ' call', ' you.'], toolCalls: [{ name: 'mark_outcome', arguments: { outcome: 'interested', note: 'said yes' } }, { name: 'end_call', arguments: { reason: 'done' } }] };
+  if (last.includes('never call')) return { tokens: ['Understood,', ' we', ' will', ' not', ' call', ' again.'], toolCalls: [{ name: 'do_not_call', arguments: { reason: 'asked on the call' } }, { name: 'end_call', arguments: {} }] };
   if (last.includes('person')) return { tokens: ['Connecting', ' you', ' now.'], toolCalls: [{ name: 'transfer_call', arguments: { reason: 'asked for a person' } }] };
   return { tokens: ['How', ' can', ' I', ' help?'] };
 }
 
-const plan = { interested: '+14155550101', transfer: '+14155550102', voicemail: '+14155550103', busy: '+14155550104', no_answer: '+14155550105', lost_end: '+14155550106' } as const;
+const plan = { do_not_call: '+14155550107', interested: '+14155550101', transfer: '+14155550102', voicemail: '+14155550103', busy: '+14155550104', no_answer: '+14155550105', lost_end: '+14155550106' } as const;
 /** The callee stays on the line, silent, until the agent ends the call (as a person would). */
 const WAIT = { silenceMs: 60_000 };
 const callees: Record<string, FakeCallee> = {
   [plan.interested]: { answer: 'human', steps: [{ say: 'Hello, who is this?' }, { say: 'Sorry, go on', interruptAfterTokens: 3 }, { say: 'Yes, I am interested.' }, WAIT] },
   [plan.transfer]: { answer: 'human', steps: [{ say: 'Can I talk to a person?' }, WAIT] },
   [plan.voicemail]: { answer: 'machine' },
+  // The phrase list does not know this wording; the model's do_not_call tool does.
+  [plan.do_not_call]: { answer: 'human', steps: [{ say: 'This household should never call again, thanks.' }, WAIT] },
   [plan.busy]: { answer: 'busy' },
   [plan.no_answer]: { answer: 'no-answer' },
   [plan.lost_end]: { answer: 'human', steps: [{ say: 'Yes, I am interested.' }, WAIT], dropCompleted: true },
@@ -102,7 +105,7 @@ describe('a campaign on Twilio with our own agent', () => {
     // The model saw the filled system prompt and the tools.
     const asked = llm.seen.find((r) => r.body.stream && JSON.stringify(r.body.messages[0]).includes('Ann'))!.body;
     expect(asked.messages[0]).toEqual({ role: 'system', content: 'You call Ann about Spring offer.' });
-    expect((asked.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(['end_call', 'transfer_call', 'mark_outcome']);
+    expect((asked.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(['end_call', 'transfer_call', 'do_not_call', 'mark_outcome']);
 
     // The transfer: the relay ends, Twilio comes to the action URL and dials the assistant's transfer number.
     expect(twilioCall(plan.transfer).transferTo).toBe(TRANSFER);
@@ -121,6 +124,18 @@ describe('a campaign on Twilio with our own agent', () => {
     }, 15_000);
     expect(crm.length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(crm[0]!.body)).toHaveProperty('name');
+  });
+
+  it('takes the agent\'s do_not_call tool as the opt-out: the number is suppressed with the call as its source, no retry', async () => {
+    const a = await assistant();
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { assistant_id: a.id, max_call_attempts: 3, call_interval: [1] });
+    const id = await s.contact(campaign.id, plan.do_not_call, 'Gus');
+    await s.api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);
+    const [call] = await s.settled(campaign.id, 1, 20_000);
+    expect((call!.call_data as { opt_out: unknown }).opt_out).toEqual({ detected_by: 'assistant', phrase: null, language: null });
+    expect(await s.contactRow(id)).toMatchObject({ status: 'do_not_disturb', next_action_time: null });
+    const lookup = (await s.api('GET', `/api/v1/suppressions/lookup?phone_number=${encodeURIComponent(plan.do_not_call)}`)).json();
+    expect(lookup).toMatchObject({ suppressed: true, suppression: { source: 'opt_out', call_id: call!.id } });
   });
 
   it('refuses a forged signature at every entry point with 403, and changes nothing', async () => {

@@ -99,6 +99,8 @@ export interface CallEvent {
   analysis?: Record<string, unknown>;
   /** The vendor ended the call without placing it (its concurrency fallback): the attempt is not counted. */
   refundAttempt?: boolean;
+  /** Who found that the person asked not to be called again: the assistant itself, or the LLM's reading. */
+  optOutBy?: 'assistant' | 'llm';
 }
 
 export interface WebhookInput {

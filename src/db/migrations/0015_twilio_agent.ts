@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * sealed api_key). agent_conversations holds what this service's agent heard and said on a call,
  * written as the conversation goes (every turn), so the call's end, which Twilio reports to any
  * process, finds it whichever process held the socket; with the outcome the agent marked, whether
- * a machine answered (answering-machine detection) and a transfer the agent asked for.
+ * a machine answered (answering-machine detection), a transfer the agent asked for, and whether the
+ * person asked not to be called again (the agent's do_not_call tool).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE voice_connections ADD COLUMN account_sid text`.execute(db);
@@ -18,6 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ended_by text,
       answered_by text,
       transfer_to text,
+      opt_out boolean NOT NULL DEFAULT false,
       opened_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`.execute(db);

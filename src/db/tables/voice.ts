@@ -61,6 +61,7 @@ export interface AgentConversationsTable {
   ended_by: string | null;
   answered_by: string | null;
   transfer_to: string | null;
+  opt_out: Generated<boolean>;
   opened_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

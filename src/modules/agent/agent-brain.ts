@@ -12,7 +12,8 @@ export type AgentOutput =
 export type AgentToolCall =
   | { name: 'end_call'; reason: string }
   | { name: 'transfer_call'; reason: string }
-  | { name: 'mark_outcome'; outcome: 'interested' | 'scheduled' | 'not_interested'; time: string | null; note: string | null };
+  | { name: 'mark_outcome'; outcome: 'interested' | 'scheduled' | 'not_interested'; time: string | null; note: string | null }
+  | { name: 'do_not_call'; reason: string };
 
 export interface AgentTurnInput {
   /** The system prompt: the assistant's (placeholders filled), else the campaign's, else a default. */
@@ -39,6 +40,7 @@ export function agentTools(canTransfer: boolean) {
   return [
     fn('end_call', 'End the call after your last sentence (say goodbye first).', { reason: { type: 'string' } }, []),
     ...(canTransfer ? [fn('transfer_call', 'Transfer the caller to a person, when they ask for one or need what you cannot give.', { reason: { type: 'string' } }, [])] : []),
+    fn('do_not_call', 'The person asked not to be called again (stop calling, remove me from your list): record it, confirm politely, then end the call.', { reason: { type: 'string' } }, []),
     fn('mark_outcome', 'Record the outcome of the call as soon as it is clear.', {
       outcome: { type: 'string', enum: ['interested', 'scheduled', 'not_interested'] },
       time: { type: 'string', description: 'for scheduled: the agreed date and time, ISO 8601' },
@@ -53,6 +55,7 @@ export function toolCallOf(name: string, args: unknown): AgentToolCall | null {
   const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v.slice(0, 500) : null);
   if (name === 'end_call') return { name, reason: text(a.reason) ?? 'the assistant ended the call' };
   if (name === 'transfer_call') return { name, reason: text(a.reason) ?? 'the caller asked for a person' };
+  if (name === 'do_not_call') return { name, reason: text(a.reason) ?? 'asked not to be called again' };
   if (name === 'mark_outcome' && (a.outcome === 'interested' || a.outcome === 'scheduled' || a.outcome === 'not_interested')) {
     return { name, outcome: a.outcome, time: text(a.time), note: text(a.note) };
   }

@@ -16,6 +16,8 @@ export interface ConversationUpdate {
   outcome?: AgentOutcome;
   endedBy?: 'HUMAN' | 'AI';
   transferTo?: string;
+  /** The person asked not to be called again (the do_not_call tool). */
+  optOut?: boolean;
 }
 
 export async function saveConversation(db: Db, callId: number, update: ConversationUpdate): Promise<void> {
@@ -26,11 +28,12 @@ export async function saveConversation(db: Db, callId: number, update: Conversat
     action_status_reason: update.outcome?.reason ?? null,
     ended_by: update.endedBy ?? null,
     transfer_to: update.transferTo ?? null,
+    opt_out: update.optOut === true,
   };
   // A field the update leaves out keeps its stored value.
   await sql`
-    INSERT INTO agent_conversations (call_id, transcript, action_status, action_status_reason, ended_by, transfer_to)
-    SELECT ${values.call_id}, ${values.transcript}::jsonb, ${values.action_status}, ${values.action_status_reason}, ${values.ended_by}, ${values.transfer_to}
+    INSERT INTO agent_conversations (call_id, transcript, action_status, action_status_reason, ended_by, transfer_to, opt_out)
+    SELECT ${values.call_id}, ${values.transcript}::jsonb, ${values.action_status}, ${values.action_status_reason}, ${values.ended_by}, ${values.transfer_to}, ${values.opt_out}
     WHERE EXISTS (SELECT 1 FROM calls WHERE id = ${callId})
     ON CONFLICT (call_id) DO UPDATE SET
       transcript = CASE WHEN ${update.transcript !== undefined} THEN EXCLUDED.transcript ELSE agent_conversations.transcript END,
@@ -38,6 +41,7 @@ export async function saveConversation(db: Db, callId: number, update: Conversat
       action_status_reason = CASE WHEN ${update.outcome !== undefined} THEN EXCLUDED.action_status_reason ELSE agent_conversations.action_status_reason END,
       ended_by = coalesce(EXCLUDED.ended_by, agent_conversations.ended_by),
       transfer_to = coalesce(EXCLUDED.transfer_to, agent_conversations.transfer_to),
+      opt_out = agent_conversations.opt_out OR EXCLUDED.opt_out,
       updated_at = now()`.execute(db);
 }
 
@@ -79,6 +83,7 @@ export async function withAgentConversations(deps: Deps, events: CallEvent[]): P
       ...(row.transfer_to ? { actionStatus: 'transferred' as const, actionStatusReason: `transferred to ${row.transfer_to}` }
         : row.action_status_reason !== null ? { actionStatus: row.action_status as CallEvent['actionStatus'], actionStatusReason: row.action_status_reason } : {}),
       ...(row.ended_by ? { endedBy: row.ended_by as 'HUMAN' | 'AI' } : {}),
+      ...(row.opt_out ? { optOutBy: 'assistant' as const } : {}),
       ...(machine && event.status === 'finished' ? { status: 'voicemail' as const, endedReason: `an answering machine took the call (${row.answered_by})` } : {}),
     };
   });

@@ -142,6 +142,8 @@ export class RelaySession {
       } else if (call.name === 'transfer_call' && this.script.assistant?.transferNumber) {
         update.transferTo = this.script.assistant.transferNumber;
         end = JSON.stringify({ reason: 'transfer', detail: call.reason });
+      } else if (call.name === 'do_not_call') {
+        update.optOut = true;
       } else if (call.name === 'end_call') {
         end ??= JSON.stringify({ reason: 'end', detail: call.reason });
       }

@@ -38,6 +38,8 @@ export interface CallOutcome {
   refundAttempt?: boolean;
   /** The vendor's post-call analysis, kept in call_data.analysis. */
   analysis?: Record<string, unknown>;
+  /** The assistant or the LLM found an opt-out before the end was applied (see opt-out.ts). */
+  optOutBy?: 'assistant' | 'llm';
   /** Set by finishCalls: the person asked not to be called again (call_data.opt_out). */
   optOut?: OptOutFinding | null;
 }

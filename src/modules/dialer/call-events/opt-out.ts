@@ -6,11 +6,12 @@ import type { CallOutcome } from './call-finish.ts';
 /**
  * "Stop calling me", heard on a call: the number goes on the account's do-not-call list with the
  * call as its source, the contact ends do_not_disturb and no retry is scheduled. Found from the
- * assistant's own signal where the vendor gives one (an `opt_out` flag in its post-call analysis),
- * else by the offline detector on the caller's words (src/modules/compliance/opt-out).
+ * assistant's own signal where the vendor gives one (an `opt_out` flag in its post-call analysis,
+ * or our Twilio agent's do-not-call tool), the LLM when configured (llm-opt-out.ts, before the event
+ * is applied), else the offline detector on the caller's words (src/modules/compliance/opt-out).
  */
 export interface OptOutFinding {
-  detected_by: 'assistant' | 'offline';
+  detected_by: 'assistant' | 'llm' | 'offline';
   phrase: string | null;
   language: string | null;
 }
@@ -18,6 +19,7 @@ export interface OptOutFinding {
 export function findOptOut(o: CallOutcome): OptOutFinding | null {
   const analysis = o.analysis ?? {};
   const structured = (analysis.structuredData ?? analysis.custom_analysis_data ?? {}) as Record<string, unknown>;
+  if (o.optOutBy) return { detected_by: o.optOutBy, phrase: null, language: null };
   if (analysis.opt_out === true || structured.opt_out === true) return { detected_by: 'assistant', phrase: null, language: null };
   if (!o.transcript?.length) return null;
   const found = detectOptOut(o.transcript);

@@ -4,6 +4,7 @@ import { providerFor, VoiceNotConfiguredError, type Route } from '../../../voice
 import { answerVendorInbound } from '../inbound/vendor-inbound.ts';
 import { applyCallEvents } from './call-events.service.ts';
 import { withActionStatus } from './analysis-outcome.ts';
+import { withLlmOptOut } from '../../compliance/opt-out/llm-opt-out.ts';
 import { withAgentConversations } from '../../agent/conversation-store.ts';
 
 export type EventsAnswer =
@@ -49,6 +50,7 @@ export async function handleProviderEvents({ deps, provider: name, input, connec
   if (provider.settleEvents) events = await provider.settleEvents(events);
   if (provider.runsConversation) events = await withAgentConversations(deps, events);
   events = await withActionStatus(deps, events);
+  events = await withLlmOptOut(deps, events);
   const r = await applyCallEvents({ deps, provider: name, events });
   return { statusCode: 200, body: { received: events.length, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls } };
 }
