@@ -143,7 +143,8 @@ describe.skipIf(!HAS_BROWSER)('integrations in the browser', () => {
     expect(token).toMatch(/^vci_/);
     const row = page.getByRole('table', { name: 'Contact-creation integrations' }).getByRole('row', { name: /Website form/ });
     await row.waitFor();
-    expect(await row.textContent()).toContain(campaign.title);
+    // The campaign's title comes in its own request after the row (its id shows meanwhile).
+    await expect.poll(() => row.textContent()).toContain(campaign.title);
     expect(await row.textContent()).not.toContain(token);
 
     // The curl example, run as written against the service's real HTTP endpoint.
