@@ -5,13 +5,17 @@ import { type AuditEvent, when } from './model';
 const show = (v: unknown): string => {
   if (v === null || v === undefined) return '—';
   if (Array.isArray(v)) return v.map(show).join(v.every((x) => typeof x === 'string' && /^\d\d:\d\d/.test(x)) ? '–' : ', ');
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k} ${show(x)}`).join(', ');
   return String(v);
 };
 
+// The database hands details back with its keys reordered; a change reads before -> after.
+const FIRST = ['change', 'from', 'to', 'url_before', 'url'];
+const rank = (key: string) => (FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length);
+
 /** The details object on one line: "key: value · key: value" (secrets are never recorded, so all may show). */
 export const summarise = (details: AuditEvent['details']) =>
-  Object.entries(details).map(([k, v]) => `${k.replace(/_/g, ' ')}: ${show(v)}`).join(' · ');
+  Object.entries(details).sort(([a], [b]) => rank(a) - rank(b)).map(([k, v]) => `${k.replace(/_/g, ' ')}: ${show(v)}`).join(' · ');
 
 const subjectOf = (e: AuditEvent) => `${e.subject.type.replace(/_/g, ' ')}${e.subject.id !== null ? ` ${e.subject.id}` : ''}`;
 

@@ -20,7 +20,7 @@ export function CsvUpload() {
         <Stack gap="xs">
           <Title order={3} size="h4" id="csv-title">Upload a CSV</Title>
           <FileInput
-            label="CSV file" placeholder="Choose a .csv file" accept=".csv,text/csv,text/plain" clearable value={file} onChange={(f) => { setFile(f); upload.reset(); }}
+            label="CSV file" accept=".csv,text/csv,text/plain" clearable value={file} onChange={(f) => { setFile(f); upload.reset(); }}
             description="Columns: phone_number (required), reason and expires_at (optional)" error={fileMessage}
           />
           {upload.error && !fileMessage && <Problem error={upload.error} />}
