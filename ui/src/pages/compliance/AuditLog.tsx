@@ -31,7 +31,7 @@ export function AuditLog() {
   return (
     <Stack>
       <Group align="end" wrap="wrap">
-        <MultiSelect label="Kind" placeholder={kinds.length ? undefined : 'Any kind'} data={[...AUDIT_KINDS]} value={kinds} onChange={reset(setKinds)} clearable searchable miw={240} maw={480} />
+        <MultiSelect label="Kind" placeholder={kinds.length ? undefined : 'Any kind'} data={[...AUDIT_KINDS]} value={kinds} onChange={reset(setKinds)} clearable searchable miw={240} maw={320} />
         <TextInput label="Actor" description="E-mail, username or api key name" type="search" value={actorText} onChange={(e) => reset(setActorText)(e.currentTarget.value)} miw={200} />
         <TextInput label="Since" type="datetime-local" value={since} onChange={(e) => reset(setSince)(e.currentTarget.value)} />
         <TextInput label="Until" type="datetime-local" value={until} onChange={(e) => reset(setUntil)(e.currentTarget.value)} />
