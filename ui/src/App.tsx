@@ -32,12 +32,13 @@ const Profile = page(() => import('./pages/Profile'));
 const Campaign = page(() => import('./pages/Campaign'));
 const Assistants = page(() => import('./pages/Assistants'));
 const VoiceConnections = page(() => import('./pages/VoiceConnections'));
+const Compliance = page(() => import('./pages/Compliance'));
 
 // The page the address names starts loading at once, beside the session check, not after it.
 const path = window.location.pathname;
 const firstPage = /^\/calls\/\d+/.test(path) ? Call
   : /^\/campaigns\/(\d+|new)$/.test(path) ? Campaign
-  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/assistants': Assistants, '/voice-connections': VoiceConnections, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
+  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/assistants': Assistants, '/voice-connections': VoiceConnections, '/compliance': Compliance, '/compliance/settings': Compliance, '/compliance/audit': Compliance, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
 void firstPage?.load();
 
 const Waiting = () => (
@@ -64,6 +65,9 @@ export function App() {
           <Route path="/integrations" element={<Integrations />} />
           <Route path="/assistants" element={<Assistants />} />
           <Route path="/voice-connections" element={<VoiceConnections />} />
+          <Route path="/compliance" element={<Compliance />} />
+          <Route path="/compliance/settings" element={<Compliance />} />
+          <Route path="/compliance/audit" element={<Compliance />} />
           <Route path="/api-keys" element={<Profile />} />
           <Route path="/account" element={<Profile />} />
           <Route path="/sub-users" element={<Profile />} />

@@ -13,6 +13,7 @@ export const NAVIGATION = [
   { to: '/integrations', label: 'Integrations' },
   { to: '/assistants', label: 'Assistants' },
   { to: '/voice-connections', label: 'Voice connections', ownersOnly: true },
+  { to: '/compliance', label: 'Compliance' },
   { to: '/api-keys', label: 'API keys' },
 ] as const;
 

@@ -1,0 +1,41 @@
+import { Stack, Tabs, Title } from '@mantine/core';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useSession } from '../api/session';
+import { AuditLog } from './compliance/AuditLog';
+import { DoNotCall } from './compliance/DoNotCall';
+import { SettingsTab } from './compliance/SettingsTab';
+
+// Longest address first: /compliance is a prefix of the other two.
+const TABS = [
+  { path: '/compliance/settings', value: 'settings', label: 'Quiet hours and caps', ownersOnly: false },
+  { path: '/compliance/audit', value: 'audit', label: 'Audit log', ownersOnly: true },
+  { path: '/compliance', value: 'list', label: 'Do-not-call list', ownersOnly: false },
+] as const;
+const ORDER = ['list', 'settings', 'audit'] as const;
+
+/**
+ * The compliance area: the do-not-call list, the quiet hours and caps, and (owners only) the audit
+ * log, one tab each, each with its own address. Sub-users add numbers and read the settings.
+ */
+export default function Compliance() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const owner = session.data?.kind === 'user';
+  const found = TABS.find((t) => location.pathname.startsWith(t.path)) ?? TABS[2];
+  const tab = found.ownersOnly && !owner ? TABS[2] : found;
+  const visible = ORDER.map((v) => TABS.find((t) => t.value === v)!).filter((t) => owner || !t.ownersOnly);
+  return (
+    <Stack>
+      <Title order={2}>Compliance</Title>
+      <Tabs value={tab.value} onChange={(value) => navigate(TABS.find((t) => t.value === value)!.path)}>
+        <Tabs.List>
+          {visible.map((t) => <Tabs.Tab key={t.value} value={t.value}>{t.label}</Tabs.Tab>)}
+        </Tabs.List>
+      </Tabs>
+      {tab.value === 'list' && <DoNotCall owner={owner} />}
+      {tab.value === 'settings' && <SettingsTab owner={owner} />}
+      {tab.value === 'audit' && owner && <AuditLog />}
+    </Stack>
+  );
+}
