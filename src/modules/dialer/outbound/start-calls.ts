@@ -118,28 +118,25 @@ async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderEr
   });
 }
 
+/** A call written but not dialled because its number was suppressed meanwhile: no call, no attempt, the contact do_not_disturb. */
+async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: string) {
+  await withdrawCall(deps, call, { status: 'do_not_disturb', at: null, reason: `${reason}; suppressed after the call was queued, not dialled` });
+}
+
 /**
  * The vendor refused for its concurrency or rate limit: no call was placed, so none is kept.
  * The call row goes, its contact returns to the queue with its attempt given back, and the
  * route waits (Retry-After, else REFUSAL_BACKOFF_MS) in every process.
  */
-/** A call written but not dialled because its number was suppressed meanwhile: no call, no attempt, the contact do_not_disturb. */
-async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: string) {
-  await deps.db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
-    if (rows.length === 0) return;
-    await sql`SELECT id FROM contacts WHERE id = ${call.contact.id} FOR UPDATE`.execute(trx);
-    await sql`DELETE FROM calls WHERE id = ${call.id}`.execute(trx);
-    await sql`
-      UPDATE contacts SET status = 'do_not_disturb', calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = NULL,
-        next_action_reason = ${`${reason}; suppressed after the call was queued, not dialled`}, updated_at = now()
-      WHERE id = ${call.contact.id} AND status = 'in progress'`.execute(trx);
-  });
-}
-
 async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceProviderError) {
   const until = new Date(deps.clock.now().getTime() + (error.retryAfterMs ?? REFUSAL_BACKOFF_MS));
   await blockRoute(deps.db, call.route, until);
+  await withdrawCall(deps, call, { status: 'call_scheduled', at: until, reason: `${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted` });
+  deps.log.warn({ route: routeKey(call.route), until }, 'voice vendor refused a call for its limits; route backs off');
+}
+
+/** Removes a call that was never placed and gives its contact's attempt back, with the contact's next step. */
+async function withdrawCall(deps: Deps, call: StartingCall, next: { status: string; at: Date | null; reason: string }) {
   await deps.db.transaction().execute(async (trx) => {
     // Lock order of an event batch: the call, then its contact.
     const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
@@ -147,9 +144,8 @@ async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceP
     await sql`SELECT id FROM contacts WHERE id = ${call.contact.id} FOR UPDATE`.execute(trx);
     await sql`DELETE FROM calls WHERE id = ${call.id}`.execute(trx);
     await sql`
-      UPDATE contacts SET status = 'call_scheduled', calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = ${until},
-        next_action_reason = ${`${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted`}, updated_at = now()
+      UPDATE contacts SET status = ${next.status}, calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = ${next.at},
+        next_action_reason = ${next.reason}, updated_at = now()
       WHERE id = ${call.contact.id} AND status = 'in progress'`.execute(trx);
   });
-  deps.log.warn({ route: routeKey(call.route), until }, 'voice vendor refused a call for its limits; route backs off');
 }

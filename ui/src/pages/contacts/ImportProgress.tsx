@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Alert, Button, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
+import { RowErrors } from '../../components/RowErrors';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
@@ -56,32 +57,7 @@ export function ImportProgress({ taskId }: { taskId: number }) {
       <Text size="sm">Created {t.created} · Skipped {t.skipped} · Failed {t.failed}</Text>
       {t.status === 'failed' && <Alert color="red" role="alert" title="Import failed">{t.failure_reason ?? 'The import ended without a reason.'}</Alert>}
       <Problem error={task.error} />
-      {t.errors.length > 0 && (
-        <Stack gap="xs">
-          <Group justify="space-between" wrap="wrap">
-            <Text size="sm">
-              {t.error_count > t.errors.length ? `The first ${t.errors.length} of ${t.error_count} rows not imported` : `${t.error_count} rows not imported`} (row 1 is the first row after the header)
-            </Text>
-            <Button size="xs" variant="default" onClick={() => downloadErrors(t)}>Download errors</Button>
-          </Group>
-          <ScrollArea.Autosize mah={260} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Rows not imported' }}>
-            <Table striped aria-label="Import errors" miw={360}>
-              <Table.Thead>
-                <Table.Tr><Table.Th>Row</Table.Th><Table.Th>Phone number</Table.Th><Table.Th>Reason</Table.Th></Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {t.errors.map((e) => (
-                  <Table.Tr key={`${e.index}-${e.phone_number}`}>
-                    <Table.Td>{e.index + 1}</Table.Td>
-                    <Table.Td>{e.phone_number}</Table.Td>
-                    <Table.Td>{e.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea.Autosize>
-        </Stack>
-      )}
+      <RowErrors errors={t.errors} errorCount={t.error_count} verb="imported" tableLabel="Import errors" onDownload={() => downloadErrors(t)} />
     </Stack>
   );
 }
