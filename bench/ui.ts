@@ -87,7 +87,7 @@ try {
 
     results.apiFiltered.push(await apiTime('skip=0&limit=25&status=voicemail'));
     const t1 = performance.now();
-    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Statuses', exact: true }).click();
     await page.getByRole('option', { name: 'voicemail', exact: true }).click();
     const table = page.getByRole('table', { name: 'Calls' });
     await table.getByText('finished', { exact: true }).first().waitFor({ state: 'detached' });
