@@ -101,7 +101,8 @@ describe.skipIf(!HAS_BROWSER)('calls in the browser', () => {
     await page.reload();
     await expect.poll(() => shownIds(page)).toEqual(searched.data.map((c) => c.id));
     expect(await page.getByLabel('Search in call data', { exact: true }).inputValue()).toBe('PAPAYA');
-    expect(await page.getByLabel('Started from', { exact: true }).inputValue()).toBe(await localInput(page, between));
+    // Chromium shows a datetime-local value without its seconds when they are 00.
+    expect((await page.getByLabel('Started from', { exact: true }).inputValue()).replace(/:00$/, '')).toBe((await localInput(page, between)).replace(/:00$/, ''));
     expect(await page.getByRole('search', { name: 'Call filters' }).getByText(north.title).count()).toBeGreaterThan(0);
 
     // An upper start bound before the second batch leaves only the first batch's finished north calls.

@@ -31,11 +31,13 @@ export default function Calls() {
     // Live: every 2 s while a call on the page is in progress, else every 5 s (new calls appear too).
     refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'in progress') ? 2000 : 5000),
   });
-  const edit = (change: (next: URLSearchParams) => void) => setParams((prev) => {
-    const next = new URLSearchParams(prev);
+  // From the address as it is now, not as of the last render: two changes in a row (a status
+  // chosen, then a date typed) both stay, where the router's `prev` would lose the first.
+  const edit = (change: (next: URLSearchParams) => void) => {
+    const next = new URLSearchParams(window.location.search);
     change(next);
-    return next;
-  }, { replace: true });
+    setParams(next, { replace: true });
+  };
   const rows = list.isError ? [] : list.data?.data ?? [];
   const total = list.isError ? 0 : list.data?.count ?? 0;
   const page = pageOf(params);
