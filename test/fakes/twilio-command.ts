@@ -12,10 +12,13 @@ const port = Number(env.FAKE_TWILIO_PORT ?? 4030);
 const accountSid = env.FAKE_TWILIO_ACCOUNT_SID ?? `AC${'0'.repeat(32)}`;
 const authToken = env.FAKE_TWILIO_AUTH_TOKEN ?? 'fake-twilio-token';
 
-const interested: FakeCallee = { answer: 'human', steps: [{ say: 'Yes, I am interested.' }, { say: 'Tuesday morning works for me.' }, { hangup: true }] };
+// A person answers, then stays on the line (silent) until the agent ends the call, as people do;
+// the scripted demo agent asks its question after the first words, so the answer comes second.
+const stay = { silenceMs: 60_000 };
+const interested: FakeCallee = { answer: 'human', steps: [{ say: 'Hello?' }, { say: 'Yes, I am interested.' }, stay] };
 const byDigit: FakeCallee[] = [
   interested, interested, interested, interested, interested,
-  { answer: 'human', steps: [{ say: 'No thanks, I am not interested.' }, { hangup: true }] },
+  { answer: 'human', steps: [{ say: 'Hello?' }, { say: 'No thanks, I am not interested.' }, stay] },
   { answer: 'machine' },
   { answer: 'busy' },
   { answer: 'no-answer' },
@@ -37,7 +40,9 @@ console.log(`Fake Twilio listening on ${fake.url}
   callees by the last digit called: 0-4 interested, 5 not interested, 6 voicemail, 7 busy, 8 no answer, 9 completed callback lost
 
 Point the service at it:
-  VOICE_PROVIDER=twilio TWILIO_BASE_URL=${fake.url} TWILIO_ACCOUNT_SID=${accountSid} TWILIO_AUTH_TOKEN=${authToken} npm start`);
+  VOICE_PROVIDER=twilio TWILIO_BASE_URL=${fake.url} TWILIO_ACCOUNT_SID=${accountSid} TWILIO_AUTH_TOKEN=${authToken} \\
+    TWILIO_FROM_NUMBER=+15550000001 PUBLIC_BASE_URL=http://127.0.0.1:8000 npm start
+(PUBLIC_BASE_URL is where the fake fetches each call's TwiML and opens its socket: the service's own address.)`);
 
 const stop = () => void fake.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
