@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubUser } from '../helpers/factories.ts';
+import { finishCall } from '../../src/modules/dialer/call-events/call-events.service.ts';
+import { createCampaignViaApi, createSubUser } from '../helpers/factories.ts';
+import { createFinishedCall } from '../helpers/finished-call.ts';
 import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
 import { describedBy, labelled } from './contacts-helpers.ts';
 
@@ -195,6 +197,27 @@ describe.skipIf(!HAS_BROWSER)('the Compliance area', () => {
     await page.goto('/compliance/audit');
     await page.getByRole('table', { name: 'Do-not-call list' }).waitFor();
     expect(await page.getByRole('table', { name: 'Audit log' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows on a call\'s page who found the opt-out and which number it went out from, and lists the number', async () => {
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Opt-out on a call' });
+    const live = await createFinishedCall(s.t.deps.db, {
+      ownerId: s.alice.id, campaignId: campaign.id, status: 'in progress', action_status: null, transcript: null, finish: false,
+      extra_call_data: { caller_id: { number: '+12125550181', reason: 'same area code as the contact' } },
+    });
+    // The call ends through the dialer's own path, with the caller's words.
+    await finishCall({ deps: s.t.deps, callId: live.id, outcome: { status: 'finished', transcript: [
+      { role: 'assistant', text: 'Hello, this is Acme.' }, { role: 'user', text: 'Take me off your list, please.' },
+    ] } });
+    const page = await s.page({ signIn: s.alice });
+    await page.goto(`/calls/${live.id}`);
+    const alert = page.getByRole('status').filter({ hasText: 'Asked not to be called again' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Found by the built-in phrases');
+    await page.getByText('Called from +12125550181: same area code as the contact').waitFor();
+    const listed = await get(`/api/v1/suppressions/lookup?phone_number=${encodeURIComponent(live.contactPhone)}`);
+    expect(listed).toMatchObject({ suppressed: true, suppression: { source: 'opt_out', call_id: live.id } });
     await page.context().close();
   });
 });

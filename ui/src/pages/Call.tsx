@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, must } from '../api/client';
@@ -9,8 +9,12 @@ type Turn = { role: string; text: string };
 type CallDetail = {
   id: number; status: string; contact_id: number; to_number?: string | null; from_number?: string | null; campaign_title?: string | null;
   call_duration?: number | null; cost?: number | null; action_status?: string | null; record_url?: string | null; start_time?: string | null;
-  call_ended_by_reason?: string | null; call_data?: { transcript?: Turn[] } & Record<string, unknown>; contact_data?: Record<string, unknown>;
+  call_ended_by_reason?: string | null; contact_data?: Record<string, unknown>;
+  call_data?: { transcript?: Turn[]; opt_out?: OptOut; caller_id?: { number: string | null; reason: string } } & Record<string, unknown>;
 };
+type OptOut = { detected_by: 'assistant' | 'llm' | 'offline'; phrase: string | null; language: string | null };
+
+const FOUND_BY = { assistant: 'the assistant', llm: 'the language model', offline: 'the built-in phrases' } as const;
 
 /** One call: the conversation, the recording, the figures and the contact; live while it is in progress. */
 export default function Call() {
@@ -37,6 +41,15 @@ export default function Call() {
         <Figure label="Cost" value={c.cost != null ? `$${c.cost.toFixed(4)}` : '—'} />
       </SimpleGrid>
       <Text size="sm">Campaign {c.campaign_title} · contact {c.contact_id} ({c.to_number}) · {c.call_ended_by_reason ?? ''}</Text>
+      {c.call_data?.caller_id && (
+        <Text size="sm">Called from {c.call_data.caller_id.number ?? 'the provider\'s default number'}: {c.call_data.caller_id.reason}</Text>
+      )}
+      {c.call_data?.opt_out && (
+        <Alert color="red" title="Asked not to be called again" role="status">
+          Found by {FOUND_BY[c.call_data.opt_out.detected_by] ?? c.call_data.opt_out.detected_by}
+          {c.call_data.opt_out.phrase ? ` ("${c.call_data.opt_out.phrase}")` : ''}: the number is on the do-not-call list and the contact will not be called again.
+        </Alert>
+      )}
       {c.record_url && (
         <Paper withBorder p="sm">
           <Text size="sm" mb={4}>Recording</Text>
