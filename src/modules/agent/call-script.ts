@@ -13,12 +13,7 @@ import { assistantsOf, spokenContent } from '../dialer/outbound/start-calls.ts';
  */
 export interface CallScript {
   callId: number;
-  ownerId: number;
-  campaignId: number;
-  campaignTitle: string;
-  direction: 'outbound' | 'inbound';
   status: string;
-  providerCallId: string | null;
   route: Route;
   assistant: CallAssistant | null;
   prompt: string | null;
@@ -26,11 +21,11 @@ export interface CallScript {
 
 export async function loadCallScript(deps: Deps, callId: number): Promise<CallScript | null> {
   const { rows } = await sql<{
-    id: number; owner_id: number; status: string; call_type: string | null; provider: string | null; voice_connection_id: number | null; external_session_id: string | null;
+    id: number; status: string; provider: string | null; voice_connection_id: number | null;
     contact_id: number; phone_number: string; contact_status: string | null; contact_data: unknown;
     campaign_id: number; title: string; description: string | null; campaign_type: string; campaign_phone: string | null; campaign_data: unknown; assistant_id: number | null;
   }>`
-    SELECT c.id, c.owner_id, c.status, c.call_type, c.provider, c.voice_connection_id, c.external_session_id,
+    SELECT c.id, c.status, c.provider, c.voice_connection_id,
            ct.id AS contact_id, ct.phone_number, ct.status AS contact_status, ct.contact_data,
            cp.id AS campaign_id, cp.title, cp.description, cp.campaign_type, cp.campaign_phone, cp.campaign_data, cp.assistant_id
     FROM calls c JOIN contacts ct ON ct.id = c.contact_id JOIN campaigns cp ON cp.id = ct.campaign_id
@@ -48,8 +43,6 @@ export async function loadCallScript(deps: Deps, callId: number): Promise<CallSc
   const assistant = row.assistant_id === null ? null : assistants.get(row.assistant_id) ?? null;
   const spoken = spokenContent(deps, { context, prompt: prompts.get(row.campaign_id) ?? null, assistant, route });
   return {
-    callId: row.id, ownerId: row.owner_id, campaignId: row.campaign_id, campaignTitle: row.title,
-    direction: row.call_type === 'inbound' ? 'inbound' : 'outbound', status: row.status, providerCallId: row.external_session_id,
-    route, assistant: spoken.assistant, prompt: spoken.prompt,
+    callId: row.id, status: row.status, route, assistant: spoken.assistant, prompt: spoken.prompt,
   };
 }

@@ -6,8 +6,7 @@ import { RelaySession, type RelayOutMessage } from './relay-session.ts';
 import { SCRIPTED_QUESTION, ScriptedBrain } from './scripted-brain.ts';
 
 const script = (overrides: Partial<NonNullable<CallScript['assistant']>> = {}): CallScript => ({
-  callId: 1, ownerId: 1, campaignId: 1, campaignTitle: 'Spring', direction: 'outbound', status: 'in progress', providerCallId: null,
-  route: { provider: 'twilio', connectionId: null }, prompt: 'Sell the spring offer.',
+  callId: 1, status: 'in progress', route: { provider: 'twilio', connectionId: null }, prompt: 'Sell the spring offer.',
   assistant: {
     id: 1, name: 'A', providerAssistantId: null, firstMessage: 'Hello Ann!', systemPrompt: 'Be brief.', voice: null, language: null, model: null,
     voicemail: { action: 'hang_up', message: null }, maxDurationSec: null, transferNumber: '+14155550199', ...overrides,

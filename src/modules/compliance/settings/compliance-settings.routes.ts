@@ -3,6 +3,7 @@ import type { App } from '../../../app.ts';
 import { forbidden, unprocessable } from '../../../http/errors.ts';
 import { Detail, ErrorResponses } from '../../../http/schemas.ts';
 import { recordAudit } from '../../audit/audit.service.ts';
+import { secondsOfDay } from '../../dialer/outbound/calling-window.ts';
 import { complianceOf, type ComplianceSettings } from '../compliance-settings.ts';
 
 /**
@@ -30,7 +31,6 @@ const DESCRIPTION =
 const toBody = (s: ComplianceSettings): Settings => ({
   quiet_hours_from: s.quietFrom.slice(0, 5), quiet_hours_to: s.quietTo.slice(0, 5), max_calls_per_day: s.maxPerDay, max_calls_per_week: s.maxPerWeek,
 });
-const toSeconds = (clock: string) => clock.split(':').slice(0, 2).reduce((acc, part) => acc * 60 + Number(part), 0) * 60;
 
 export async function complianceSettingsRoutes(app: App) {
   const { db } = app.deps;
@@ -47,7 +47,7 @@ export async function complianceSettingsRoutes(app: App) {
     const principal = request.principal;
     if (principal.kind !== 'user') throw forbidden();
     const b = request.body;
-    if (toSeconds(b.quiet_hours_from) >= toSeconds(b.quiet_hours_to)) throw unprocessable(['body', 'quiet_hours_to'], 'must be later than quiet_hours_from (a calling window does not cross midnight)');
+    if (secondsOfDay(b.quiet_hours_from) >= secondsOfDay(b.quiet_hours_to)) throw unprocessable(['body', 'quiet_hours_to'], 'must be later than quiet_hours_from (a calling window does not cross midnight)');
     if (b.max_calls_per_week < b.max_calls_per_day) throw unprocessable(['body', 'max_calls_per_week'], 'must be at least max_calls_per_day');
     return db.transaction().execute(async (trx) => {
       const before = toBody((await complianceOf(trx, [principal.ownerId])).get(principal.ownerId)!);
