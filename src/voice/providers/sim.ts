@@ -4,6 +4,7 @@ import { SIGNATURE_HEADER, signBody, verifySignature } from '../signature.ts';
 import type { CallEvent, EventDelivery, FetchedCall, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
 import { isTerminalCallStatus } from '../provider.ts';
 import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
+import { idFromMetadata } from '../metadata-id.ts';
 
 /**
  * The default provider: a simulated telephony vendor. Each call's outcome is seeded by
@@ -234,7 +235,7 @@ function endedReasonOf(e: WireEvent): { endedReason?: string } {
 function toCallEvent(e: WireEvent): CallEvent {
   return {
     eventId: e.id,
-    callId: typeof e.metadata?.call_id === 'number' ? e.metadata.call_id : null,
+    callId: idFromMetadata(e.metadata?.call_id),
     providerCallId: e.call_id,
     type: e.type,
     at: new Date(e.timestamp),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CallEvent, InboundCallRequest, TranscriptTurn } from '../../provider.ts';
 import { retellOutcome } from './retell-outcomes.ts';
 import type { PhoneCallResponse, RetellInboundBody, RetellWebhookBody } from './retell-types.ts';
+import { idFromMetadata } from '../../metadata-id.ts';
 
 /**
  * Pure parsing of what Retell posts to POST /api/v1/voice/retell/events.
@@ -26,10 +27,7 @@ export function parseRetellEvents(rawBody: string): CallEvent[] {
 /** Our call id, from the metadata we set at create-phone-call (or in the inbound answer). */
 export function callIdOf(call: Pick<PhoneCallResponse, 'metadata'>): number | null {
   const meta = call.metadata as { call_id?: unknown } | null | undefined;
-  const id = meta?.call_id;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
-  if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
-  return null;
+  return idFromMetadata(meta?.call_id);
 }
 
 function startedEvent(call: PhoneCallResponse): CallEvent {

@@ -1,6 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { CallEvent, InboundCallRequest, TranscriptTurn } from '../../provider.ts';
 import { outcomeFields } from './vapi-outcomes.ts';
+import { idFromMetadata } from '../../metadata-id.ts';
 
 /**
  * Pure: Vapi's server messages (`{ message: { type, call, ... } }`) and call records as CallEvents.
@@ -20,9 +21,8 @@ export const endEventId = (providerCallId: string) => `vapi:${providerCallId}:en
 /** Our call id, from the metadata we put on the assistant or its overrides (vapi-requests.ts). */
 export function callIdOf(call: Vapi.Call | undefined, assistant?: Vapi.CreateAssistantDto): number | null {
   for (const m of [call?.assistantOverrides?.metadata, call?.assistant?.metadata, assistant?.metadata]) {
-    const id = m?.call_id;
-    if (typeof id === 'number' && Number.isInteger(id)) return id;
-    if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
+    const id = idFromMetadata(m?.call_id);
+    if (id !== null) return id;
   }
   return null;
 }
