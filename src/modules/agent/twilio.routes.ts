@@ -9,6 +9,7 @@ import { formOf, TwilioProvider } from '../../voice/providers/twilio/twilio-prov
 import { dialTwiml, hangupTwiml, relayTwiml, sayTwiml } from '../../voice/providers/twilio/twilio-twiml.ts';
 import { requestedUrl } from '../../voice/providers/twilio/twilio-urls.ts';
 import { handleProviderEvents } from '../dialer/call-events/provider-events.ts';
+import { callIsOnRoute } from '../dialer/call-events/route-scope.ts';
 import { answerVendorInbound } from '../dialer/inbound/vendor-inbound.ts';
 import { saveProviderIds } from '../dialer/provider-call-ids.ts';
 import { loadCallScript } from './call-script.ts';
@@ -89,8 +90,9 @@ export async function twilioAgentRoutes(app: App) {
     const v = await verified(request, reply);
     if (!v) return reply;
     const callId = request.query.call;
-    // The handoff is ours (relay-session.ts), returned signed by Twilio; the number is the assistant's, never the message's.
-    const transfer = callId !== undefined && handoffReason(v.form.get('HandoffData')) === 'transfer'
+    // The handoff is ours (relay-session.ts), returned signed by Twilio; the number is the assistant's, never the message's,
+    // and only for a call of the route that signed the request (another route's call is an unknown call).
+    const transfer = callId !== undefined && handoffReason(v.form.get('HandoffData')) === 'transfer' && await callIsOnRoute(deps, callId, v.provider.route)
       ? (await loadCallScript(deps, callId))?.assistant?.transferNumber ?? null
       : null;
     return xml(reply, transfer ? dialTwiml(transfer) : hangupTwiml());
@@ -105,6 +107,8 @@ export async function twilioAgentRoutes(app: App) {
     const answeredBy = v.form.get('AnsweredBy');
     const sid = v.form.get('CallSid');
     if (callId === undefined || !answeredBy || !sid) return reply.code(204).send(null);
+    // Another route's call (or none): nothing read, nothing written, answered alike.
+    if (!(await callIsOnRoute(deps, callId, v.provider.route))) return reply.code(204).send(null);
     await saveAnsweredBy(deps.db, callId, answeredBy.slice(0, 40));
     if (isMachine(answeredBy)) {
       const voicemail = (await loadCallScript(deps, callId))?.assistant?.voicemail;

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Deps } from '../../../deps.ts';
 import { isTerminalCallStatus, type CallEvent } from '../../../voice/provider.ts';
+import { routeKey, type Route } from '../../../voice/registry.ts';
 import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts';
 import { GroupCommitBatcher } from './event-batcher.ts';
 import { lockCalls, storeEventIds } from './call-locks.ts';
@@ -20,13 +21,15 @@ export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcom
 /**
  * Records provider events. Each event id is stored once (a repeat is ignored); a
  * terminal status is sticky: later events only fill fields that are still empty.
- * Concurrent deliveries are applied together (see event-batcher.ts).
+ * Concurrent deliveries are applied together (see event-batcher.ts). Only calls of `route`, the
+ * route whose credentials verified the events, are touched (route-scope.ts): an event naming a
+ * call of another route is an unknown call's.
  */
-export async function applyCallEvents({ deps, provider, events }: { deps: Deps; provider: string; events: CallEvent[] }) {
+export async function applyCallEvents({ deps, route, events }: { deps: Deps; route: Route; events: CallEvent[] }) {
   // Progress events change nothing stored (applyBatch): a vendor's ringing and answered
   // messages, most of its traffic, cost no transaction.
   if (!events.some(isStored)) return { applied: events.length, duplicates: 0, unknownCalls: 0 };
-  const outcomes = await batcherFor(deps, provider).submit(events);
+  const outcomes = await batcherFor(deps, route).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
   if (outcomes.includes('ended')) deps.dialerWake.wake();
   return {
@@ -36,28 +39,28 @@ export async function applyCallEvents({ deps, provider, events }: { deps: Deps; 
   };
 }
 
-function batcherFor(deps: Deps, provider: string) {
-  const byProvider = deps.callEventBatchers;
-  let batcher = byProvider.get(provider);
+function batcherFor(deps: Deps, route: Route) {
+  const byRoute = deps.callEventBatchers;
+  let batcher = byRoute.get(routeKey(route));
   if (!batcher) {
     batcher = new GroupCommitBatcher<CallEvent, Outcome>({
-      applyTogether: (events) => applyInOneTransaction(deps, provider, events),
+      applyTogether: (events) => applyInOneTransaction(deps, route, events),
       applyAlone: async (events) => {
         try {
-          return await applyInOneTransaction(deps, provider, events);
+          return await applyInOneTransaction(deps, route, events);
         } catch (error) {
           if (events.length === 1) throw error;
           // A deadlock or one bad event must not lose the others: apply them one by one,
           // in the same order a whole batch uses.
           const out: Outcome[] = new Array(events.length);
-          for (const { e, i } of inEventOrder(events)) out[i] = (await applyInOneTransaction(deps, provider, [e]))[0]!;
+          for (const { e, i } of inEventOrder(events)) out[i] = (await applyInOneTransaction(deps, route, [e]))[0]!;
           return out;
         }
       },
       maxItems: EVENTS_PER_TRANSACTION,
       maxConcurrent: 2,
     });
-    byProvider.set(provider, batcher);
+    byRoute.set(routeKey(route), batcher);
   }
   return batcher;
 }
@@ -73,8 +76,8 @@ function inEventOrder(events: CallEvent[], callOf: (e: CallEvent) => number = (e
 }
 
 /** Applies events in one transaction (applyBatch puts them in event order); the outcomes are in the events' order. */
-function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
-  return deps.db.transaction().execute((trx) => applyBatch(trx, deps, provider, events));
+function applyInOneTransaction(deps: Deps, route: Route, events: CallEvent[]): Promise<Outcome[]> {
+  return deps.db.transaction().execute((trx) => applyBatch(trx, deps, route, events));
 }
 
 /**
@@ -82,14 +85,15 @@ function applyInOneTransaction(deps: Deps, provider: string, events: CallEvent[]
  * end the calls still in progress, then fill what later events add (recording links,
  * a second end event's fields) where still empty.
  */
-async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEvent[]): Promise<Outcome[]> {
+async function applyBatch(trx: Trx, deps: Deps, route: Route, events: CallEvent[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = events.map(() => 'applied');
   // Progress events change nothing the API shows; only end and recording events are stored.
   const stored = events.map((e, i) => ({ e, i })).filter(({ e }) => isStored(e));
   if (stored.length === 0) return outcomes;
   const calls = await lockCalls(trx,
     stored.flatMap(({ e }) => (e.callId !== null ? [e.callId] : [])),
-    stored.flatMap(({ e }) => (e.callId === null && e.providerCallId ? [e.providerCallId] : [])));
+    stored.flatMap(({ e }) => (e.callId === null && e.providerCallId ? [e.providerCallId] : [])),
+    { route, defaultProvider: deps.config.VOICE_PROVIDER });
   const matched: { e: CallEvent; i: number; call: LockedCall }[] = [];
   for (const { e, i } of stored) {
     const call = (e.callId !== null ? calls.byId.get(e.callId) : calls.byProviderId.get(e.providerCallId)) ?? undefined;
@@ -99,7 +103,7 @@ async function applyBatch(trx: Trx, deps: Deps, provider: string, events: CallEv
   // Events named only by the provider's id now know their call: order them among its other events.
   const callIdOf = new Map(matched.map((m) => [m.e, m.call.id]));
   const ordered = inEventOrder(matched.map((m) => m.e), (e) => callIdOf.get(e)!).map(({ i }) => matched[i]!);
-  const fresh = await storeEventIds(trx, provider, matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
+  const fresh = await storeEventIds(trx, route.provider, matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
 
   const finishes: { call: LockedCall; outcome: CallOutcome }[] = [];
   // Fills of a call still in progress apply before the ends (they happened first); the

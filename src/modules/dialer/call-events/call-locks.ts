@@ -1,6 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import type { Route } from '../../../voice/registry.ts';
 import type { LockedCall } from './call-finish.ts';
+import { onRoute } from './route-scope.ts';
 
 /**
  * The locks an event batch (or a call the dialer ends itself) takes first. Invariants: a
@@ -22,21 +24,23 @@ type Trx = Transaction<Database>;
 /**
  * Locks every call the events name, in id order (so two batches, or a batch and the
  * dialer, never deadlock). Events that carry only the provider's id are first resolved
- * to our ids, so the lock itself is a primary-key lookup.
+ * to our ids, so the lock itself is a primary-key lookup. With `scope`, only calls of that
+ * route are found (an event touches calls of its own route only: route-scope.ts).
  */
-export async function lockCalls(trx: Trx, ids: number[], providerIds: string[]) {
+export async function lockCalls(trx: Trx, ids: number[], providerIds: string[], scope?: { route: Route; defaultProvider: string }) {
+  const here = scope ? onRoute('k', scope.route, scope.defaultProvider) : sql`true`;
   const byProviderId = new Map<string, LockedCall>();
   const resolved = new Map<number, string>();
   if (providerIds.length > 0) {
     const { rows } = await sql<{ id: number; p: string }>`
-      SELECT call_id AS id, provider_call_id AS p FROM call_provider_refs WHERE provider_call_id = ANY(${providerIds}::text[])
-      UNION SELECT id, external_session_id FROM calls WHERE external_session_id = ANY(${providerIds}::text[])`.execute(trx);
+      SELECT r.call_id AS id, r.provider_call_id AS p FROM call_provider_refs r JOIN calls k ON k.id = r.call_id WHERE r.provider_call_id = ANY(${providerIds}::text[]) AND ${here}
+      UNION SELECT k.id, k.external_session_id FROM calls k WHERE k.external_session_id = ANY(${providerIds}::text[]) AND ${here}`.execute(trx);
     for (const r of rows) resolved.set(r.id, r.p);
   }
   const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
   const { rows } = await sql<LockedCall>`
-    SELECT id, status, contact_id, campaign_id, call_type, start_time FROM calls
-    WHERE id = ANY(${all}::bigint[]) ORDER BY id FOR UPDATE`.execute(trx);
+    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time FROM calls k
+    WHERE k.id = ANY(${all}::bigint[]) AND ${here} ORDER BY k.id FOR UPDATE`.execute(trx);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);
   return { byId, byProviderId };

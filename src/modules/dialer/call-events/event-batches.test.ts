@@ -147,8 +147,8 @@ describe('concurrent deliveries', () => {
     const before = await deadlocks();
     for (let i = 0; i < N; i++) {
       const [a, b] = await Promise.all([
-        applyCallEvents({ deps: h.t.deps, provider: 'sim', events: [end(pCalls[2 * i]!, 'finished'), end(qCalls[2 * i]!, 'insufficient funds')] }),
-        applyCallEvents({ deps: h.t.deps, provider: 'sim', events: [end(pCalls[2 * i + 1]!, 'finished'), end(qCalls[2 * i + 1]!, 'finished')] }),
+        applyCallEvents({ deps: h.t.deps, route: { provider: 'sim', connectionId: null }, events: [end(pCalls[2 * i]!, 'finished'), end(qCalls[2 * i]!, 'insufficient funds')] }),
+        applyCallEvents({ deps: h.t.deps, route: { provider: 'sim', connectionId: null }, events: [end(pCalls[2 * i + 1]!, 'finished'), end(qCalls[2 * i + 1]!, 'finished')] }),
       ]);
       expect(a.applied + b.applied).toBe(4);
     }

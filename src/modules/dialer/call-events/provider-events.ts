@@ -3,6 +3,7 @@ import type { CallEvent, EventDelivery, WebhookInput } from '../../../voice/prov
 import { providerFor, VoiceNotConfiguredError, type Route } from '../../../voice/registry.ts';
 import { answerVendorInbound } from '../inbound/vendor-inbound.ts';
 import { applyCallEvents } from './call-events.service.ts';
+import { scopeEventsToRoute } from './route-scope.ts';
 import { withActionStatus } from './analysis-outcome.ts';
 import { withLlmOptOut } from '../../compliance/opt-out/llm-opt-out.ts';
 import { withAgentConversations } from '../../agent/conversation-store.ts';
@@ -16,7 +17,7 @@ export type EventsAnswer =
 /**
  * A provider's signed request: verify it with the route's credentials (the environment's, or
  * the voice connection `?connection=` names), then answer an inbound call's assistant request
- * or apply the events. The events route does this for a vendor's requests; the simulator's
+ * or apply the events to the calls of that same route (no other). The events route does this for a vendor's requests; the simulator's
  * events come here in-process (eventsServiceSink).
  */
 export async function handleProviderEvents({ deps, provider: name, input, connectionId = null }: {
@@ -47,12 +48,17 @@ export async function handleProviderEvents({ deps, provider: name, input, connec
     if (error instanceof SyntaxError || error instanceof TypeError) return { statusCode: 400, body: { detail: 'Malformed event body' } };
     throw error;
   }
+  // Only this route's calls, before anything reads or asks about them (route-scope.ts): another
+  // route's call is answered as an unknown call is.
+  const received = events.length;
+  const scoped = await scopeEventsToRoute(deps.db, deps.config.VOICE_PROVIDER, route, events);
+  events = scoped.events;
   if (provider.settleEvents) events = await provider.settleEvents(events);
   if (provider.runsConversation) events = await withAgentConversations(deps, events);
   events = await withActionStatus(deps, events);
   events = await withLlmOptOut(deps, events);
-  const r = await applyCallEvents({ deps, provider: name, events });
-  return { statusCode: 200, body: { received: events.length, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls } };
+  const r = await applyCallEvents({ deps, route, events });
+  return { statusCode: 200, body: { received, applied: r.applied, duplicates: r.duplicates, unknown_calls: r.unknownCalls + scoped.foreign } };
 }
 
 /**

@@ -68,7 +68,7 @@ async function adoptOrphans(deps: Deps, route: { provider: string; connection_id
       await saveProviderIds(deps.db, [{ callId: id, providerCallId: found }]);
       // Its end may have come while no process listened (a restart): the vendor's record settles it now.
       const fetched = await provider.fetchCall?.(found, id).catch(() => null);
-      if (fetched?.state === 'ended' && (await applyCallEvents({ deps, provider: route.provider, events: await withAgent(deps, provider, [{ ...fetched.event, callId: id }]) })).applied > 0) settled++;
+      if (fetched?.state === 'ended' && (await applyCallEvents({ deps, route: { provider: route.provider, connectionId: route.connection_id }, events: await withAgent(deps, provider, [{ ...fetched.event, callId: id }]) })).applied > 0) settled++;
     } else if (await finishCall({ deps, callId: id, eventId: `reconcile-${id}`, outcome: { status: 'failed', endedReason: 'the vendor never placed the call (its start was interrupted); attempt not counted', refundAttempt: true } })) settled++;
   }
   return settled;
@@ -102,7 +102,7 @@ async function reconcileRoute(deps: Deps, route: { provider: string; connection_
       continue;
     }
     if (fetched?.state === 'ended') {
-      await applyCallEvents({ deps, provider: route.provider, events: await withAgent(deps, provider!, [{ ...fetched.event, callId: call.id }]) });
+      await applyCallEvents({ deps, route: { provider: route.provider, connectionId: route.connection_id }, events: await withAgent(deps, provider!, [{ ...fetched.event, callId: call.id }]) });
       // Its record could not end the call (its event was seen already, say): end it here.
       await end(call.id, { status: 'failed', endedReason: "the provider's record of the call did not end it (reconciled)" });
       settled++;
