@@ -22,7 +22,7 @@ const TwilioQuery = Type.Object({
   connection: Id('the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN'),
 });
 const FORM = ['application/x-www-form-urlencoded'];
-const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.';
+const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection\'s): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.';
 
 /** Any of these routes' requests (their query is TwilioQuery). */
 type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: number } };

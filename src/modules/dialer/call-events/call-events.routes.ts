@@ -30,6 +30,11 @@ export async function callEventsRoutes(app: App) {
         `\`${SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256(VOICE_WEBHOOK_SECRET, t + "." + raw body)>\`. A bad or ` +
         `older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Events are de-duplicated ` +
         `by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). ` +
+        `**An event only touches calls of its own route**: a request verified with the environment's credentials reaches only calls ` +
+        `placed or answered with them, one verified with voice connection N's only that connection's calls; an event naming a call ` +
+        `of another route changes nothing and is counted in \`unknown_calls\`, exactly as a call that does not exist. Our call id in ` +
+        `the vendor's metadata (\`metadata.call_id\`) is a positive integer up to 2^53-1, as a JSON number or a string of digits; ` +
+        `any other value (2^63, negative, fractional, not digits) names no call of ours: counted in \`unknown_calls\`, 200, never an error. ` +
         `An inbound call's assistant request (Vapi \`assistant-request\`, Retell \`call_inbound\`) is answered in the vendor's own format.`,
       params: Type.Object({ provider: Type.String() }),
       querystring: Type.Object({
