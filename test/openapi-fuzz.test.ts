@@ -8,6 +8,8 @@ import { keepAlive, problemsOf, send, summarise, type Finding, type RawResponse 
 import { createFinishedCall } from './helpers/finished-call.ts';
 import { startReceiver } from './fakes/webhook-receiver.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
+import { retellEndRequest, vapiEndRequest, vendorRequests, type RouteCredentials } from './helpers/vendor-events.ts';
+import { seed } from './helpers/seed.ts';
 
 /**
  * Every operation of the served OpenAPI document (`doc.paths` x methods, so a new one is covered
@@ -22,7 +24,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20260714);
 const DEADLINE = Date.now() + 105_000;
 
 // Setup at collection time: the served document decides which tests exist.
-const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }); // so the webhook test send reaches the local receiver
+// WEBHOOK_ALLOW_PRIVATE_NETWORKS so the webhook test send reaches the local receiver; PUBLIC_BASE_URL so Twilio's entry points answer.
+const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', PUBLIC_BASE_URL: 'https://calls.example.com' });
 const receiver = await startReceiver();
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 const port = (t.app.server.address() as AddressInfo).port;
@@ -53,6 +56,27 @@ const spareKey = await api('POST', '/api/v1/api-keys/', { name: 'spare' }); // t
 const task = await api('POST', '/api/v1/contacts/bulk', [{ phone_number: '+12125550102', campaign_id: campaign.id }]);
 // No operation creates a call (only the dialer does): written the way the dialer writes it.
 const call = await createFinishedCall(t.deps.db, { ownerId: owner.id, campaignId: campaign.id, finish: false });
+
+// Another tenant with its own vendor connections (secrets it chose), and the owner's calls in
+// progress on the owner's own routes: the vendor entry points get that tenant's signed events.
+const mallory = await createAccount(t);
+const malloryRoute = async (provider: 'vapi' | 'retell' | 'twilio', secret: string): Promise<RouteCredentials> => {
+  const fields = provider === 'vapi' ? { webhook_secret: secret, api_key: `${secret}-key` } : provider === 'retell' ? { api_key: secret } : { api_key: secret, account_sid: `AC${'9'.repeat(32)}` };
+  return { connectionId: (await api('POST', '/api/v1/voice-connections/', { name: `mallory ${provider}`, provider, ...fields }, mallory.headers)).id, secret };
+};
+const malloryRoutes = { vapi: await malloryRoute('vapi', 'mallory-vapi-secret-01'), retell: await malloryRoute('retell', 'mallory-retell-key-0001'), twilio: await malloryRoute('twilio', 'mallory-twilio-token-01') };
+const ownerConnections = {
+  vapi: (await api('POST', '/api/v1/voice-connections/', { name: 'own vapi', provider: 'vapi', api_key: 'owner-vapi-key-0001', webhook_secret: 'owner-vapi-secret-01' })).id as number,
+  twilio: (await api('POST', '/api/v1/voice-connections/', { name: 'own twilio', provider: 'twilio', api_key: 'owner-twilio-token-01', account_sid: `AC${'1'.repeat(32)}` })).id as number,
+};
+const { calls: liveCalls } = await seed(t.deps.db, {
+  contacts: [0, 1, 2].map((i) => ({ campaign: { id: campaign.id, owner_id: owner.id }, phone_number: `+1212555${3100 + i}`, status: 'in progress' })),
+  calls: [
+    { contact: 0, status: 'in progress', provider: 'vapi', voice_connection_id: ownerConnections.vapi },
+    { contact: 1, status: 'in progress', provider: 'retell', voice_connection_id: connection.id },
+    { contact: 2, status: 'in progress', provider: 'twilio', voice_connection_id: ownerConnections.twilio },
+  ],
+});
 
 let unique = 0;
 const fuzz: FuzzContext = {
@@ -133,6 +157,43 @@ function record(c: FuzzCase, res: RawResponse, findings: Finding[], extra: strin
   if (process.env.FUZZ_VERBOSE) console.log(res.status, c.method, c.path.slice(0, 100), `[${c.label}]`);
   for (const problem of [...problemsOf(c, res), ...extra]) findings.push({ problem, c, res });
 }
+
+/**
+ * Another tenant's correctly signed events at every vendor entry point, naming the owner's calls
+ * (live ones on the owner's routes and the finished one), with the id also malformed: an event
+ * only touches calls of its own route, so each is answered without a 5xx and writes nothing.
+ */
+function foreignVendorCases(): FuzzCase[] {
+  const out: FuzzCase[] = [];
+  const badIds: unknown[] = [2 ** 63, '9223372036854775808', -1, 0.5, 'x1', null, [1], { id: 1 }, ''];
+  for (const target of [call.id, ...liveCalls.map((c) => c.id)]) {
+    for (const r of vendorRequests(t.config.PUBLIC_BASE_URL!, malloryRoutes, target)) {
+      out.push({ label: `another tenant's ${r.label} naming call ${target}`, method: 'POST', path: r.url, headers: r.headers, body: Buffer.from(r.payload) });
+    }
+  }
+  for (const id of badIds) {
+    for (const r of [vapiEndRequest(malloryRoutes.vapi, id), retellEndRequest(malloryRoutes.retell, id)]) {
+      out.push({ label: `another tenant's ${r.label}, call id ${JSON.stringify(id)}`, method: 'POST', path: r.url, headers: r.headers, body: Buffer.from(r.payload) });
+    }
+  }
+  return out;
+}
+
+describe('the vendor entry points under another tenant\'s signed events', () => {
+  it('answers every one without a 5xx and writes nothing', async () => {
+    const findings: Finding[] = [];
+    let state = await snapshot();
+    for (const c of foreignVendorCases()) {
+      const before = state;
+      const res = await send(agent, port, c);
+      state = await snapshot();
+      const wrote = changedTables(before, state);
+      record(c, res, findings, wrote.length ? [`another tenant's signed event wrote (${wrote.join(', ')})`] : []);
+      if (wrote.length) stats.writes++;
+    }
+    expect(summarise(findings), `${findings.length} findings`).toEqual([]);
+  }, 60_000);
+});
 
 afterAll(async () => {
   console.log(`fuzz: ${stats.requests} requests, ${stats.fiveXX} 5xx, ${stats.writes} writes on rejection${stats.skipped ? `, ${stats.skipped} operations skipped (time)` : ''} (seed ${SEED})`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { bearer, createAccount, login, type Account } from './helpers/factories.ts';
 import { seed } from './helpers/seed.ts';
+import { vendorRequests, type RouteCredentials } from './helpers/vendor-events.ts';
 
 /**
  * Tenancy end to end, over every authenticated operation the service mounts. Two accounts
@@ -110,7 +111,8 @@ async function buildFixture(owner: Who, ownerId: number): Promise<Fixture> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // PUBLIC_BASE_URL: Twilio's entry points answer (the vendor events below).
+  t = await createTestApp({ PUBLIC_BASE_URL: 'https://calls.example.com' });
   const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
   templates = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops)
@@ -616,5 +618,43 @@ describe('coverage', () => {
   it('exercises every authenticated operation the service mounts as another account or a sub-user', () => {
     const missing = templates.map((tpl) => tpl.key).filter((key) => !exercised.has(key) && !NOT_APPLICABLE.has(key));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('vendor entry points', () => {
+  const VENDORS = ['vapi', 'retell', 'twilio'] as const;
+  const fields = (vendor: (typeof VENDORS)[number], secret: string) => (vendor === 'vapi' ? { api_key: `${secret}-key`, webhook_secret: secret }
+    : vendor === 'retell' ? { api_key: secret } : { api_key: secret, account_sid: `AC${'7'.repeat(32)}` });
+  const connection = async (who: Who, vendor: (typeof VENDORS)[number], secret: string): Promise<RouteCredentials> =>
+    ({ connectionId: (await ok(who, 'POST', '/api/v1/voice-connections/', { name: `${who} ${vendor}`, provider: vendor, ...fields(vendor, secret) })).id, secret });
+  const send = (r: { url: string; headers: Record<string, string>; payload: string }) => t.request({ method: 'POST', url: r.url, headers: r.headers, payload: r.payload });
+
+  it('never lets bob\'s correctly signed events (his own connections, his secrets) touch alice\'s calls: rows unchanged, no delivery, answered as an unknown call', async () => {
+    const bobs = {} as Record<(typeof VENDORS)[number], RouteCredentials>;
+    const targets: number[] = [granted.call];
+    for (const vendor of VENDORS) {
+      bobs[vendor] = await connection('bob', vendor, `bob-${vendor}-chosen-secret`);
+      const alices = await connection('alice', vendor, `alice-${vendor}-own-secret`);
+      const contact = await ok('alice', 'POST', '/api/v1/contacts/', { status: 'new', campaign_id: granted.campaign, phone_number: nextPhone() });
+      // A live call of alice's on her own route: what the dialer writes when it places one.
+      const { calls: [live] } = await seed(t.deps.db, { calls: [{ contact: { id: contact.id, campaign_id: granted.campaign, owner_id: alice.id }, status: 'in progress', provider: vendor, voice_connection_id: alices.connectionId }] });
+      targets.push(live.id);
+    }
+    const state = async () => ({
+      calls: await t.deps.db.selectFrom('calls').selectAll().where('owner_id', '=', alice.id).orderBy('id').execute(),
+      contacts: await t.deps.db.selectFrom('contacts').selectAll().where('owner_id', '=', alice.id).orderBy('id').execute(),
+      deliveries: await t.deps.db.selectFrom('webhook_deliveries').select('id').orderBy('id').execute(),
+      conversations: await t.deps.db.selectFrom('agent_conversations').selectAll().execute(),
+    });
+    const before = await state();
+    for (const callId of targets) {
+      const unknown = vendorRequests('https://calls.example.com', bobs, 9_000_000_000_000);
+      for (const [i, r] of vendorRequests('https://calls.example.com', bobs, callId).entries()) {
+        const res = await send(r);
+        const asUnknown = await send(unknown[i]!);
+        expect({ status: res.statusCode, body: res.body }, `${r.label} naming alice's call ${callId}`).toEqual({ status: asUnknown.statusCode, body: asUnknown.body });
+      }
+    }
+    expect(await state()).toEqual(before);
   });
 });
