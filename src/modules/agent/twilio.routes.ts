@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
-import { keepRawBodies } from '../../http/raw-body.ts';
+import { keepRawBodies, TWILIO_BODY_LIMITS } from '../../http/raw-body.ts';
 import { Detail } from '../../http/schemas.ts';
 import { providerFor, VoiceNotConfiguredError } from '../../voice/registry.ts';
 import { isMachine } from '../../voice/providers/twilio/twilio-events.ts';
@@ -33,7 +33,7 @@ type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: num
  */
 export async function twilioAgentRoutes(app: App) {
   const deps = app.deps;
-  const rawBodyOf = keepRawBodies(app);
+  const rawBodyOf = keepRawBodies(app, TWILIO_BODY_LIMITS);
   attachRelaySockets(app);
 
   /** The route's provider and the request's form, once its signature holds; else the answer is sent. */
