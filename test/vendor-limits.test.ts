@@ -94,3 +94,25 @@ describe('vendor JSON events', () => {
     expect(tooLarge.ms).toBeLessThan(1000);
   }, 30_000);
 });
+
+describe('vendor JSON checked before its signature', () => {
+  const forgedRetell = { 'content-type': 'application/json', 'x-retell-signature': `v=${Date.now()},d=${'0'.repeat(64)}` };
+
+  it('refuses a forged event just under 4 MiB without parsing it, while /healthz answers', async () => {
+    const body = JSON.stringify({ event: 'call_ended', call: { call_id: 'x', transcript_object: Array.from({ length: 45_000 }, (_, i) => ({ role: 'user', content: `words ${i}`, words: [{ word: 'w', start: i, end: i + 0.5 }] })) } });
+    expect(body.length).toBeGreaterThan(3_900_000);
+    const health = watchHealth(baseUrl);
+    const answer = await rawPost(port, '/api/v1/voice/retell/events', forgedRetell, body);
+    const { slowestMs } = await health.stop();
+    expect(answer.status, answer.text).toBe(401);
+    expect(answer.ms).toBeLessThan(1000);
+    expect(slowestMs).toBeLessThan(1000);
+  }, 30_000);
+
+  it('still refuses text the database cannot store with 422', async () => {
+    for (const body of ['{"event":"call_ended","call":{"call_id":"a\\u0000"}}', '{"call":{"transcript":"\\ud800"}}', `${'['.repeat(65)}${']'.repeat(65)}`]) {
+      const answer = await rawPost(port, '/api/v1/voice/retell/events', forgedRetell, body);
+      expect(answer.status, answer.text).toBe(422);
+    }
+  });
+});

@@ -14,7 +14,7 @@ export interface RawAnswer {
  * unlike fetch, it reads the server's answer even when the server refuses the body and closes the
  * connection before reading it (which makes a client's write fail).
  */
-export function rawPost(port: number, path: string, headers: Record<string, string>, body: string): Promise<RawAnswer> {
+export function rawPost(port: number, path: string, headers: Record<string, string>, body: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const started = performance.now();

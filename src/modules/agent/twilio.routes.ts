@@ -21,7 +21,7 @@ const TwilioQuery = Type.Object({
   connection: Id('the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN'),
 });
 const FORM = ['application/x-www-form-urlencoded'];
-const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.';
+const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen).';
 
 /** Any of these routes' requests (their query is TwilioQuery). */
 type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: number } };
@@ -60,7 +60,7 @@ export async function twilioAgentRoutes(app: App) {
   const xml = (reply: FastifyReply, twiml: string) => reply.type('text/xml; charset=utf-8').serializer((x) => x as string).send(twiml);
   const schema = (summary: string, description: string) => ({
     tags: ['voice'], summary, description: `${description} ${SIGNED}`, querystring: TwilioQuery, consumes: FORM, body: Type.Unknown(),
-    response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail },
+    response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail, 413: Detail },
   });
 
   app.post('/twiml', {
@@ -97,7 +97,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/amd', {
-    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail } },
+    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
@@ -116,7 +116,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/events', {
-    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail } },
+    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const base = deps.config.PUBLIC_BASE_URL;
     const input = { rawBody: rawBodyOf(request), headers: request.headers, url: base ? requestedUrl(base, request.url) : undefined };
