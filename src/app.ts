@@ -10,6 +10,7 @@ import { handleError } from './http/error-handler.ts';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
 import { applyRequestInputRules } from './http/request-input.ts';
 import { createAllowedMethods } from './http/allowed-methods.ts';
+import { enforceBodyDeadline, serverTimeouts } from './http/body-deadline.ts';
 import { authenticate, credentialKind } from './modules/auth/authenticate.ts';
 import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-session.ts';
 import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
@@ -112,8 +113,10 @@ export async function buildApp(
   // logger options (tests: none, or a stream to read). Typed as Fastify's base logger, as App is.
   const processLogger: FastifyBaseLogger = deps.log.child({}, { serializers: { req: redactedRequest } });
   const logging = options.logger !== undefined ? { logger: options.logger } : { loggerInstance: processLogger };
+  const timeouts = { headersMs: deps.config.HEADERS_TIMEOUT_MS, requestMs: deps.config.REQUEST_TIMEOUT_MS, uploadMs: deps.config.UPLOAD_TIMEOUT_MS };
   const app = Fastify({
     ...logging,
+    ...serverTimeouts(timeouts),
     bodyLimit: DEFAULT_BODY_LIMIT,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
@@ -127,6 +130,8 @@ export async function buildApp(
 
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as never);
+  // First of the hooks: a body has its deadline whatever the route does with it.
+  enforceBodyDeadline(app, timeouts.requestMs);
   app.setErrorHandler(handleError);
   const allowed = createAllowedMethods();
   app.setNotFoundHandler((request, reply) => {
