@@ -11,6 +11,7 @@ import { clientErrorHandler, frameworkErrors } from './http/framework-errors.ts'
 import { applyRequestInputRules } from './http/request-input.ts';
 import { createAllowedMethods } from './http/allowed-methods.ts';
 import { enforceBodyDeadline, serverTimeouts } from './http/body-deadline.ts';
+import { redactedUrl } from './http/redact-url.ts';
 import { authenticate, credentialKind } from './modules/auth/authenticate.ts';
 import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-session.ts';
 import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
@@ -57,24 +58,6 @@ declare module 'fastify' {
     /** Set by the authentication hook on every route under /api/v1 that needs it. */
     principal: Principal;
   }
-}
-
-/**
- * A URL for the log without its integration token (`?token=`). The query is parsed as the
- * routes parse it, so an encoded name (`%74oken=`) is found too; matching the raw text
- * missed it and logged the token in full.
- */
-export function redactedUrl(url: string): string {
-  const at = url.indexOf('?');
-  if (at === -1) return url;
-  const params = new URLSearchParams(url.slice(at + 1));
-  let found = false;
-  for (const name of new Set(params.keys())) {
-    if (name.trim().toLowerCase() !== 'token') continue;
-    params.set(name, '[redacted]');
-    found = true;
-  }
-  return found ? `${url.slice(0, at)}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}` : url;
 }
 
 /** Request log lines without secrets. */
