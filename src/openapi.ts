@@ -68,7 +68,7 @@ function swaggerUiStyleHashes(): string[] {
  * The policy of /docs (Swagger UI) and its assets. The page has no inline script (the plugin's
  * csp.json lists no hash to allow); Swagger UI sets element styles through the DOM, which a policy
  * does not govern, writes one <style> (hashed above), draws icons as data: SVGs, and fetches only
- * /docs/json. No validator badge (validatorUrl null), so no image from validator.swagger.io.
+ * /docs/json. No validator badge (validatorUrl false), so no image from validator.swagger.io.
  * `frame-ancestors 'none'`: no page may frame it (clickjacking a "Try it out" with the cookie's session).
  */
 export const DOCS_CSP = [
@@ -124,6 +124,6 @@ export async function registerOpenApi(app: App) {
   });
   // Swagger UI is served from the package's own assets: no CDN.
   // Its policy (DOCS_CSP) on every answer under /docs, the page and its assets alike.
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP, validatorUrl: null });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP, validatorUrl: false });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

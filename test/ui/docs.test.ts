@@ -39,9 +39,8 @@ describe('/docs', () => {
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
       });
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
-      });
+      // Run in the page (a string: this file is compiled without the DOM's types).
+      await page.addInitScript("document.addEventListener('securitypolicyviolation', (e) => console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI))");
       await page.goto(`${baseUrl}/docs`);
       await page.locator('.opblock').first().waitFor({ timeout: 90_000 });
       expect(await page.locator('.opblock').count()).toBeGreaterThan(50);
