@@ -11,6 +11,8 @@ import { signRetell } from '../src/voice/providers/retell/retell-signature.ts';
  * them is verified in time linear in its size, so /healthz keeps answering.
  */
 const SID = `AC${'b2'.repeat(16)}`;
+/** Generous for a shared, busy machine (a refusal takes milliseconds; before the fix, the form took minutes). */
+const BOUND_MS = 5000;
 const TOKEN = 'twilio-auth-token-limits';
 const RETELL_KEY = 'retell-api-key-limits';
 let t: TestApp;
@@ -38,12 +40,12 @@ describe('forged Twilio forms', () => {
     for (const path of ['/api/v1/voice/twilio/events', '/api/v1/voice/twilio/twiml', '/api/v1/voice/twilio/action?call=1', '/api/v1/voice/twilio/amd?call=1']) {
       const answer = await rawPost(port, path, FORM, body);
       expect(answer.status, `${path}: ${answer.text}`).toBe(413);
-      expect(answer.ms, path).toBeLessThan(1000);
+      expect(answer.ms, path).toBeLessThan(BOUND_MS);
       expect(answer.text).toContain('"detail"');
     }
     const { slowestMs, answers } = await health.stop();
     expect(answers).toBeGreaterThan(0);
-    expect(slowestMs).toBeLessThan(1000);
+    expect(slowestMs).toBeLessThan(BOUND_MS);
   }, 30_000);
 
   it('refuses a form of more than 200 parameters under the size limit, before its signature is computed', async () => {
@@ -91,7 +93,7 @@ describe('vendor JSON events', () => {
     const huge = `{"event":"call_ended","pad":"${'x'.repeat(4 * 1024 * 1024)}"}`;
     const tooLarge = await rawPost(port, '/api/v1/voice/retell/events', { 'content-type': 'application/json' }, huge);
     expect(tooLarge.status, tooLarge.text).toBe(413);
-    expect(tooLarge.ms).toBeLessThan(1000);
+    expect(tooLarge.ms).toBeLessThan(BOUND_MS);
   }, 30_000);
 });
 
@@ -105,8 +107,8 @@ describe('vendor JSON checked before its signature', () => {
     const answer = await rawPost(port, '/api/v1/voice/retell/events', forgedRetell, body);
     const { slowestMs } = await health.stop();
     expect(answer.status, answer.text).toBe(401);
-    expect(answer.ms).toBeLessThan(1000);
-    expect(slowestMs).toBeLessThan(1000);
+    expect(answer.ms).toBeLessThan(BOUND_MS);
+    expect(slowestMs).toBeLessThan(BOUND_MS);
   }, 30_000);
 
   it('still refuses text the database cannot store with 422', async () => {
