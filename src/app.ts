@@ -10,6 +10,8 @@ import { handleError } from './http/error-handler.ts';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.ts';
 import { applyRequestInputRules } from './http/request-input.ts';
 import { createAllowedMethods } from './http/allowed-methods.ts';
+import { enforceBodyDeadline, serverTimeouts } from './http/body-deadline.ts';
+import { redactedUrl } from './http/redact-url.ts';
 import { authenticate, credentialKind } from './modules/auth/authenticate.ts';
 import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-session.ts';
 import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
@@ -58,24 +60,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * A URL for the log without its integration token (`?token=`). The query is parsed as the
- * routes parse it, so an encoded name (`%74oken=`) is found too; matching the raw text
- * missed it and logged the token in full.
- */
-export function redactedUrl(url: string): string {
-  const at = url.indexOf('?');
-  if (at === -1) return url;
-  const params = new URLSearchParams(url.slice(at + 1));
-  let found = false;
-  for (const name of new Set(params.keys())) {
-    if (name.trim().toLowerCase() !== 'token') continue;
-    params.set(name, '[redacted]');
-    found = true;
-  }
-  return found ? `${url.slice(0, at)}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}` : url;
-}
-
 /** Request log lines without secrets. */
 export const redactedRequest = (req: { method: string; url: string; host?: string; ip?: string }) => ({
   method: req.method,
@@ -112,8 +96,10 @@ export async function buildApp(
   // logger options (tests: none, or a stream to read). Typed as Fastify's base logger, as App is.
   const processLogger: FastifyBaseLogger = deps.log.child({}, { serializers: { req: redactedRequest } });
   const logging = options.logger !== undefined ? { logger: options.logger } : { loggerInstance: processLogger };
+  const timeouts = { headersMs: deps.config.HEADERS_TIMEOUT_MS, requestMs: deps.config.REQUEST_TIMEOUT_MS, uploadMs: deps.config.UPLOAD_TIMEOUT_MS };
   const app = Fastify({
     ...logging,
+    ...serverTimeouts(timeouts),
     bodyLimit: DEFAULT_BODY_LIMIT,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
@@ -127,6 +113,8 @@ export async function buildApp(
 
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as never);
+  // First of the hooks: a body has its deadline whatever the route does with it.
+  enforceBodyDeadline(app, timeouts.requestMs);
   app.setErrorHandler(handleError);
   const allowed = createAllowedMethods();
   app.setNotFoundHandler((request, reply) => {

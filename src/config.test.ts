@@ -59,3 +59,12 @@ describe('settings', () => {
     expect(config).toMatchObject({ DEFAULT_COUNTRY: 'GB', LOG_LEVEL: 'debug' });
   });
 });
+
+describe('request timeouts', () => {
+  it('defaults to 15 s for headers, 30 s for a body, 10 min for an upload, and keeps headers within the upload', () => {
+    const config = loadConfig({ SECRET_KEY: 'a-secret-key-that-is-long-enough-0123456789', DATA_DIR: '/tmp/vc-config-test' });
+    expect([config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS]).toEqual([15_000, 30_000, 600_000]);
+    expect(problemOf({ HEADERS_TIMEOUT_MS: '20000', UPLOAD_TIMEOUT_MS: '10000' })).toContain('HEADERS_TIMEOUT_MS=20000 may not exceed UPLOAD_TIMEOUT_MS=10000');
+    expect(problemOf({ REQUEST_TIMEOUT_MS: '0' })).toContain('REQUEST_TIMEOUT_MS="0": must be a whole number from 100 to 3600000');
+  });
+});

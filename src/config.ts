@@ -22,6 +22,9 @@ const ConfigSchema = Type.Object({
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000, description: 'a request\'s line and headers must arrive within this many ms, else 408 and the connection is closed' }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000, description: 'a request body (other than an upload) must arrive within this many ms of its headers, else 408 and the connection is closed' }),
+  UPLOAD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 600_000, description: 'the same for a multipart upload or a body over 1 MiB (CSV imports, bulk JSON), counted from the request\'s first byte' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
   VOICE_PROVIDER: Type.Unsafe<'sim' | 'vapi' | 'retell' | 'twilio'>({ type: 'string', enum: ['sim', 'vapi', 'retell', 'twilio'], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi, retell or twilio (our own agent on Twilio)' }),
@@ -69,7 +72,7 @@ export class ConfigError extends Error {}
 const NUMBER_KEYS = [
   'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
   'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
-  'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND',
+  'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'UPLOAD_TIMEOUT_MS',
 ];
 const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
@@ -98,6 +101,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = withDefaults as RawConfig;
   if ((config.FIRST_USER_EMAIL === undefined) !== (config.FIRST_USER_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration: FIRST_USER_EMAIL and FIRST_USER_PASSWORD must be set together');
+  }
+  // Node refuses a headers timeout longer than the request's (UPLOAD_TIMEOUT_MS is Node's requestTimeout).
+  if (config.HEADERS_TIMEOUT_MS > config.UPLOAD_TIMEOUT_MS) {
+    throw new ConfigError(`Invalid configuration: HEADERS_TIMEOUT_MS=${config.HEADERS_TIMEOUT_MS} may not exceed UPLOAD_TIMEOUT_MS=${config.UPLOAD_TIMEOUT_MS}`);
   }
   const vendorProblem = missingVendorSettings(config);
   if (vendorProblem) throw new ConfigError(`Invalid configuration: ${vendorProblem}`);

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { App } from './app.ts';
@@ -43,6 +47,44 @@ Conventions this service fixes where the public interface leaves them open:
 - Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).
 - Authentication: \`X-API-Key\`, else \`Authorization: Bearer\`, else the dashboard's \`vc_session\` cookie (\`POST /api/v1/session\`). A request authenticated by the cookie whose method is not GET, HEAD or OPTIONS must carry \`X-Requested-With: voice-campaigns\`, else 403 and nothing changes.`;
 
+/**
+ * The `<style>` elements Swagger UI writes into the page: its top bar's logo is an SVG carrying one.
+ * Allowed by their hashes, read from the shipped bundle so an upgrade of the package brings its own
+ * (the browser test in test/ui/docs.test.ts fails if one is missed), rather than 'unsafe-inline'.
+ */
+function swaggerUiStyleHashes(): string[] {
+  const dir = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')), 'static');
+  const hashes = new Set<string>();
+  for (const file of ['swagger-ui-standalone-preset.js', 'swagger-ui-bundle.js']) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    for (const [, css] of source.matchAll(/createElement\("style",null,"([^"\\]*)"\)/g)) {
+      hashes.add(`'sha256-${createHash('sha256').update(css!).digest('base64')}'`);
+    }
+  }
+  return [...hashes];
+}
+
+/**
+ * The policy of /docs (Swagger UI) and its assets. The page has no inline script (the plugin's
+ * csp.json lists no hash to allow); Swagger UI sets element styles through the DOM, which a policy
+ * does not govern, writes one <style> (hashed above), draws icons as data: SVGs, and fetches only
+ * /docs/json. No validator badge (validatorUrl false), so no image from validator.swagger.io.
+ * `frame-ancestors 'none'`: no page may frame it (clickjacking a "Try it out" with the cookie's session).
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  `style-src 'self' ${swaggerUiStyleHashes().join(' ')}`,
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function registerOpenApi(app: App) {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/v1/') || OWN_AUTHENTICATION.some((p) => p.test(route.url))) return;
@@ -81,6 +123,7 @@ export async function registerOpenApi(app: App) {
     },
   });
   // Swagger UI is served from the package's own assets: no CDN.
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Its policy (DOCS_CSP) on every answer under /docs, the page and its assets alike.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP, validatorUrl: false });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
-import { keepRawBodies } from '../../http/raw-body.ts';
+import { keepRawBodies, TWILIO_BODY_LIMITS } from '../../http/raw-body.ts';
 import { Detail } from '../../http/schemas.ts';
 import { providerFor, VoiceNotConfiguredError } from '../../voice/registry.ts';
 import { isMachine } from '../../voice/providers/twilio/twilio-events.ts';
@@ -22,7 +22,7 @@ const TwilioQuery = Type.Object({
   connection: Id('the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN'),
 });
 const FORM = ['application/x-www-form-urlencoded'];
-const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection\'s): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.';
+const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection\'s): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.';
 
 /** Any of these routes' requests (their query is TwilioQuery). */
 type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: number } };
@@ -34,7 +34,7 @@ type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: num
  */
 export async function twilioAgentRoutes(app: App) {
   const deps = app.deps;
-  const rawBodyOf = keepRawBodies(app);
+  const rawBodyOf = keepRawBodies(app, TWILIO_BODY_LIMITS);
   attachRelaySockets(app);
 
   /** The route's provider and the request's form, once its signature holds; else the answer is sent. */
@@ -61,7 +61,7 @@ export async function twilioAgentRoutes(app: App) {
   const xml = (reply: FastifyReply, twiml: string) => reply.type('text/xml; charset=utf-8').serializer((x) => x as string).send(twiml);
   const schema = (summary: string, description: string) => ({
     tags: ['voice'], summary, description: `${description} ${SIGNED}`, querystring: TwilioQuery, consumes: FORM, body: Type.Unknown(),
-    response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail },
+    response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail, 413: Detail },
   });
 
   app.post('/twiml', {
@@ -99,7 +99,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/amd', {
-    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail } },
+    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
@@ -120,7 +120,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/events', {
-    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail } },
+    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const base = deps.config.PUBLIC_BASE_URL;
     const input = { rawBody: rawBodyOf(request), headers: request.headers, url: base ? requestedUrl(base, request.url) : undefined };

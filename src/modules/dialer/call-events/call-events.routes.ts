@@ -28,7 +28,9 @@ export async function callEventsRoutes(app: App) {
         `voice connection named by \`?connection=<id>\` (the voice connection's events_url). Vapi: \`X-Vapi-Secret\` or \`x-signature\` ` +
         `(HMAC-SHA256 of \`{x-timestamp}.{body}\`); Retell: \`x-retell-signature\` (HMAC-SHA256 with the API key); the simulator: ` +
         `\`${SIGNATURE_HEADER}: t=<unix seconds>,v1=<hex HMAC-SHA256(VOICE_WEBHOOK_SECRET, t + "." + raw body)>\`. A bad or ` +
-        `older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Events are de-duplicated ` +
+        `older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Before any signature is ` +
+        `computed, a JSON body over 4 MiB (an end-of-call report of a two-hour call weighs about 2 MiB) or a form over 64 KiB or 200 ` +
+        `parameters answers 413. Events are de-duplicated ` +
         `by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). ` +
         `**An event only touches calls of its own route**: a request verified with the environment's credentials reaches only calls ` +
         `placed or answered with them, one verified with voice connection N's only that connection's calls; an event naming a call ` +
@@ -43,7 +45,7 @@ export async function callEventsRoutes(app: App) {
       }),
       consumes: ['application/json', 'application/x-www-form-urlencoded'],
       body: Type.Unknown(),
-      response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail, 422: ValidationDetail },
+      response: { 200: EventsAnswer, 400: Detail, 401: Detail, 404: Detail, 413: Detail, 422: ValidationDetail },
     },
   }, async (request, reply) => {
     const rawBody = rawBodyOf(request);
