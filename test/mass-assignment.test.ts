@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createAccount, type Account } from './helpers/factories.ts';
+import { createAccount, createCampaignViaApi, createSubUser, type Account } from './helpers/factories.ts';
 import { NOT_ROW_WRITES, writeOperations, type WriteOperation } from './helpers/write-operations.ts';
 
 /**
@@ -150,5 +150,51 @@ describe('mass assignment', () => {
     for (const table of ['campaigns', 'contacts', 'phone_numbers', 'sub_users', 'contact_integrations', 'webhook_integrations', 'api_keys', 'calls', 'import_tasks']) {
       expect(await count(table), table).toBe(table === 'campaigns' || table === 'api_keys' ? 1 : 0);
     }
+  });
+});
+
+/**
+ * A sub-user works inside the campaigns granted to it, but who speaks on their calls, from which
+ * line and how much they may spend are the owner's (docs/api-conventions.md): each such field
+ * changed by a sub-user is a 403 that leaves the row as it was, whole.
+ */
+describe('mass assignment by a sub-user', () => {
+  const put = (id: number, headers: Record<string, string>, payload: Row) => t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}`, headers, payload });
+
+  it('changes none of the owner-only campaign settings, each refused with 403 naming it', async () => {
+    const assistant = async (name: string) => (await t.request({ method: 'POST', url: '/api/v1/assistants', headers: owner.headers, payload: { name, provider: 'sim' } })).json().id as number;
+    const [current, other] = [await assistant('Approved voice'), await assistant('Other voice')];
+    const campaign = await createCampaignViaApi(t, owner.headers, {
+      assistant_id: current, campaign_phone: '+14155550100', campaign_sip: 'sip:agent@example.com', max_call_attempts: 2, concurrent_call_limit: 1,
+      limit_value: 10, limit_unit: 'contacts', limit_start: '2026-01-01T00:00:00Z', limit_end: '2026-12-31T00:00:00Z',
+    });
+    const sub = await createSubUser(t, owner.id, [campaign.id]);
+    const changes: Row = {
+      assistant_id: other, campaign_phone: '+14155550199', campaign_sip: 'sip:elsewhere@example.com',
+      limit_value: 1e9, limit_unit: 'cost', limit_start: null, limit_end: null, max_call_attempts: 100, concurrent_call_limit: 10000,
+    };
+    const before = await readRow('campaigns', campaign.id);
+    for (const [field, value] of Object.entries(changes)) {
+      const res = await put(campaign.id, sub.headers, { [field]: value, title: 'Smuggled alongside' });
+      expect(res.statusCode, field).toBe(403);
+      expect(res.json().detail, field).toContain(field);
+      expect(await readRow('campaigns', campaign.id), field).toEqual(before);
+    }
+    const all = await put(campaign.id, sub.headers, changes);
+    expect(all.statusCode).toBe(403);
+    expect(all.json().detail).toBe(`Only the account owner may change ${Object.keys(changes).join(', ')} of a campaign; a sub-user may not (ask the owner)`);
+    expect(await readRow('campaigns', campaign.id)).toEqual(before);
+  });
+
+  it('lets a sub-user send back the values it read, and change the rest; the owner changes them all', async () => {
+    const campaign = await createCampaignViaApi(t, owner.headers, { limit_value: 10, limit_unit: 'minutes', limit_start: '2026-01-01T00:00:00Z', max_call_attempts: 3 });
+    const sub = await createSubUser(t, owner.id, [campaign.id]);
+    const read = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${campaign.id}`, headers: sub.headers })).json();
+    const sentBack = { ...read, limit_start: '2026-01-01T01:00:00+01:00', title: 'Renamed by the sub-user', is_paused: true, call_interval: [30] };
+    const res = await put(campaign.id, sub.headers, sentBack);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ title: 'Renamed by the sub-user', is_paused: true, call_interval: [30], limit_value: 10, max_call_attempts: 3 });
+    const byOwner = await put(campaign.id, owner.headers, { limit_value: 20, max_call_attempts: 5, campaign_phone: '+14155550123' });
+    expect(byOwner.json()).toMatchObject({ limit_value: 20, max_call_attempts: 5, campaign_phone: '+14155550123' });
   });
 });

@@ -18,6 +18,7 @@ import * as auditEvents from './migrations/0016_audit_events.ts';
 import * as compliance from './migrations/0017_compliance.ts';
 import * as suppressionImports from './migrations/0019_suppression_imports.ts';
 import * as callRoutes from './migrations/0020_call_routes.ts';
+import * as sessionRevocation from './migrations/0022_session_revocation.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017_compliance': compliance,
   '0019_suppression_imports': suppressionImports,
   '0020_call_routes': callRoutes,
+  '0022_session_revocation': sessionRevocation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

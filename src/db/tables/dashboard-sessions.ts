@@ -14,6 +14,8 @@ export interface DashboardSessionsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   last_seen_at: Timestamp;
+  /** The principal's credential_version at sign-in; the session holds only while it is current. */
+  credential_version: Generated<number>;
 }
 
 export interface DashboardSessionsTables {

@@ -11,6 +11,8 @@ export interface UsersTable {
   is_superuser: Generated<boolean>;
   is_active: Generated<boolean>;
   created_at: Timestamp;
+  /** Raised by a password change or a deactivation: tokens and sessions of an older one are refused (migration 0022). */
+  credential_version: Generated<number>;
 }
 
 export interface UsersTables {

@@ -99,17 +99,17 @@ describe('analytics tenancy', () => {
     expect(body.by_campaign.map((c: { campaign_id: number }) => c.campaign_id)).toEqual([granted]);
     const trend = (await get('/api/v1/analytics/trends?metric=cost', subHeaders)).json();
     expect(trend.total).toBeCloseTo(mine.cost, 6);
-    expect((await get(`/api/v1/analytics/detailed?campaign_id=${ungranted}`, subHeaders)).statusCode).toBe(403);
-    expect((await get(`/api/v1/analytics/trends?campaign_id=${ungranted}`, subHeaders)).statusCode).toBe(403);
+    expect((await get(`/api/v1/analytics/detailed?campaign_id=${ungranted}`, subHeaders)).statusCode).toBe(404);
+    expect((await get(`/api/v1/analytics/trends?campaign_id=${ungranted}`, subHeaders)).statusCode).toBe(404);
     const one = (await get(`/api/v1/analytics/trends?campaign_id=${granted}&metric=successful`, subHeaders)).json();
     expect(one.total).toBe(mine.successful);
   });
 
-  it('answers 403 for another account\'s campaign, 404 for an unknown one and 401 without credentials', async () => {
+  it('answers 404 for another account\'s campaign as for an unknown one, and 401 without credentials', async () => {
     for (const path of ['detailed', 'trends']) {
       const other = await get(`/api/v1/analytics/${path}?campaign_id=${bobCampaign}`);
-      expect(other.statusCode).toBe(403);
-      expect(other.json()).toEqual({ detail: 'Not enough permissions' });
+      expect(other.statusCode).toBe(404);
+      expect(other.json()).toEqual({ detail: 'Campaign not found' });
       expect((await get(`/api/v1/analytics/${path}?campaign_id=987654321`)).statusCode).toBe(404);
       expect((await t.request({ method: 'GET', url: `/api/v1/analytics/${path}` })).statusCode).toBe(401);
     }

@@ -19,7 +19,7 @@ const PERIOD_RULE =
 const commonQuery = {
   start_date: Type.Optional(DateTime),
   end_date: Type.Optional(DateTime),
-  campaign_id: Type.Optional(Type.Unsafe<number>({ ...Id, description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account\'s campaign is 403, an unknown one 404.' })),
+  campaign_id: Type.Optional(Type.Unsafe<number>({ ...Id, description: 'One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account\'s campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist.' })),
   call_types: Type.Optional(
     Type.Array(StringEnum(CALL_TYPE_FILTERS), {
       description: 'Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls.',

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { scopedCalls, typesCondition, type CallScope } from './analytics.repository.ts';
 
@@ -175,7 +175,7 @@ parts AS (SELECT * FROM unnest(${numbers}::int[], ${values}::date[], ${grains}::
 /**
  * json_build_object entries every report statement returns: the requested campaign as
  * [owner_id, visible to the caller] (null when it does not exist or none was asked; the
- * caller answers 404/403 from it, so the check costs no round trip of its own), and how many
+ * caller answers 404 from it, so the check costs no round trip of its own), and how many
  * days of the periods, and marks of the owner in all, are still to fold (see rollup-compaction.ts).
  */
 export function checks(input: PartsInput) {
@@ -193,8 +193,11 @@ export interface Checks {
   marks: number;
 }
 
-/** 404 for a campaign that does not exist, 403 for one the caller may not see (as requireCampaign). */
+/**
+ * 404 for a campaign filter the caller cannot use: one that does not exist and one it may not see
+ * (another account's, or its owner's not granted to a sub-user) alike. campaign_id is a filter,
+ * not a path id: a 403 told which ids exist in other accounts (docs/api-conventions.md).
+ */
 export function checkCampaign(scope: CallScope, result: Checks): void {
-  if (scope.campaignId !== undefined && !result.campaign) throw notFound('Campaign');
-  if (result.campaign && !result.campaign[1]) throw forbidden();
+  if (scope.campaignId !== undefined && !result.campaign?.[1]) throw notFound('Campaign');
 }

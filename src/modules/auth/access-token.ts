@@ -5,23 +5,26 @@ import { SignJWT, jwtVerify } from 'jose';
  * `born`, the creation time (ms) of the account or sub-user they were issued to. A token
  * names one row, not one id: an account deleted and created again under the same id has a
  * new creation time, so the old account's tokens no longer match. A token without `exp` or
- * `born` is refused.
+ * `born` is refused. `cv` is the login's credential_version when the token was issued (migration
+ * 0022): a password change or a deactivation raises it, which ends the token for good. A token
+ * without `cv` was issued before versions existed and counts as version 0.
  */
 export interface TokenClaims {
   subject: string;
   born: number;
+  version: number;
 }
 
 export interface AccessTokenService {
-  issue(subject: string, bornAt: Date): Promise<string>;
+  issue(subject: string, bornAt: Date, credentialVersion?: number): Promise<string>;
   verify(token: string): Promise<TokenClaims | null>;
 }
 
 export function createAccessTokenService(secret: string, expireMinutes: number): AccessTokenService {
   const key = new TextEncoder().encode(secret);
   return {
-    issue: (subject, bornAt) =>
-      new SignJWT({ born: bornAt.getTime() })
+    issue: (subject, bornAt, credentialVersion = 0) =>
+      new SignJWT({ born: bornAt.getTime(), cv: credentialVersion })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(subject)
         .setIssuedAt()
@@ -31,8 +34,10 @@ export function createAccessTokenService(secret: string, expireMinutes: number):
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
         const born = payload.born;
+        const version = payload.cv ?? 0;
         if (typeof payload.sub !== 'string' || typeof born !== 'number' || !Number.isSafeInteger(born)) return null;
-        return { subject: payload.sub, born };
+        if (typeof version !== 'number' || !Number.isSafeInteger(version)) return null;
+        return { subject: payload.sub, born, version };
       } catch {
         return null;
       }

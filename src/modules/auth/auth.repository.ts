@@ -9,15 +9,16 @@ import type { Db } from '../../db/connection.ts';
 const FIND_API_KEY = `SELECT k.id, k.name, k.owner_id, k.last_used_at, u.is_superuser
   FROM api_keys k JOIN users u ON u.id = k.owner_id
   WHERE k.key_hash = $1 AND u.is_active`;
-const FIND_USER = 'SELECT id, is_superuser, created_at FROM users WHERE id = $1 AND is_active';
-const FIND_SUB_USER = `SELECT s.id, s.owner_id, s.created_at FROM sub_users s JOIN users u ON u.id = s.owner_id
+const FIND_USER = 'SELECT id, is_superuser, created_at, credential_version FROM users WHERE id = $1 AND is_active';
+const FIND_SUB_USER = `SELECT s.id, s.owner_id, s.created_at, s.credential_version FROM sub_users s JOIN users u ON u.id = s.owner_id
   WHERE s.id = $1 AND s.is_active AND u.is_active`;
 // A dashboard session that has not expired, of an active account or an active sub-user of an
-// active account (the same conditions as FIND_USER and FIND_SUB_USER).
+// active account (the same conditions as FIND_USER and FIND_SUB_USER), signed in under the
+// login's current credential_version (a password change or deactivation since ends it for good).
 const FIND_SESSION = `SELECT d.id, d.last_seen_at, d.user_id, d.sub_user_id, u.is_superuser, s.owner_id
   FROM dashboard_sessions d
-  LEFT JOIN users u ON u.id = d.user_id AND u.is_active
-  LEFT JOIN sub_users s ON s.id = d.sub_user_id AND s.is_active
+  LEFT JOIN users u ON u.id = d.user_id AND u.is_active AND u.credential_version = d.credential_version
+  LEFT JOIN sub_users s ON s.id = d.sub_user_id AND s.is_active AND s.credential_version = d.credential_version
   LEFT JOIN users o ON o.id = s.owner_id AND o.is_active
   WHERE d.token_digest = $1 AND d.expires_at > now() AND (u.id IS NOT NULL OR o.id IS NOT NULL)`;
 
@@ -28,8 +29,8 @@ export function createAuthRepository(db: Db, pool: pg.Pool, options: { prepared:
     return result.rows[0];
   }
   return {
-    findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean; created_at: Date }>('vc_auth_user', FIND_USER, [id]),
-    findActiveSubUser: (id: number) => first<{ id: number; owner_id: number; created_at: Date }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
+    findActiveUser: (id: number) => first<{ id: number; is_superuser: boolean; created_at: Date; credential_version: number }>('vc_auth_user', FIND_USER, [id]),
+    findActiveSubUser: (id: number) => first<{ id: number; owner_id: number; created_at: Date; credential_version: number }>('vc_auth_sub_user', FIND_SUB_USER, [id]),
     findApiKey: (hash: string) =>
       first<{ id: number; name: string | null; owner_id: number; last_used_at: Date | null; is_superuser: boolean }>('vc_auth_api_key', FIND_API_KEY, [hash]),
     findSession: (digest: string) =>

@@ -49,8 +49,10 @@ export async function authenticate(input: {
   const claims = await tokens.verify(match[1]);
   const [kind, rawId] = claims?.subject.split(':') ?? [];
   const id = Number(rawId);
-  // The token must name the row it was issued to (see access-token.ts), not only its id.
-  const sameRow = (row: { created_at: Date }) => row.created_at.getTime() === claims?.born;
+  // The token must name the row it was issued to (see access-token.ts), not only its id, and be
+  // issued under its current credential version (no password change or deactivation since).
+  const sameRow = (row: { created_at: Date; credential_version: number }) =>
+    row.created_at.getTime() === claims?.born && row.credential_version === claims.version;
   if (kind === 'u' && Number.isSafeInteger(id)) {
     const user = await repo.findActiveUser(id);
     if (user && sameRow(user)) return { kind: 'user', userId: user.id, ownerId: user.id, isSuperuser: user.is_superuser };

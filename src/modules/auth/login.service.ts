@@ -25,6 +25,8 @@ export interface LoginSubject {
   kind: 'user' | 'sub_user';
   id: number;
   created_at: Date;
+  /** Its credential_version now: the token or session issued for it holds only while this stays current. */
+  credential_version: number;
 }
 
 /** Why a login was refused: the login answers it as 400, the dashboard session as 401. */
@@ -52,24 +54,24 @@ export async function checkPassword(input: PasswordCheck): Promise<{ subject: Lo
   // An inactive user gave the right password: not a failure.
   await settleLoginAttempt(db, counted, address, maxFailures, login.is_active ? 'success' : 'other');
   if (!login.is_active) return { refused: 'Inactive user' };
-  return { subject: { kind: login.kind, id: login.id, created_at: login.created_at } };
+  return { subject: { kind: login.kind, id: login.id, created_at: login.created_at, credential_version: login.credential_version } };
 }
 
 /** POST /login/access-token: a bearer token for the name and password. */
 export async function loginWithPassword(input: LoginInput): Promise<string> {
   const checked = await checkPassword(input);
   if ('refused' in checked) throw badRequest(checked.refused);
-  const { kind, id, created_at } = checked.subject;
-  return input.tokens.issue(`${kind === 'user' ? 'u' : 's'}:${id}`, created_at);
+  const { kind, id, created_at, credential_version } = checked.subject;
+  return input.tokens.issue(`${kind === 'user' ? 'u' : 's'}:${id}`, created_at, credential_version);
 }
 
 /** The account (by e-mail) or, failing that, the sub-user (by username or e-mail) a name logs in as. */
 async function findLogin(db: Db, name: string): Promise<(LoginSubject & { hashed_password: string; is_active: boolean }) | undefined> {
-  const user = await db.selectFrom('users').select(['id', 'hashed_password', 'is_active', 'created_at']).where(sql`lower(email)`, '=', name).executeTakeFirst();
+  const user = await db.selectFrom('users').select(['id', 'hashed_password', 'is_active', 'created_at', 'credential_version']).where(sql`lower(email)`, '=', name).executeTakeFirst();
   if (user) return { kind: 'user', ...user };
   const sub = await db
     .selectFrom('sub_users')
-    .select(['id', 'hashed_password', 'is_active', 'created_at'])
+    .select(['id', 'hashed_password', 'is_active', 'created_at', 'credential_version'])
     .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
     .executeTakeFirst();
   return sub ? { kind: 'sub_user', ...sub } : undefined;

@@ -15,6 +15,7 @@ export function createSessionRepository(db: Db) {
           token_digest: row.digest,
           user_id: row.subject.kind === 'user' ? row.subject.id : null,
           sub_user_id: row.subject.kind === 'sub_user' ? row.subject.id : null,
+          credential_version: row.subject.credential_version,
           expires_at: sql<Date>`now() + make_interval(secs => ${row.lifetimeSeconds})`,
         })
         .execute();

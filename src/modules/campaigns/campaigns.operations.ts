@@ -1,6 +1,7 @@
 import { Detail, ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { CampaignSummary } from './campaign-summary.schemas.ts';
 import { CANDIDATES } from './campaign-summary.service.ts';
+import { OWNER_ONLY_FIELDS } from './owner-only-fields.ts';
 import {
   Campaign,
   CampaignCreate,
@@ -56,6 +57,9 @@ export const UpdateCampaign = {
   description:
     `${ACCESS} Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. ` +
     'A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. ' +
+    `A sub-user may not change ${OWNER_ONLY_FIELDS.join(', ')} (who speaks on the calls, from which line, and how much the campaign may spend): ` +
+    'such a request is refused whole with 403 and a detail naming the fields, and changes nothing; sending the value a field already holds is no change. ' +
+    'These are refused rather than queued for approval like the prompt, because the dialer reads them from the campaign itself. ' +
     'Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).',
   params: IdParams,
   body: CampaignUpdate,

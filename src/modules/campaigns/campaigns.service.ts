@@ -9,6 +9,7 @@ import { requireCampaign } from './campaign-access.ts';
 import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
 import * as repo from './campaigns.repository.ts';
 import type { CampaignCreate, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
+import { refuseOwnerOnlyChanges } from './owner-only-fields.ts';
 import { recordPromptChange } from './prompt-history.service.ts';
 import type { WorkSchedule } from './work-schedule.ts';
 
@@ -126,12 +127,14 @@ function stateChanges(row: CampaignRow, input: CampaignUpdate) {
 
 /**
  * Changes the fields present in the body. A sub-user may update a campaign granted to
- * it; its change of the prompt is recorded as pending.
+ * it; its change of the prompt is recorded as pending, its change of an owner-only field
+ * (owner-only-fields.ts) is refused with 403 and changes nothing.
  */
 export async function updateCampaign({ db, principal, id, input, request, now = new Date() }: { db: Db; principal: Principal; id: number; input: CampaignUpdate; request?: AuditRequest; now?: Date }) {
   await requireCampaign(db, principal, id);
   await db.transaction().execute(async (trx) => {
     const row = await repo.lockCampaign(trx, id);
+    refuseOwnerOnlyChanges(principal, row, input);
     checkCampaignRules(input, currentRules(row));
     await checkAssistantId(trx, principal.ownerId, input.assistant_id);
     const patch = patchFrom(input);

@@ -50,7 +50,7 @@ export const UpdateSubUser = {
   tags,
   summary: 'Update a sub-user',
   description: describe(
-    'Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. Setting is_active to false makes the sub-user\'s tokens fail with 401 on the very next request; a new password does not revoke tokens already issued (they expire after ACCESS_TOKEN_EXPIRE_MINUTES). A new e-mail follows the same uniqueness rule as on create (409).',
+    'Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. A new password or is_active false ends every dashboard session and bearer token the sub-user holds (401 on its very next request), for good: setting is_active back to true brings none of them back, the sub-user signs in again. The caller\'s own session is the owner\'s and stays. A new e-mail follows the same uniqueness rule as on create (409).',
   ),
   params: SubUserParams,
   body: SubUserUpdate,

@@ -50,7 +50,7 @@ export const SubUserUpdate = Type.Object({
   full_name: Type.Optional(Nullable(FullName)),
   email: Type.Optional(Nullable(Email)),
   password: Type.Optional(Password),
-  is_active: Type.Optional(Type.Boolean({ description: 'false stops the sub-user\'s tokens at once' })),
+  is_active: Type.Optional(Type.Boolean({ description: 'false ends the sub-user\'s sessions and tokens at once and for good (true later does not revive them)' })),
 });
 export type SubUserUpdate = Static<typeof SubUserUpdate>;
 

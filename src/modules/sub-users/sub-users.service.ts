@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
+import { revokeCredentials } from '../auth/credential-revocation.ts';
 import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { subUsersRepository as repo } from './sub-users.repository.ts';
 import type { SubUser, SubUserCreate, SubUserUpdate } from './sub-users.schemas.ts';
@@ -106,7 +107,14 @@ export async function updateSubUser(input: { db: Db; principal: Principal; id: n
   }
   if (body.password !== undefined) values.hashed_password = await hashPassword(body.password);
   if (body.is_active !== undefined) values.is_active = body.is_active;
-  const row = await uniqueOr409(() => repo.update(input.db, current.id, values));
+  // A new password or a deactivation ends the sub-user's tokens and sessions for good: a later
+  // reactivation does not bring them back. The owner's own session, which made the change, stays.
+  const endSessions = body.password !== undefined || body.is_active === false;
+  const row = await uniqueOr409(() => input.db.transaction().execute(async (trx) => {
+    const updated = await repo.update(trx, current.id, values);
+    if (endSessions) await revokeCredentials(trx, { kind: 'sub_user', id: current.id });
+    return updated;
+  }));
   return (await present(input.db, [row]))[0]!;
 }
 

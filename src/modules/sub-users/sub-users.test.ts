@@ -298,9 +298,9 @@ describe('a sub-user as the caller', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/users/me', headers })).statusCode).toBe(401);
   });
 
-  it('loses access on the very next request when deactivated, and again when deleted', async () => {
+  it('loses access on the very next request when deactivated, for good, and again when deleted', async () => {
     const sub = await createSubUser(alice);
-    const headers = bearer(await login(t, sub.username, PASSWORD));
+    let headers = bearer(await login(t, sub.username, PASSWORD));
     const me = () => t.request({ method: 'GET', url: '/api/v1/users/me', headers });
     expect((await me()).statusCode).toBe(200);
 
@@ -309,7 +309,10 @@ describe('a sub-user as the caller', () => {
     const relogin = await t.request({ method: 'POST', url: '/api/v1/login/access-token', payload: new URLSearchParams({ username: sub.username, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(relogin.statusCode).toBe(400);
 
+    // Reactivated, it signs in again: the token from before the deactivation stays ended.
     await t.request({ method: 'PUT', url: `/api/v1/sub-users/${sub.id}`, headers: alice.headers, payload: { is_active: true } });
+    expect((await me()).statusCode).toBe(401);
+    headers = bearer(await login(t, sub.username, PASSWORD));
     expect((await me()).statusCode).toBe(200);
 
     await t.request({ method: 'DELETE', url: `/api/v1/sub-users/${sub.id}`, headers: alice.headers });

@@ -1823,7 +1823,7 @@ export interface paths {
         };
         /**
          * Update a sub-user
-         * @description Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. Setting is_active to false makes the sub-user's tokens fail with 401 on the very next request; a new password does not revoke tokens already issued (they expire after ACCESS_TOKEN_EXPIRE_MINUTES). A new e-mail follows the same uniqueness rule as on create (409).
+         * @description Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. A new password or is_active false ends every dashboard session and bearer token the sub-user holds (401 on its very next request), for good: setting is_active back to true brings none of them back, the sub-user signs in again. The caller's own session is the owner's and stays. A new e-mail follows the same uniqueness rule as on create (409).
          *
          *     Account owners only: a sub-user calling this gets 403. Another account's sub-user: 403; unknown id: 404.
          *
@@ -1854,7 +1854,7 @@ export interface paths {
                         email?: string | null;
                         /** @description stored as an argon2id hash, never returned */
                         password?: string;
-                        /** @description false stops the sub-user's tokens at once */
+                        /** @description false ends the sub-user's sessions and tokens at once and for good (true later does not revive them) */
                         is_active?: boolean;
                     };
                 };
@@ -3233,7 +3233,7 @@ export interface paths {
         };
         /**
          * Update a campaign
-         * @description An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404. Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).
+         * @description An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404. Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. A sub-user may not change assistant_id, campaign_phone, campaign_sip, limit_value, limit_unit, limit_start, limit_end, max_call_attempts, concurrent_call_limit (who speaks on the calls, from which line, and how much the campaign may spend): such a request is refused whole with 403 and a detail naming the fields, and changes nothing; sending the value a field already holds is no change. These are refused rather than queued for approval like the prompt, because the dialer reads them from the campaign itself. Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).
          */
         put: {
             parameters: {
@@ -8291,7 +8291,7 @@ export interface paths {
                 query?: {
                     start_date?: string;
                     end_date?: string;
-                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account's campaign is 403, an unknown one 404. */
+                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
                     campaign_id?: number;
                     /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
                     call_types?: ("outbound" | "inbound" | "none")[];
@@ -8546,7 +8546,7 @@ export interface paths {
                 query?: {
                     start_date?: string;
                     end_date?: string;
-                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). Another account's campaign is 403, an unknown one 404. */
+                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
                     campaign_id?: number;
                     /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
                     call_types?: ("outbound" | "inbound" | "none")[];

@@ -1,4 +1,5 @@
 import type { paths } from '../../api/schema';
+import { downloadCsv } from '../../components/csv-download';
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -42,20 +43,7 @@ export const addedBy = (s: Suppression) => {
   return s.created_by.email ?? (s.created_by.sub_user_id ? `Sub-user ${s.created_by.sub_user_id}` : `User ${s.created_by.user_id}`);
 };
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The rows a task could not add, as a CSV file the browser downloads (row 1 = the first after the header). */
 export function downloadTaskErrors(task: SuppressionTask) {
-  const lines = ['row,phone_number,reason', ...task.errors.map((e) => [e.index + 1, e.phone_number, e.reason].map(csvCell).join(','))];
-  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `do-not-call-import-${task.task_id}-errors.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadCsv(`do-not-call-import-${task.task_id}-errors.csv`, ['row', 'phone_number', 'reason'], task.errors.map((e) => [e.index + 1, e.phone_number, e.reason]));
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
+import { downloadCsv } from '../../components/csv-download';
 import { RowErrors } from '../../components/RowErrors';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
@@ -8,22 +9,9 @@ import type { ImportTask } from './shared';
 
 const RUNNING: ImportTask['status'][] = ['pending', 'running'];
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The skipped and failed rows as a CSV file the browser downloads (row = data row, 1 = the first after the header). */
 function downloadErrors(task: ImportTask) {
-  const lines = ['row,phone_number,reason', ...task.errors.map((e) => [e.index + 1, e.phone_number, e.reason].map(csvCell).join(','))];
-  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `import-${task.task_id}-errors.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadCsv(`import-${task.task_id}-errors.csv`, ['row', 'phone_number', 'reason'], task.errors.map((e) => [e.index + 1, e.phone_number, e.reason]));
 }
 
 /** An import task, polled every 500 ms while it is pending or running: progress, final counts, the rows it could not import. */
