@@ -20,6 +20,7 @@ const ConfigSchema = Type.Object({
   FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest a list query of the API (calls, contacts, webhook deliveries, audit events) may run before it is stopped with 503' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
@@ -67,7 +68,7 @@ export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 export class ConfigError extends Error {}
 
 const NUMBER_KEYS = [
-  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
+  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'API_STATEMENT_TIMEOUT_MS', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
   'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
   'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND',
 ];

@@ -17,6 +17,7 @@ import * as twilioAgent from './migrations/0015_twilio_agent.ts';
 import * as auditEvents from './migrations/0016_audit_events.ts';
 import * as compliance from './migrations/0017_compliance.ts';
 import * as suppressionImports from './migrations/0019_suppression_imports.ts';
+import * as callsScale from './migrations/0021_calls_scale.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0016_audit_events': auditEvents,
   '0017_compliance': compliance,
   '0019_suppression_imports': suppressionImports,
+  '0021_calls_scale': callsScale,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
