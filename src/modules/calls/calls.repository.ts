@@ -84,15 +84,15 @@ export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
 
 /**
  * One page, newest first: the calls below afterId (keyset: the index walk starts there, so a
- * deep page costs what the first does), then skip. Its campaign titles are joined to the page only.
+ * deep page costs what the first does), then skip. The skip walks ids only (the filter's
+ * columns, never the wide call data), then the page's calls are read by id and joined to
+ * their campaign titles.
  */
 export function callsPage(db: Db, args: { principal: Principal; filters: CallFilters; afterId?: number | undefined; skip: number; limit: number }) {
-  let page = matchingCalls(db, args.principal, args.filters);
-  if (args.afterId !== undefined) page = page.where('calls.id', '<', args.afterId);
-  return pageWithCampaignTitle<CallRecord>(
-    db,
-    page.select(callColumns).select(externalSessionId).orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip),
-  );
+  let ids = matchingCalls(db, args.principal, args.filters);
+  if (args.afterId !== undefined) ids = ids.where('calls.id', '<', args.afterId);
+  const pageIds = ids.select('calls.id').orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
+  return pageWithCampaignTitle<CallRecord>(db, db.selectFrom('calls').select(callColumns).select(externalSessionId).where('calls.id', 'in', pageIds));
 }
 
 /** One call with its campaign's title, whoever owns it (the caller checks access). */
