@@ -59,6 +59,7 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
     const callId = await deepId(1000);
     const day = (iso: string) => `${iso}T00:00:00Z`;
     const cases: [string, string][] = [
+      ['GET /users/me (HTTP + auth floor)', '/api/v1/users/me'],
       ['first page (limit 20)', '/api/v1/calls/'],
       ['skip=100000', '/api/v1/calls/?skip=100000'],
       ['after_id at row 100000 (keyset)', `/api/v1/calls/?after_id=${await deepId(100_000)}`],
@@ -90,7 +91,7 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
     ];
     // One call's provider id, a short code inside the call data.
     const md5 = (await sql<{ v: string }>`SELECT call_data->>'provider_call_id' AS v FROM calls WHERE id = ${callId - 1}`.execute(handle.db)).rows[0]!.v;
-    cases[8]![1] = `/api/v1/calls/?call_data=${md5}`;
+    cases[9]![1] = `/api/v1/calls/?call_data=${md5}`;
     const rows: Row[] = [];
     for (const [name, url] of cases) {
       const first = await get(url);

@@ -12,10 +12,10 @@ const COMPACT_AFTER_ROWS = 2000;
  * campaigns, it is exact and read from call_counts (kept by triggers on calls, migration
  * 0021); any other filter counts at most EXACT_COUNT_UP_TO calls, then estimates.
  */
-export async function countCalls(db: Db, principal: Principal, filters: CallFilters): Promise<ListCount> {
+export async function countCalls(db: Db, principal: Principal, filters: CallFilters): Promise<ListCount & { bounded: boolean }> {
   const others = Object.entries(filters).filter(([key, value]) => value !== undefined && key !== 'statuses' && key !== 'campaignIds');
-  if (others.length > 0) return boundedCount(db, matchingCalls(db, principal, filters));
-  return { count: await countedCalls(db, principal, filters), exact: true };
+  if (others.length > 0) return { ...(await boundedCount(db, matchingCalls(db, principal, filters))), bounded: true };
+  return { count: await countedCalls(db, principal, filters), exact: true, bounded: false };
 }
 
 async function countedCalls(db: Db, principal: Principal, f: CallFilters): Promise<number> {

@@ -87,11 +87,21 @@ export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
  * deep page costs what the first does), then skip. The skip walks ids only (the filter's
  * columns, never the wide call data), then the page's calls are read by id and joined to
  * their campaign titles.
+ *
+ * fewMatches (the bounded count found at most EXACT_COUNT_UP_TO): the matches are collected
+ * first and then sorted. Without it the planner may walk the id index from the newest call
+ * and test each one, which reads every call when a search word is rare (its estimate of a
+ * word prefix is 0.5% of the calls): OFFSET 0 keeps the filter planned on its own.
  */
-export function callsPage(db: Db, args: { principal: Principal; filters: CallFilters; afterId?: number | undefined; skip: number; limit: number }) {
+export function callsPage(
+  db: Db,
+  args: { principal: Principal; filters: CallFilters; afterId?: number | undefined; skip: number; limit: number; fewMatches: boolean },
+) {
   let ids = matchingCalls(db, args.principal, args.filters);
   if (args.afterId !== undefined) ids = ids.where('calls.id', '<', args.afterId);
-  const pageIds = ids.select('calls.id').orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
+  const pageIds = args.fewMatches
+    ? db.selectFrom(ids.select('calls.id').offset(0).as('m')).select('m.id').orderBy('m.id', 'desc').limit(args.limit).offset(args.skip)
+    : ids.select('calls.id').orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
   return pageWithCampaignTitle<CallRecord>(db, db.selectFrom('calls').select(callColumns).select(externalSessionId).where('calls.id', 'in', pageIds));
 }
 

@@ -43,8 +43,11 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
       callType: text(q.call_type),
       callData: callData === undefined ? undefined : await prepareCallDataSearch(db, callData),
     };
-    const page = await callsPage(db, { principal: args.principal, filters, afterId: q.after_id, skip: q.skip, limit: q.limit });
-    return { data: page, ...(await countCalls(db, args.principal, filters)) };
+    // The count first: a small exact one tells the page how to read (callsPage's fewMatches).
+    const counted = await countCalls(db, args.principal, filters);
+    const fewMatches = counted.bounded && counted.exact;
+    const page = await callsPage(db, { principal: args.principal, filters, afterId: q.after_id, skip: q.skip, limit: q.limit, fewMatches });
+    return { data: page, count: counted.count, exact: counted.exact };
   });
   return {
     data,
