@@ -19,6 +19,7 @@ import * as compliance from './migrations/0017_compliance.ts';
 import * as suppressionImports from './migrations/0019_suppression_imports.ts';
 import * as callRoutes from './migrations/0020_call_routes.ts';
 import * as sessionRevocation from './migrations/0022_session_revocation.ts';
+import * as callsScale from './migrations/0021_calls_scale.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019_suppression_imports': suppressionImports,
   '0020_call_routes': callRoutes,
   '0022_session_revocation': sessionRevocation,
+  '0021_calls_scale': callsScale,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -34,8 +34,17 @@ export interface CallsTable {
   updated_at: Timestamp;
 }
 
+/** Migration 0021: signed numbers of calls per key, appended by triggers on calls; a key's count is the sum of its rows. */
+export interface CallCountsTable {
+  owner_id: number;
+  campaign_id: number;
+  status: string;
+  calls: number;
+}
+
 export interface CallsTables {
   calls: CallsTable;
+  call_counts: CallCountsTable;
 }
 
 export type CallRow = Selectable<CallsTable>;

@@ -1,4 +1,4 @@
-import { ErrorResponses, IdParams } from '../../http/schemas.ts';
+import { Detail, ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { Call, CallsList, CallsQuery } from './calls.schemas.ts';
 
 /** The OpenAPI description of each calls operation; calls.routes.ts registers them. */
@@ -12,13 +12,19 @@ export const ListCalls = {
   tags,
   summary: 'List calls',
   description:
-    'Newest first (id descending). count and pagination.total_count are the total number of matches; pagination.current_page is ' +
-    'floor(skip / limit) + 1 and total_pages ceil(count / limit). Ranges (*_from, *_to) include both bounds. phone_number (to_number) and ' +
-    'from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data is a case-insensitive substring ' +
-    'search in the call data JSON text (keys and values; % and _ match themselves). call_type is an exact match. An empty text filter is ignored. ' +
+    'Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact ' +
+    'without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the ' +
+    "database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). " +
+    'Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. ' +
+    'Ranges (*_from, *_to) include both bounds. phone_number (to_number) and ' +
+    'from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text ' +
+    '(keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and ' +
+    'punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. ' +
+    'call_type is an exact match. An empty text filter is ignored. ' +
+    'A list whose queries take longer than the service\'s statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. ' +
     `Arrays: repeated keys or a comma list. limit is at most 1000. ${ACCESS}`,
   querystring: CallsQuery,
-  response: { 200: CallsList, ...ErrorResponses },
+  response: { 200: CallsList, ...ErrorResponses, 503: Detail },
 } as const;
 
 export const ReadCall = {

@@ -62,7 +62,14 @@ export const Pagination = Type.Object({
 
 export const CallsList = Type.Object({
   data: Type.Array(Call),
-  count: Type.Integer({ description: 'total number of matching calls, not the page size' }),
+  count: Type.Integer({ description: 'total number of matching calls, not the page size; an estimate when count_exact is false' }),
+  count_exact: Type.Optional(
+    Type.Boolean({
+      description:
+        'true when count is exact: always without filters or with only status and campaign_id (kept per account, campaign and status), ' +
+        'and with other filters while at most 1000 calls match; false when more match and count is the database\'s estimate',
+    }),
+  ),
   pagination: Pagination,
 });
 
@@ -71,6 +78,10 @@ const DateTimeQuery = (description: string) => Type.Optional(Type.Unsafe<string>
 export const CallsQuery = Type.Object({
   skip: Skip,
   limit: Limit(20),
+  after_id: Type.Optional({
+    ...Id,
+    description: 'keyset pagination: only calls with an id below this one (pass the last id of the previous page); skip then counts from there. A deep page costs what the first does',
+  }),
   phone_number: Type.Optional(Type.String({ maxLength: 64, description: 'destination number (to_number), exact; normalised to E.164 when it parses as one, else matched as written' })),
   from_number: Type.Optional(Type.String({ maxLength: 64, description: 'caller number, exact; normalised like phone_number' })),
   status: Type.Optional(Type.Array(CallStatus, { description: 'any of these statuses' })),
@@ -88,7 +99,12 @@ export const CallsQuery = Type.Object({
   call_id: Type.Optional({ ...Id, description: 'the call id' }),
   call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
   call_data: Type.Optional(
-    Type.String({ maxLength: 500, description: 'case-insensitive substring of the call data JSON text (keys and values); % and _ are literal' }),
+    Type.String({
+      maxLength: 500,
+      description:
+        'case-insensitive search in the call data JSON text (keys and values): a call matches when it has a word starting with each word of the text ' +
+        'and contains the text itself; % and _ are literal',
+    }),
   ),
 });
 export type CallsQuery = Static<typeof CallsQuery>;

@@ -3,20 +3,28 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import { phoneFilter } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign } from '../campaigns/campaign-access.ts';
-import { findCall, listCalls, type CallRecord } from './calls.repository.ts';
+import { withStatementTimeout } from '../../db/bounded-list.ts';
+import { countCalls } from './calls.count.ts';
+import { callsPage, findCall, type CallFilters, type CallRecord } from './calls.repository.ts';
 import type { CallsQuery } from './calls.schemas.ts';
+import { prepareCallDataSearch } from './calls.search.ts';
 
 /** Web forms send empty fields; an empty text filter filters nothing. */
 const text = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
-/** The calls list with the API's pagination object. */
-export async function listCallsPage(args: { db: Db; principal: Principal; query: CallsQuery; defaultCountry: string }) {
+/** The query's filters that narrow the list (for the 503 of a stopped query), by their API names. */
+const usedFilters = (q: CallsQuery) =>
+  Object.entries(q)
+    .filter(([key, value]) => !['skip', 'limit', 'after_id'].includes(key) && value !== undefined && value !== '')
+    .map(([key]) => key);
+
+/** The calls list with the API's pagination object; every query under the API's statement timeout. */
+export async function listCallsPage(args: { db: Db; principal: Principal; query: CallsQuery; defaultCountry: string; statementTimeoutMs: number }) {
   const q = args.query;
-  const { data, count } = await listCalls(args.db, {
-    principal: args.principal,
-    skip: q.skip,
-    limit: q.limit,
-    filters: {
+  const where = { timeoutMs: args.statementTimeoutMs, list: 'calls', filters: usedFilters(q) };
+  const { data, count, exact } = await withStatementTimeout(args.db, where, async (db) => {
+    const callData = text(q.call_data);
+    const filters: CallFilters = {
       toNumber: phoneFilter(text(q.phone_number), args.defaultCountry),
       fromNumber: phoneFilter(text(q.from_number), args.defaultCountry),
       statuses: q.status,
@@ -33,12 +41,18 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
       contactId: q.contact_id,
       callId: q.call_id,
       callType: text(q.call_type),
-      callDataText: text(q.call_data),
-    },
+      callData: callData === undefined ? undefined : await prepareCallDataSearch(db, callData),
+    };
+    // The count first: a small exact one tells the page how to read (callsPage's fewMatches).
+    const counted = await countCalls(db, args.principal, filters);
+    const fewMatches = counted.bounded && counted.exact;
+    const page = await callsPage(db, { principal: args.principal, filters, afterId: q.after_id, skip: q.skip, limit: q.limit, fewMatches });
+    return { data: page, count: counted.count, exact: counted.exact };
   });
   return {
     data,
     count,
+    count_exact: exact,
     pagination: { current_page: Math.floor(q.skip / q.limit) + 1, total_pages: Math.ceil(count / q.limit), total_count: count },
   };
 }

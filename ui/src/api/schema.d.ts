@@ -5288,13 +5288,15 @@ export interface paths {
         };
         /**
          * List calls
-         * @description Newest first (id descending). count and pagination.total_count are the total number of matches; pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data is a case-insensitive substring search in the call data JSON text (keys and values; % and _ match themselves). call_type is an exact match. An empty text filter is ignored. Arrays: repeated keys or a comma list. limit is at most 1000. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
          */
         get: {
             parameters: {
                 query?: {
                     skip?: number;
                     limit?: number;
+                    /** @description keyset pagination: only calls with an id below this one (pass the last id of the previous page); skip then counts from there. A deep page costs what the first does */
+                    after_id?: number;
                     /** @description destination number (to_number), exact; normalised to E.164 when it parses as one, else matched as written */
                     phone_number?: string;
                     /** @description caller number, exact; normalised like phone_number */
@@ -5326,7 +5328,7 @@ export interface paths {
                     call_id?: number;
                     /** @description exact call_type (outbound, inbound) */
                     call_type?: string;
-                    /** @description case-insensitive substring of the call data JSON text (keys and values); % and _ are literal */
+                    /** @description case-insensitive search in the call data JSON text (keys and values): a call matches when it has a word starting with each word of the text and contains the text itself; % and _ are literal */
                     call_data?: string;
                 };
                 header?: never;
@@ -5390,8 +5392,10 @@ export interface paths {
                                 call_ended_by?: "HUMAN" | "AI" | null;
                                 call_ended_by_reason?: string | null;
                             }[];
-                            /** @description total number of matching calls, not the page size */
+                            /** @description total number of matching calls, not the page size; an estimate when count_exact is false */
                             count: number;
+                            /** @description true when count is exact: always without filters or with only status and campaign_id (kept per account, campaign and status), and with other filters while at most 1000 calls match; false when more match and count is the database's estimate */
+                            count_exact?: boolean;
                             pagination: {
                                 /** @description floor(skip / limit) + 1 */
                                 current_page: number;
@@ -5448,6 +5452,17 @@ export interface paths {
                                 msg: string;
                                 type: string;
                             }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
                         };
                     };
                 };

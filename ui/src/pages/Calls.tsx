@@ -1,5 +1,6 @@
 import { Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useRef } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { api, must } from '../api/client';
@@ -12,6 +13,11 @@ import { activeFilters, apiQuery, PAGE_SIZE, pageOf, placedUnderFilters } from '
  * Calls, a page at a time from the API, filtered by anything GET /api/v1/calls/ accepts. The
  * filters and the page live in the URL, so a filtered view can be shared and survives a reload;
  * the list refreshes itself while open (every 2 s while a call on it is in progress).
+ *
+ * Pages are read by keyset where it can: once page n has been shown, page n + 1 asks for the
+ * calls below its last id (after_id), which costs the API what the first page does at any
+ * depth; a page jumped to directly uses skip. An estimated count (count_exact false, a
+ * filter matching many calls) is shown as "about N".
  */
 /** The filters typed a character at a time (CallFilters' text fields). */
 const TYPED = ['call_data', 'duration_from', 'duration_to', 'cost_from', 'cost_to', 'phone_number', 'from_number', 'contact_id', 'call_id'];
@@ -20,7 +26,13 @@ export default function Calls() {
   const [params, setParams] = useSearchParams();
   // Typing in a text filter updates the URL at once but asks the API only once typing pauses;
   // a choice (a status, a campaign, a date, a page) asks at once.
-  const current = apiQuery(params);
+  // after_id of each page, learnt from the page before it; forgotten when the filters change.
+  const cursors = useRef(new Map<string, number>());
+  const page = pageOf(params);
+  const plain = apiQuery(params);
+  const filtersKey = JSON.stringify({ ...plain, skip: undefined });
+  const cursor = cursors.current.get(`${filtersKey}#${page}`);
+  const current = cursor === undefined ? plain : { ...plain, skip: 0, after_id: cursor };
   const [settled] = useDebouncedValue(JSON.stringify(current), 400);
   const typing = TYPED.some((key) => JSON.stringify(current[key]) !== JSON.stringify((JSON.parse(settled) as typeof current)[key]));
   const query = typing ? settled : JSON.stringify(current);
@@ -40,7 +52,12 @@ export default function Calls() {
   };
   const rows = list.isError ? [] : list.data?.data ?? [];
   const total = list.isError ? 0 : list.data?.count ?? 0;
-  const page = pageOf(params);
+  const estimated = !list.isError && list.data?.count_exact === false;
+  const shown = list.isPlaceholderData ? undefined : list.data?.data;
+  useEffect(() => {
+    const last = shown?.at(-1);
+    if (last && shown!.length === PAGE_SIZE) cursors.current.set(`${filtersKey}#${page + 1}`, last.id);
+  }, [shown, filtersKey, page]);
   const filtered = activeFilters(params) > 0;
   return (
     <Stack>
@@ -51,7 +68,7 @@ export default function Calls() {
       {list.isError && placedUnderFilters(list.error) && <Text c="red.8" size="sm" role="alert">Fix the marked filter to see calls.</Text>}
       {list.isSuccess && (
         <Text size="sm" role="status" aria-live="polite">
-          {total === 1 ? '1 call' : `${total} calls`}{filtered ? ' match the filters' : ''}
+          {estimated ? `about ${total.toLocaleString('en')} calls` : total === 1 ? '1 call' : `${total} calls`}{filtered ? ' match the filters' : ''}
         </Text>
       )}
       <CallsTable rows={rows} />
