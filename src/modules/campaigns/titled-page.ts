@@ -1,27 +1,24 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/connection.ts';
+import { cutToByteBudget } from '../../shared/list-budget.ts';
 
 /**
  * One page of a list (newest first) and the total count, for rows that show their campaign's
  * current title (contacts, calls). The page is cut from the rows' own table alone, on its
  * (owner_id, id desc) or (campaign_id, id desc) index, and only the page's rows are joined to
- * campaigns, so a page costs the same with a million rows; the count runs beside it.
+ * campaigns, so a page costs the same with a million rows; the count runs beside it. The page
+ * ends early when its JSON would pass the list byte budget (shared/list-budget.ts).
  */
 export async function pageWithCampaignTitle<Row>(
   db: Db,
   page: SelectQueryBuilder<any, any, { id: number; campaign_id: number }>,
   count: SelectQueryBuilder<any, any, { count: number | string | bigint }>,
 ): Promise<{ data: Row[]; count: number }> {
-  const [data, total] = await Promise.all([
-    db
-      .selectFrom(page.as('c'))
-      .innerJoin('campaigns as camp', 'camp.id', 'c.campaign_id')
-      .selectAll('c')
-      .select('camp.title as campaign_title')
-      .orderBy('c.id', 'desc')
-      .$castTo<Row>()
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { data, count: Number(total.count) };
+  const titled = db
+    .selectFrom(page.as('c'))
+    .innerJoin('campaigns as camp', 'camp.id', 'c.campaign_id')
+    .selectAll('c')
+    .select('camp.title as campaign_title');
+  const [data, total] = await Promise.all([cutToByteBudget(db, titled), count.executeTakeFirstOrThrow()]);
+  return { data: data as Row[], count: Number(total.count) };
 }
