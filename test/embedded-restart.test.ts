@@ -60,7 +60,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('serve on the embedded d
     expect(found.size).toBe(40);
     for (const [number, data] of acknowledged) expect(found.get(number)?.contact_data).toEqual(data);
     await second.kill('SIGKILL');
-  }, 240_000);
+  }, 900_000);
 
   it('keeps every acknowledged row, each whole, when killed while many writes are in flight', async () => {
     const p = await serve();
@@ -90,7 +90,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('serve on the embedded d
     for (const [number, data] of acknowledged) expect(found.get(number)?.contact_data, number).toEqual(data);
     // Rows whose answer was lost are either there, whole, or not there at all.
     for (const [number, c] of found) expect(c.contact_data).toEqual(acknowledged.get(number) ?? inFlight.get(number));
-  }, 240_000);
+  }, 900_000);
 
   it('refuses a second serve on the same DATA_DIR while the first lives, in one line', async () => {
     const owner = running.at(-1)!;
@@ -104,5 +104,5 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('serve on the embedded d
         'stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server between processes.',
     );
     expect((await fetch(`${owner.url}/readyz`)).ok).toBe(true); // the owner is untouched
-  }, 120_000);
+  }, 600_000);
 });

@@ -47,7 +47,7 @@ export function spawnServe(dataDir: string, env: Record<string, string> = {}, po
 }
 
 /** Starts serve and waits until /readyz answers (at most `timeoutMs`). */
-export async function startServe(dataDir: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<ServeProcess> {
+export async function startServe(dataDir: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<ServeProcess> {
   const port = await freePort();
   const child = spawnServe(dataDir, env, port);
   let stderr = '';
