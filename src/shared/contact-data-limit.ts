@@ -9,6 +9,9 @@ import { unprocessable } from '../http/errors.ts';
  */
 export const CONTACT_DATA_MAX_BYTES = 64 * 1024;
 
+/** What the OpenAPI descriptions say of the limit. */
+export const CONTACT_DATA_LIMIT_NOTE = `at most ${CONTACT_DATA_MAX_BYTES / 1024} KiB as JSON text (UTF-8); more is a 422 naming the field`;
+
 /** The byte size of `value` as JSON text. */
 export const jsonBytes = (value: unknown) => (value == null ? 0 : Buffer.byteLength(JSON.stringify(value)));
 

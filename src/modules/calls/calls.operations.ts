@@ -1,3 +1,4 @@
+import { LIST_BUDGET_NOTE } from '../../shared/list-budget.ts';
 import { ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { Call, CallsList, CallsQuery } from './calls.schemas.ts';
 
@@ -16,7 +17,7 @@ export const ListCalls = {
     'floor(skip / limit) + 1 and total_pages ceil(count / limit). Ranges (*_from, *_to) include both bounds. phone_number (to_number) and ' +
     'from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data is a case-insensitive substring ' +
     'search in the call data JSON text (keys and values; % and _ match themselves). call_type is an exact match. An empty text filter is ignored. ' +
-    `Arrays: repeated keys or a comma list. limit is at most 1000. ${ACCESS}`,
+    `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE} The pagination object keeps its formulas over the requested limit. ${ACCESS}`,
   querystring: CallsQuery,
   response: { 200: CallsList, ...ErrorResponses },
 } as const;

@@ -268,7 +268,8 @@ export interface paths {
         /**
          * Create or update a contact with an integration token (query parameters)
          * @description Creates a contact, or updates the contact its campaign already has for this phone (contact_data merged,
-         *     timezone set when given; no call is queued again). The answer is the contact plus call_enqueued.
+         *     timezone set when given; no call is queued again). contact_data, merged or not, is at most 64 KiB as JSON text: a request that would pass
+         *     it is a 422 naming contact_data and changes nothing. The answer is the contact plus call_enqueued.
          *     Token: the first present of the Authorization: Bearer header, the body's token (in array mode: the first item carrying one),
          *     the query's token (legacy). Missing or unknown token: 401. POST accepts a JSON object, a JSON array (at most 100 items,
          *     else 413) or a form; for a POST object, a parameter missing from the body is taken from the query. Array mode answers an array
@@ -293,7 +294,7 @@ export interface paths {
                     timezone?: string;
                     /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                     determine_timezone?: boolean;
-                    /** @description JSON text of an object */
+                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                     contact_data?: string;
                 };
                 header?: never;
@@ -318,7 +319,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -410,7 +411,8 @@ export interface paths {
         /**
          * Create or update one or several contacts with an integration token
          * @description Creates a contact, or updates the contact its campaign already has for this phone (contact_data merged,
-         *     timezone set when given; no call is queued again). The answer is the contact plus call_enqueued.
+         *     timezone set when given; no call is queued again). contact_data, merged or not, is at most 64 KiB as JSON text: a request that would pass
+         *     it is a 422 naming contact_data and changes nothing. The answer is the contact plus call_enqueued.
          *     Token: the first present of the Authorization: Bearer header, the body's token (in array mode: the first item carrying one),
          *     the query's token (legacy). Missing or unknown token: 401. POST accepts a JSON object, a JSON array (at most 100 items,
          *     else 413) or a form; for a POST object, a parameter missing from the body is taken from the query. Array mode answers an array
@@ -434,7 +436,7 @@ export interface paths {
                     timezone?: string;
                     /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                     determine_timezone?: boolean;
-                    /** @description JSON text of an object */
+                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                     contact_data?: string;
                 };
                 header?: never;
@@ -458,6 +460,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -478,6 +481,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -499,6 +503,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -519,6 +524,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -544,7 +550,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -578,7 +584,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -4521,7 +4527,7 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
          */
         get: {
             parameters: {
@@ -4566,7 +4572,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields */
+                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                                 contact_data?: {
                                     [key: string]: unknown;
                                 } | null;
@@ -4667,7 +4673,7 @@ export interface paths {
                         campaign_id: number;
                         /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
                         phone_number: string;
-                        /** @description free-form contact fields */
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -4706,7 +4712,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -4807,7 +4813,7 @@ export interface paths {
         };
         /**
          * List the contacts of one campaign
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
          */
         get: {
             parameters: {
@@ -4848,7 +4854,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields */
+                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                                 contact_data?: {
                                     [key: string]: unknown;
                                 } | null;
@@ -4972,7 +4978,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -5069,7 +5075,7 @@ export interface paths {
                          */
                         status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
                         phone_number?: string;
-                        /** @description free-form contact fields */
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -5099,7 +5105,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -5288,7 +5294,7 @@ export interface paths {
         };
         /**
          * List calls
-         * @description Newest first (id descending). count and pagination.total_count are the total number of matches; pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data is a case-insensitive substring search in the call data JSON text (keys and values; % and _ match themselves). call_type is an exact match. An empty text filter is ignored. Arrays: repeated keys or a comma list. limit is at most 1000. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         * @description Newest first (id descending). count and pagination.total_count are the total number of matches; pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data is a case-insensitive substring search in the call data JSON text (keys and values; % and _ match themselves). call_type is an exact match. An empty text filter is ignored. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
          */
         get: {
             parameters: {
@@ -6204,6 +6210,7 @@ export interface paths {
                          * @enum {string}
                          */
                         status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field (loc body, <index>, contact_data); nothing of the request is imported */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -6448,6 +6455,7 @@ export interface paths {
          * @description multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,
          *     and the file. Send the fields before the file part (they may also be given as query parameters). The delimiter (comma, semicolon,
          *     tab or pipe) is detected from the header line; UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
+         *     A row whose other columns come to more than 64 KiB of contact_data (as JSON text) fails alone, saying so in the task's errors.
          *     Every other column goes into contact_data under a key made from its header: lower case, and each run of characters other
          *     than letters, digits and _ (spaces, hyphens, dots...) becomes one _, none at either end (' First Name ' -> first_name,
          *     'E-mail' -> e_mail); a header with no letter or digit becomes column_<position, from 1>. Headers that give the same key keep
@@ -7898,7 +7906,7 @@ export interface paths {
         };
         /**
          * Delivery log of an integration
-         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null.
+         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
          */
         get: {
             parameters: {
