@@ -3,6 +3,7 @@ import { loadConfig, ConfigError } from './config.ts';
 import { closeDeps, createDeps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DataDirLockedError } from './db/embedded/data-dir-lock.ts';
+import { EmbeddedDatabaseError } from './db/embedded/stale-socket.ts';
 import { prepareDatabase, startServer } from './server.ts';
 import { startWorkers } from './workers.ts';
 import { connectProviderEvents } from './modules/dialer/call-events/provider-events.ts';
@@ -167,11 +168,12 @@ export async function runCli(argv: string[]) {
       console.error(`voice-campaigns: ${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof EmbeddedDatabaseError) {
       console.error(error.message);
       process.exit(1);
     }
-    const problem = startupProblem(error, configOrNull());
+    const config = configOrNull();
+    const problem = startupProblem(error, config);
     if (problem) {
       console.error(problem);
       process.exit(1);
@@ -181,7 +183,10 @@ export async function runCli(argv: string[]) {
       console.error((error as Error).message);
       process.exit(1);
     }
-    console.error(error);
+    // A failure nobody foresaw is a bug: one line to act on, the stack trace for its report on request.
+    const verbose = config?.LOG_LEVEL === 'debug' || config?.LOG_LEVEL === 'trace';
+    if (verbose) console.error(error);
+    else console.error(`voice-campaigns failed: ${String((error as Error)?.message ?? error).split('\n')[0]} (LOG_LEVEL=debug prints the stack trace)`);
     process.exit(1);
   }
 }

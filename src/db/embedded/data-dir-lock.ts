@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -34,11 +34,38 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When the process now holding the pid started, in ms since the epoch (Linux: /proc), else null.
+ * After a crash or a reboot the lock's pid may belong to an unrelated process; one that started
+ * after the lock was written cannot be the process that wrote it.
+ */
+function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime, clock ticks since boot) counts from after the parenthesised command name.
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    if (!Number.isFinite(startTicks) || !Number.isFinite(bootSeconds)) return null;
+    return bootSeconds * 1000 + (startTicks / 100) * 1000; // USER_HZ is 100 on every Linux ABI Node supports
+  } catch {
+    return null;
+  }
+}
+
+/** The lock's writer still runs: its pid is alive and that process is older than the lock file. */
+function ownerRuns(info: LockInfo, lockWrittenMs: number): boolean {
+  if (info.pid === process.pid || !isAlive(info.pid)) return false;
+  const started = processStartMs(info.pid);
+  // 2 s of slack: btime is whole seconds and clocks may be adjusted a little between boot and now.
+  return started === null || started <= lockWrittenMs + 2000;
+}
+
 /** The live owner of the data directory, or null when it is free (a stale lock counts as free). */
 export function readLockOwner(dataDir: string): LockInfo | null {
   try {
-    const info = JSON.parse(readFileSync(lockPath(dataDir), 'utf8')) as LockInfo;
-    return info.pid !== process.pid && isAlive(info.pid) ? info : null;
+    const file = lockPath(dataDir);
+    const info = JSON.parse(readFileSync(file, 'utf8')) as LockInfo;
+    return ownerRuns(info, statSync(file).mtimeMs) ? info : null;
   } catch {
     return null;
   }

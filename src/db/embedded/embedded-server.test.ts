@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,4 +26,37 @@ describe('the embedded database server', () => {
     }
     expect(() => statSync(server.host)).toThrow(); // removed at stop
   }, 60_000);
+
+  it('takes over a lock whose pid now belongs to a process started after the lock was written (a crash, then pid reuse)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vc-reuse-'));
+    const younger = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const lock = join(dataDir, 'embedded.lock');
+      writeFileSync(lock, JSON.stringify({ pid: younger.pid, host: dataDir, port: 5432 }));
+      const hourAgo = new Date(Date.now() - 3600_000);
+      utimesSync(lock, hourAgo, hourAgo);
+      const server = await startEmbeddedServer(dataDir, 2);
+      await server.stop();
+    } finally {
+      younger.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('leaves a socket a live process answers on alone and says so in one line, though no lock names it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vc-foreign-'));
+    const socketPath = join(dataDir, '.s.PGSQL.5432');
+    const foreign = createServer((c) => c.end());
+    await new Promise<void>((resolve) => foreign.listen(socketPath, resolve));
+    try {
+      await expect(startEmbeddedServer(dataDir, 2)).rejects.toThrow(
+        `The data directory's database socket ${socketPath} is in use by another process, though its lockfile names no running process`,
+      );
+      expect(statSync(socketPath).isSocket()).toBe(true);
+      expect(() => statSync(join(dataDir, 'embedded.lock'))).toThrow(); // the lock was given back
+    } finally {
+      await new Promise((r) => foreign.close(r));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { acquireDataDirLock, type LockInfo } from './data-dir-lock.ts';
+import { EmbeddedDatabaseError, removeStaleSocket } from './stale-socket.ts';
 
 export interface EmbeddedServer extends Omit<LockInfo, 'pid'> {
   stop(): Promise<void>;
@@ -22,6 +23,8 @@ function socketDirFor(dataDir: string): { dir: string; temporary: boolean } | nu
   return null;
 }
 
+const firstLine = (message: string | undefined) => (message ?? 'no reason given').trim().split('\n')[0]!.replace(/^Error: /, '');
+
 /**
  * Starts PGlite on a worker thread, serving the wire protocol on a socket inside
  * DATA_DIR (mode 0600) or a private temp directory, and takes the data directory lock for this process.
@@ -31,19 +34,27 @@ export async function startEmbeddedServer(dataDir: string, maxConnections: numbe
   const pgDir = join(dataDir, 'pglite');
   mkdirSync(pgDir, { recursive: true });
   const socketDir = socketDirFor(dataDir);
+  const socketPath = socketDir ? join(socketDir.dir, SOCKET_NAME) : undefined;
   const removeSocketDir = () => {
     if (socketDir?.temporary) rmSync(socketDir.dir, { recursive: true, force: true });
   };
+  try {
+    if (socketPath) await removeStaleSocket(socketPath);
+  } catch (error) {
+    removeSocketDir();
+    lock.release();
+    throw error;
+  }
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: pgDir, socketPath: socketDir ? join(socketDir.dir, SOCKET_NAME) : undefined, host: '127.0.0.1', port: 0, maxConnections },
+    workerData: { dataDir: pgDir, socketPath, host: '127.0.0.1', port: 0, maxConnections },
   });
   try {
     const ready = await new Promise<{ type: string; port?: number; message?: string }>((resolve, reject) => {
       worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`embedded database exited with code ${code}`)));
+      worker.once('error', (error) => resolve({ type: 'error', message: error.message }));
+      worker.once('exit', (code) => reject(new EmbeddedDatabaseError(`The embedded database in ${pgDir} stopped while starting (exit code ${code})`)));
     });
-    if (ready.type !== 'ready') throw new Error(`embedded database failed to start: ${ready.message}`);
+    if (ready.type !== 'ready') throw new EmbeddedDatabaseError(`The embedded database in ${pgDir} could not start: ${firstLine(ready.message)}`);
     const address = socketDir ? { host: socketDir.dir, port: 5432 } : { host: '127.0.0.1', port: ready.port ?? 0 };
     lock.publish(address);
     let stopped: Promise<void> | undefined;

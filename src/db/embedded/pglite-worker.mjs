@@ -26,7 +26,8 @@ try {
   const address = server.server?.address?.();
   parentPort.postMessage({ type: 'ready', port: typeof address === 'object' && address ? address.port : port });
 } catch (error) {
-  parentPort.postMessage({ type: 'error', message: String(error?.stack ?? error) });
+  // The message alone: the parent says it in one line (the stack is the library's, not the user's).
+  parentPort.postMessage({ type: 'error', message: String(error?.message ?? error) });
 }
 
 parentPort.on('message', async (message) => {

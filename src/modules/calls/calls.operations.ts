@@ -1,3 +1,4 @@
+import { LIST_BUDGET_NOTE } from '../../shared/list-budget.ts';
 import { Detail, ErrorResponses, IdParams } from '../../http/schemas.ts';
 import { Call, CallsList, CallsQuery } from './calls.schemas.ts';
 
@@ -22,7 +23,7 @@ export const ListCalls = {
     'punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. ' +
     'call_type is an exact match. An empty text filter is ignored. ' +
     'A list whose queries take longer than the service\'s statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. ' +
-    `Arrays: repeated keys or a comma list. limit is at most 1000. ${ACCESS}`,
+    `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE} The pagination object keeps its formulas over the requested limit. ${ACCESS}`,
   querystring: CallsQuery,
   response: { 200: CallsList, ...ErrorResponses, 503: Detail },
 } as const;

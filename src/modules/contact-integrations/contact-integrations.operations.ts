@@ -1,3 +1,4 @@
+import { CONTACT_DATA_LIMIT_NOTE } from '../../shared/contact-data-limit.ts';
 import { Type } from 'typebox';
 import { Detail, ErrorResponses, Id, IdParams, ValidationDetail } from '../../http/schemas.ts';
 import { Contact } from '../contacts/contacts.schemas.ts';
@@ -73,12 +74,12 @@ const params = {
 const Query = Type.Object({
   token: Type.Optional(Type.String({ description: 'LEGACY, for simple forms: the integration token; prefer the Authorization header' })),
   ...params,
-  contact_data: Type.Optional(Type.String({ description: 'JSON text of an object' })),
+  contact_data: Type.Optional(Type.String({ description: `JSON text of an object; ${CONTACT_DATA_LIMIT_NOTE}` })),
 });
 const BodyItem = Type.Object({
   token: Type.Optional(Type.String({ description: 'the integration token, used when there is no Authorization header' })),
   ...params,
-  contact_data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  contact_data: Type.Optional(Type.Object({}, { additionalProperties: true, description: CONTACT_DATA_LIMIT_NOTE })),
   start_call: Type.Optional(Type.Boolean({ description: 'queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration\'s auto_start_calls (or the campaign\'s auto_calls)' })),
 });
 const Result = Type.Object({ ...Contact.properties, call_enqueued: Type.Boolean({ description: 'true when a call was queued by this request' }) });
@@ -86,7 +87,8 @@ const ItemError = Type.Object({ error: Type.Object({ status: Type.Integer(), det
 const responses = { 401: Detail, 403: Detail, 413: Detail, 422: ValidationDetail, 429: Detail };
 
 const DESCRIPTION = `Creates a contact, or updates the contact its campaign already has for this phone (contact_data merged,
-timezone set when given; no call is queued again). The answer is the contact plus call_enqueued.
+timezone set when given; no call is queued again). contact_data, merged or not, is at most 64 KiB as JSON text: a request that would pass
+it is a 422 naming contact_data and changes nothing. The answer is the contact plus call_enqueued.
 Token: the first present of the Authorization: Bearer header, the body's token (in array mode: the first item carrying one),
 the query's token (legacy). Missing or unknown token: 401. POST accepts a JSON object, a JSON array (at most ${MAX_ARRAY_ITEMS} items,
 else 413) or a form; for a POST object, a parameter missing from the body is taken from the query. Array mode answers an array

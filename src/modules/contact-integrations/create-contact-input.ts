@@ -1,3 +1,4 @@
+import { requireContactDataSize } from '../../shared/contact-data-limit.ts';
 import { unprocessable } from '../../http/errors.ts';
 import { unstorable } from '../../http/json-body.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
@@ -74,6 +75,7 @@ export function readContactInput(sources: InputSource[]): ContactInput {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw unprocessable(data.loc, 'Input should be a valid dictionary or object', 'dict_type');
     const bad = unstorable(v);
     if (bad) throw unprocessable([...data.loc, ...bad.loc], bad.msg);
+    requireContactDataSize(v, data.loc);
     contactData = { ...(v as Record<string, unknown>) };
   }
 

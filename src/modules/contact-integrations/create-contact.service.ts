@@ -1,3 +1,4 @@
+import { requireContactDataSize } from '../../shared/contact-data-limit.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { forbidden, HttpError, unauthorized, unprocessable } from '../../http/errors.ts';
@@ -70,6 +71,9 @@ export async function createOrUpdateContact(input: { db: Db; integration: Integr
       .select(['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_reason', 'created_at', 'updated_at'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
+    // Merged into an existing contact, data under the limit can add up past it: refused, and
+    // the transaction (the merge, any queueing) rolls back.
+    requireContactDataSize(row.contact_data, [loc, 'contact_data']);
     return { ...row, contact_data: row.contact_data as Record<string, unknown> | null, campaign_title: campaign.title, call_enqueued: queued.length > 0 };
   });
 }

@@ -1,3 +1,4 @@
+import { LIST_BUDGET_NOTE } from '../../shared/list-budget.ts';
 import { CampaignIdParams, Detail, ErrorResponses, IdParams, Message } from '../../http/schemas.ts';
 import {
   CampaignContactsQuery,
@@ -20,7 +21,7 @@ const PHONE =
 const LIST =
   'Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. ' +
   'phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). ' +
-  'Arrays: repeated keys or a comma list. limit is at most 1000.';
+  `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE}`;
 
 export const ListContacts = {
   tags,

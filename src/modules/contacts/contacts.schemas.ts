@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CONTACT_DATA_LIMIT_NOTE } from '../../shared/contact-data-limit.ts';
 import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 
 export const CONTACT_STATUSES = [
@@ -23,7 +24,7 @@ export const CONTACT_CREATION_METHODS = ['manual', 'import', 'integration', 'ext
 export const ContactCreationMethod = StringEnum(CONTACT_CREATION_METHODS, { description: 'ContactCreationMethod' });
 export type ContactCreationMethod = Static<typeof ContactCreationMethod>;
 
-const ContactData = Type.Object({}, { additionalProperties: true, description: 'free-form contact fields' });
+const ContactData = Type.Object({}, { additionalProperties: true, description: `free-form contact fields; ${CONTACT_DATA_LIMIT_NOTE}` });
 const TimeZone = Type.String({ maxLength: 64, description: 'IANA zone name, e.g. Europe/Berlin' });
 
 export const Contact = Type.Object({

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { requireContactDataSize } from '../../shared/contact-data-limit.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
@@ -62,6 +63,7 @@ export async function createContact(args: {
   const loc = args.loc ?? ['body'];
   const phone = requirePhone(input.phone_number, args.defaultCountry, [...loc, 'phone_number']);
   checkTimeZone(input.timezone, [...loc, 'timezone']);
+  requireContactDataSize(input.contact_data, [...loc, 'contact_data']);
 
   return inTransaction(args.db, async (trx) => {
     const campaign = await requireCampaign(trx, principal, input.campaign_id);
@@ -99,6 +101,7 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
   const { input } = args;
   const phone = input.phone_number === undefined ? undefined : requirePhone(input.phone_number, args.defaultCountry, ['body', 'phone_number']).e164;
   checkTimeZone(input.timezone, ['body', 'timezone']);
+  requireContactDataSize(input.contact_data, ['body', 'contact_data']);
   return inTransaction(args.db, async (trx) => {
     const contact = await requireContact(trx, args.principal, args.id);
     // A zone guessed from the old number (as created) follows the number; one set by hand stays.

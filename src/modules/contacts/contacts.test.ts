@@ -222,7 +222,7 @@ describe('the OpenAPI document', () => {
     );
     expect(names('/api/v1/calls/', 'get')).toEqual(
       ['skip', 'limit', 'phone_number', 'from_number', 'status', 'action_status', 'start_time_from', 'start_time_to', 'end_time_from', 'end_time_to',
-        'duration_from', 'duration_to', 'cost_from', 'cost_to', 'campaign_id', 'contact_id', 'call_id', 'call_type', 'call_data'].sort(),
+        'duration_from', 'duration_to', 'cost_from', 'cost_to', 'campaign_id', 'contact_id', 'call_id', 'call_type', 'call_data', 'after_id'].sort(),
     );
     const limit = op('/api/v1/calls/', 'get').parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ default: 20, maximum: 1000, minimum: 1 });

@@ -1,3 +1,4 @@
+import { contactDataTooLarge } from '../../shared/contact-data-limit.ts';
 import { storableExcerpt, unstorable } from '../../http/json-body.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
@@ -52,6 +53,12 @@ export async function prepareChunk(chunk: { seq: number; first_index: number; ro
     const bad = unstorable(data) ?? (typeof status === 'string' ? unstorable(status) : null);
     if (bad) {
       failed.push({ index, phone_number: input, reason: `contact data at ${bad.loc.join('.') || 'top level'}: ${bad.msg}` });
+      continue;
+    }
+    // A CSV row's columns (or a bulk item stored before the limit) over the contact_data limit fail this row alone.
+    const tooLarge = contactDataTooLarge(data);
+    if (tooLarge) {
+      failed.push({ index, phone_number: input, reason: tooLarge });
       continue;
     }
     const key = `${campaignId}|${phone.e164}`;

@@ -1,3 +1,4 @@
+import { CONTACT_DATA_LIMIT_NOTE } from '../../shared/contact-data-limit.ts';
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 import { ContactStatus } from '../contacts/contacts.schemas.ts';
@@ -14,7 +15,7 @@ export const BulkItem = Type.Object({
   phone_number: Type.String({ maxLength: 64, description: 'any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only' }),
   campaign_id: Type.Unsafe<number>({ ...Id, description: 'a campaign the caller may use; another account\'s campaign rejects the whole request with 403' }),
   status: Type.Optional({ ...ContactStatus, default: 'new' }),
-  contact_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+  contact_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: `${CONTACT_DATA_LIMIT_NOTE} (loc body, <index>, contact_data); nothing of the request is imported` }))),
 });
 export type BulkItem = Static<typeof BulkItem>;
 export const BulkBody = Type.Array(BulkItem, { description: `at most ${MAX_BULK_ITEMS} items per request (more: 413)` });

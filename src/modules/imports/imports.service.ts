@@ -1,3 +1,4 @@
+import { requireContactDataSize } from '../../shared/contact-data-limit.ts';
 import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../../http/errors.ts';
 import { unstorable } from '../../http/json-body.ts';
@@ -20,6 +21,7 @@ export async function createBulkImport(input: { db: Db; repo: ImportsRepository;
   if (items.length > MAX_BULK_ITEMS) {
     throw new HttpError(413, `A bulk import takes at most ${MAX_BULK_ITEMS} items per request; this one has ${items.length}. Split it into several requests (each becomes its own task).`);
   }
+  items.forEach((item, i) => requireContactDataSize(item.contact_data, ['body', i, 'contact_data']));
   for (const campaignId of new Set(items.map((i) => i.campaign_id))) await requireCampaign(db, principal, campaignId);
   return db.transaction().execute(async (trx) => {
     const task = await repo.insertTask(trx, { ownerId: principal.ownerId, subUserId: subUserOf(principal), kind: 'bulk', sealed: false });

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
+import { cutToByteBudget } from '../../shared/list-budget.ts';
 
 type Handle = Kysely<Database>;
 
@@ -211,7 +212,8 @@ export async function listDeliveries(db: Handle, input: { integrationId: number;
   if (input.status && input.status.length > 0) q = q.where('status', 'in', input.status);
   if (input.callId !== undefined) q = q.where('call_id', '=', input.callId);
   const [rows, count] = await Promise.all([
-    q.select(DELIVERY_COLUMNS).orderBy('id', 'desc').offset(input.skip).limit(input.limit).execute(),
+    // Payloads carry contact data and transcripts: the page ends at the list byte budget.
+    cutToByteBudget(db, q.select(DELIVERY_COLUMNS).orderBy('id', 'desc').offset(input.skip).limit(input.limit)),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(count.n) };

@@ -1,3 +1,4 @@
+import { LIST_BUDGET_NOTE } from '../../shared/list-budget.ts';
 import { Type } from 'typebox';
 import { Detail, ErrorResponses, Id, IdParams, Limit, Nullable, Skip } from '../../http/schemas.ts';
 import { Delivery, DeliveryList, DeliveryStatus, Integration, IntegrationCreate, IntegrationCreated, IntegrationList, IntegrationUpdate } from './webhooks.schemas.ts';
@@ -67,7 +68,7 @@ export const ListDeliveries = {
   description:
     'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
     'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. ' +
-    'A sent delivery lists in missing_required the required fields it had to send as null.',
+    `A sent delivery lists in missing_required the required fields it had to send as null. ${LIST_BUDGET_NOTE}`,
   params: IdParams,
   querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),
   response: { 200: DeliveryList, ...ErrorResponses },

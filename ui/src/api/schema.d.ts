@@ -268,7 +268,8 @@ export interface paths {
         /**
          * Create or update a contact with an integration token (query parameters)
          * @description Creates a contact, or updates the contact its campaign already has for this phone (contact_data merged,
-         *     timezone set when given; no call is queued again). The answer is the contact plus call_enqueued.
+         *     timezone set when given; no call is queued again). contact_data, merged or not, is at most 64 KiB as JSON text: a request that would pass
+         *     it is a 422 naming contact_data and changes nothing. The answer is the contact plus call_enqueued.
          *     Token: the first present of the Authorization: Bearer header, the body's token (in array mode: the first item carrying one),
          *     the query's token (legacy). Missing or unknown token: 401. POST accepts a JSON object, a JSON array (at most 100 items,
          *     else 413) or a form; for a POST object, a parameter missing from the body is taken from the query. Array mode answers an array
@@ -293,7 +294,7 @@ export interface paths {
                     timezone?: string;
                     /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                     determine_timezone?: boolean;
-                    /** @description JSON text of an object */
+                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                     contact_data?: string;
                 };
                 header?: never;
@@ -318,7 +319,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -410,7 +411,8 @@ export interface paths {
         /**
          * Create or update one or several contacts with an integration token
          * @description Creates a contact, or updates the contact its campaign already has for this phone (contact_data merged,
-         *     timezone set when given; no call is queued again). The answer is the contact plus call_enqueued.
+         *     timezone set when given; no call is queued again). contact_data, merged or not, is at most 64 KiB as JSON text: a request that would pass
+         *     it is a 422 naming contact_data and changes nothing. The answer is the contact plus call_enqueued.
          *     Token: the first present of the Authorization: Bearer header, the body's token (in array mode: the first item carrying one),
          *     the query's token (legacy). Missing or unknown token: 401. POST accepts a JSON object, a JSON array (at most 100 items,
          *     else 413) or a form; for a POST object, a parameter missing from the body is taken from the query. Array mode answers an array
@@ -434,7 +436,7 @@ export interface paths {
                     timezone?: string;
                     /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                     determine_timezone?: boolean;
-                    /** @description JSON text of an object */
+                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                     contact_data?: string;
                 };
                 header?: never;
@@ -458,6 +460,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -478,6 +481,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -499,6 +503,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -519,6 +524,7 @@ export interface paths {
                         timezone?: string;
                         /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
                         determine_timezone?: boolean;
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         };
@@ -544,7 +550,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -578,7 +584,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -692,7 +698,7 @@ export interface paths {
         put?: never;
         /**
          * Receive voice provider events
-         * @description Webhook a voice provider posts to: `sim`, `vapi` or `retell` (docs/voice-providers.md). No API key: each request is verified with the provider's own scheme and the credentials of the route: the environment's (VAPI_*, RETELL_*), or those of the account's voice connection named by `?connection=<id>` (the voice connection's events_url). Vapi: `X-Vapi-Secret` or `x-signature` (HMAC-SHA256 of `{x-timestamp}.{body}`); Retell: `x-retell-signature` (HMAC-SHA256 with the API key); the simulator: `x-voice-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(VOICE_WEBHOOK_SECRET, t + "." + raw body)>`. A bad or older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Events are de-duplicated by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). An inbound call's assistant request (Vapi `assistant-request`, Retell `call_inbound`) is answered in the vendor's own format.
+         * @description Webhook a voice provider posts to: `sim`, `vapi` or `retell` (docs/voice-providers.md). No API key: each request is verified with the provider's own scheme and the credentials of the route: the environment's (VAPI_*, RETELL_*), or those of the account's voice connection named by `?connection=<id>` (the voice connection's events_url). Vapi: `X-Vapi-Secret` or `x-signature` (HMAC-SHA256 of `{x-timestamp}.{body}`); Retell: `x-retell-signature` (HMAC-SHA256 with the API key); the simulator: `x-voice-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(VOICE_WEBHOOK_SECRET, t + "." + raw body)>`. A bad or older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Before any signature is computed, a JSON body over 4 MiB (an end-of-call report of a two-hour call weighs about 2 MiB) or a form over 64 KiB or 200 parameters answers 413. Events are de-duplicated by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). **An event only touches calls of its own route**: a request verified with the environment's credentials reaches only calls placed or answered with them, one verified with voice connection N's only that connection's calls; an event naming a call of another route changes nothing and is counted in `unknown_calls`, exactly as a call that does not exist. Our call id in the vendor's metadata (`metadata.call_id`) is a positive integer up to 2^53-1, as a JSON number or a string of digits; any other value (2^63, negative, fractional, not digits) names no call of ours: counted in `unknown_calls`, 200, never an error. An inbound call's assistant request (Vapi `assistant-request`, Retell `call_inbound`) is answered in the vendor's own format.
          */
         post: {
             parameters: {
@@ -762,6 +768,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
                 /** @description Validation Error */
                 422: {
                     headers: {
@@ -796,7 +813,7 @@ export interface paths {
         put?: never;
         /**
          * TwiML of a Twilio call
-         * @description What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service's socket, with the assistant's voice, language and greeting. Without `call`, a call to one of the account's Twilio numbers (point the number's Voice URL here): the number's inbound campaign answers, its caller found or created. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         * @description What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service's socket, with the assistant's voice, language and greeting. Without `call`, a call to one of the account's Twilio numbers (point the number's Voice URL here): the number's inbound campaign answers, its caller found or created. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
         post: {
             parameters: {
@@ -838,6 +855,17 @@ export interface paths {
                 };
                 /** @description Error */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -866,7 +894,7 @@ export interface paths {
         put?: never;
         /**
          * End of a relay session
-         * @description Where Twilio goes when the agent ends the conversation (its `end` message's handoffData comes back as HandoffData): a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         * @description Where Twilio goes when the agent ends the conversation (its `end` message's handoffData comes back as HandoffData): a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
         post: {
             parameters: {
@@ -917,6 +945,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -936,7 +975,7 @@ export interface paths {
         put?: never;
         /**
          * Answering-machine result
-         * @description Twilio's asynchronous answering-machine detection. A machine: the assistant's voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         * @description Twilio's asynchronous answering-machine detection. A machine: the assistant's voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
         post: {
             parameters: {
@@ -985,6 +1024,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1004,7 +1054,7 @@ export interface paths {
         put?: never;
         /**
          * Twilio status and recording callbacks
-         * @description The call's progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider's events are. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing.
+         * @description The call's progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider's events are. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
         post: {
             parameters: {
@@ -1057,6 +1107,17 @@ export interface paths {
                 };
                 /** @description Error */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4521,7 +4582,7 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
          */
         get: {
             parameters: {
@@ -4566,7 +4627,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields */
+                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                                 contact_data?: {
                                     [key: string]: unknown;
                                 } | null;
@@ -4667,7 +4728,7 @@ export interface paths {
                         campaign_id: number;
                         /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
                         phone_number: string;
-                        /** @description free-form contact fields */
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -4706,7 +4767,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -4807,7 +4868,7 @@ export interface paths {
         };
         /**
          * List the contacts of one campaign
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
          */
         get: {
             parameters: {
@@ -4848,7 +4909,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields */
+                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                                 contact_data?: {
                                     [key: string]: unknown;
                                 } | null;
@@ -4972,7 +5033,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -5069,7 +5130,7 @@ export interface paths {
                          */
                         status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
                         phone_number?: string;
-                        /** @description free-form contact fields */
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -5099,7 +5160,7 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields */
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                             contact_data?: {
                                 [key: string]: unknown;
                             } | null;
@@ -5288,7 +5349,7 @@ export interface paths {
         };
         /**
          * List calls
-         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
          */
         get: {
             parameters: {
@@ -6219,6 +6280,7 @@ export interface paths {
                          * @enum {string}
                          */
                         status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field (loc body, <index>, contact_data); nothing of the request is imported */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
@@ -6463,6 +6525,7 @@ export interface paths {
          * @description multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,
          *     and the file. Send the fields before the file part (they may also be given as query parameters). The delimiter (comma, semicolon,
          *     tab or pipe) is detected from the header line; UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
+         *     A row whose other columns come to more than 64 KiB of contact_data (as JSON text) fails alone, saying so in the task's errors.
          *     Every other column goes into contact_data under a key made from its header: lower case, and each run of characters other
          *     than letters, digits and _ (spaces, hyphens, dots...) becomes one _, none at either end (' First Name ' -> first_name,
          *     'E-mail' -> e_mail); a header with no letter or digit becomes column_<position, from 1>. Headers that give the same key keep
@@ -7913,7 +7976,7 @@ export interface paths {
         };
         /**
          * Delivery log of an integration
-         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null.
+         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
          */
         get: {
             parameters: {
