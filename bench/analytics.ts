@@ -11,6 +11,7 @@
  *   BENCH_CALLS=n, BENCH_RUNS=7 (at least; small cases run for 300 ms), BENCH_KEEP=1 (keep the database and print its URL)
  */
 import { sql } from 'kysely';
+import { seedCampaignsAndContacts } from './support/campaign-contacts-seed.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection.ts';
@@ -42,15 +43,7 @@ try {
     "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'calls' AND indexname <> 'calls_pkey'",
   );
   for (const index of indexes) await handle.pool.query(`DROP INDEX ${index.indexname}`);
-  await sql`INSERT INTO campaigns (owner_id, title, campaign_type) SELECT ${user.id}, 'Campaign ' || i, 'Outbound' FROM generate_series(1, ${CAMPAIGNS}::int) i`.execute(db);
-  await sql`INSERT INTO campaigns (owner_id, title, campaign_type) VALUES (${other.id}, 'Other account', 'Outbound')`.execute(db);
-  const firstCampaign = (await db.selectFrom('campaigns').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirstOrThrow()).id;
-  await sql`
-    INSERT INTO contacts (owner_id, campaign_id, phone_number, status)
-    SELECT ${user.id}, ${firstCampaign} + k, '+1202' || lpad((k * ${CONTACTS_PER_CAMPAIGN} + j)::text, 7, '0'), 'finished'
-    FROM generate_series(0, ${CAMPAIGNS - 1}::int) k, generate_series(0, ${CONTACTS_PER_CAMPAIGN - 1}::int) j
-    ORDER BY k, j`.execute(db);
-  const firstContact = (await db.selectFrom('contacts').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirstOrThrow()).id;
+  const { firstCampaign, firstContact } = await seedCampaignsAndContacts(db, { ownerId: user.id, otherId: other.id, campaigns: CAMPAIGNS, contactsPerCampaign: CONTACTS_PER_CAMPAIGN });
   // Calls in time order (as the dialer writes them); statuses, types, costs and durations
   // follow fixed hashes of the row number so every run sees the same data.
   const statuses = ['finished', 'finished', 'finished', 'finished', 'failed', 'busy_or_rejected', 'voicemail', 'unavailable', 'rejected', 'silence', 'terminated', 'invalid number'];

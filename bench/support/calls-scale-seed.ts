@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { seedCampaignsAndContacts } from './campaign-contacts-seed.ts';
 import type { DatabaseHandle } from '../../src/db/connection.ts';
 
 /**
@@ -43,15 +44,7 @@ export async function seedCallsScale(handle: DatabaseHandle, args: { ownerId: nu
   const { db } = handle;
   const calls = args.calls;
   const contactsPerCampaign = Math.max(1, Math.floor(calls / 2 / CAMPAIGNS));
-  await sql`INSERT INTO campaigns (owner_id, title, campaign_type) SELECT ${args.ownerId}, 'Campaign ' || i, 'Outbound' FROM generate_series(1, ${CAMPAIGNS}::int) i`.execute(db);
-  await sql`INSERT INTO campaigns (owner_id, title, campaign_type) VALUES (${args.otherId}, 'Other account', 'Outbound')`.execute(db);
-  const firstCampaign = (await db.selectFrom('campaigns').select('id').where('owner_id', '=', args.ownerId).orderBy('id').executeTakeFirstOrThrow()).id;
-  await sql`
-    INSERT INTO contacts (owner_id, campaign_id, phone_number, status)
-    SELECT ${args.ownerId}, ${firstCampaign} + k, '+1202' || lpad((k * ${contactsPerCampaign} + j)::text, 7, '0'), 'finished'
-    FROM generate_series(0, ${CAMPAIGNS - 1}::int) k, generate_series(0, ${contactsPerCampaign - 1}::int) j
-    ORDER BY k, j`.execute(db);
-  const firstContact = (await db.selectFrom('contacts').select('id').where('owner_id', '=', args.ownerId).orderBy('id').executeTakeFirstOrThrow()).id;
+  const { firstCampaign, firstContact } = await seedCampaignsAndContacts(db, { ownerId: args.ownerId, otherId: args.otherId, campaigns: CAMPAIGNS, contactsPerCampaign: contactsPerCampaign });
 
   // Bulk load without the calls indexes, then build them: the same schema at query time, minutes less seeding.
   const { rows: indexes } = await handle.pool.query<{ indexname: string; indexdef: string }>(
