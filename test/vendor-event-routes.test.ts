@@ -242,3 +242,31 @@ describe('ids from vendor metadata', () => {
     expect(await aliceState()).toEqual(before);
   });
 });
+
+describe('event ids are unique per route', () => {
+  it("an event id bob's route stored first (a vendor call id he learnt) does not make alice's real event a duplicate", async () => {
+    const db = t.deps.db;
+    const route = { provider: 'vapi', voice_connection_id: creds.bob.vapi.connectionId };
+    const campaign = await createCampaignViaApi(t, bob.headers, { title: 'bob vapi' });
+    const { calls: [bobs] } = await seed(db, {
+      contacts: [{ campaign: { id: campaign.id, owner_id: bob.id }, phone_number: '+12125554001', status: 'in progress', calls_attempts: 1 }],
+      calls: [{ contact: 0, status: 'in progress', call_type: 'outbound', start_time: new Date(Date.now() - 60_000), call_data: { transcript: [] }, ...route }],
+    });
+    const { live } = await aliceCalls('vapi');
+    // Both end-of-call reports carry the same vendor call id, so the same event id.
+    const withVendorCallId = (r: SignedVendorRequest) => {
+      const body = JSON.parse(r.payload);
+      body.message.call.id = 'vapi-call-alice-0001';
+      return { ...r, payload: JSON.stringify(body) };
+    };
+    const first = await send(withVendorCallId(vapiEndRequest(creds.bob.vapi, bobs.id)));
+    expect(first.json()).toMatchObject({ applied: 1, duplicates: 0 });
+    const real = await send(withVendorCallId(vapiEndRequest(creds.alice.vapi, live)));
+    expect(real.json()).toMatchObject({ applied: 1, duplicates: 0, unknown_calls: 0 });
+    const call = await db.selectFrom('calls').select('status').where('id', '=', live).executeTakeFirstOrThrow();
+    expect(call.status).not.toBe('in progress');
+    // The same route's repeat still is a duplicate.
+    const again = await send(withVendorCallId(vapiEndRequest(creds.alice.vapi, live)));
+    expect(again.json()).toMatchObject({ applied: 0, duplicates: 1 });
+  });
+});

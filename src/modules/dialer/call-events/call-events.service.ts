@@ -103,7 +103,9 @@ async function applyBatch(trx: Trx, deps: Deps, route: Route, events: CallEvent[
   // Events named only by the provider's id now know their call: order them among its other events.
   const callIdOf = new Map(matched.map((m) => [m.e, m.call.id]));
   const ordered = inEventOrder(matched.map((m) => m.e), (e) => callIdOf.get(e)!).map(({ i }) => matched[i]!);
-  const fresh = await storeEventIds(trx, route.provider, matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
+  // Event ids are unique per route, not per vendor: an id another account's connection
+  // stored first (it may have learnt the vendor's call id) never shadows this route's event.
+  const fresh = await storeEventIds(trx, routeKey(route), matched.map(({ e, call }) => ({ eventId: e.eventId, callId: call.id, type: e.type })));
 
   const finishes: { call: LockedCall; outcome: CallOutcome }[] = [];
   // Fills of a call still in progress apply before the ends (they happened first); the

@@ -7,7 +7,8 @@ import { onRoute } from './route-scope.ts';
 /**
  * The locks an event batch (or a call the dialer ends itself) takes first. Invariants: a
  * call ends once (its row is locked and must still be `in progress`), and an event id is
- * applied once per provider (the voice_events primary key; a repeat is a duplicate).
+ * applied once per route (the voice_events primary key on the route key and the id; a repeat
+ * is a duplicate).
  *
  * Lock order, in one transaction (call-events.service.ts, then call-finish.ts):
  *   1. the calls the events name, FOR UPDATE in id order;
@@ -46,12 +47,12 @@ export async function lockCalls(trx: Trx, ids: number[], providerIds: string[], 
   return { byId, byProviderId };
 }
 
-/** Stores the event ids; returns those not seen before. */
-export async function storeEventIds(trx: Trx, provider: string, rows: { eventId: string; callId: number; type: string }[]): Promise<Set<string>> {
+/** Stores the event ids under their route key (voice_events.provider: `vapi`, `vapi#3`); returns those not seen before. */
+export async function storeEventIds(trx: Trx, route: string, rows: { eventId: string; callId: number; type: string }[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const { rows: inserted } = await sql<{ event_id: string }>`
     INSERT INTO voice_events (provider, event_id, call_id, event_type)
-    SELECT ${provider}, e, c, t FROM unnest(${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.type)}::text[]) AS u(e, c, t)
+    SELECT ${route}, e, c, t FROM unnest(${rows.map((r) => r.eventId)}::text[], ${rows.map((r) => r.callId)}::bigint[], ${rows.map((r) => r.type)}::text[]) AS u(e, c, t)
     ON CONFLICT DO NOTHING RETURNING event_id`.execute(trx);
   return new Set(inserted.map((r) => r.event_id));
 }
