@@ -18,6 +18,27 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
+/** A file whose header line is not text: a picture or a spreadsheet renamed .csv. Callers answer 422 (code CSV_*). */
+export class NotTextError extends Error {
+  readonly code = 'CSV_NOT_TEXT';
+  constructor() {
+    super('the file is not a CSV text file (its first line holds binary data: save the sheet as CSV UTF-8 and upload that)');
+  }
+}
+
+/**
+ * A header line is text when it decodes as UTF-8 (a NUL in it is the header check's to name).
+ * A PNG, a ZIP-based .xlsx or a legacy .xls fails in its first bytes.
+ */
+function isTextLine(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Streams CSV records from a byte stream: reads just enough to see the header line,
  * picks the delimiter, then parses the rest as it arrives (UTF-8, optional BOM, quoted
@@ -36,9 +57,13 @@ export async function openCsv(source: AsyncIterable<Buffer>): Promise<{ delimite
     head = Buffer.concat([head, next.value]);
   }
   const newline = head.indexOf(0x0a);
-  const headerLine = head.subarray(0, newline === -1 ? head.length : newline).toString('utf8').replace(/^\uFEFF/, '');
+  const headerBytes = head.subarray(0, newline === -1 ? head.length : newline);
+  if (!isTextLine(headerBytes)) throw new NotTextError();
+  const headerLine = headerBytes.toString('utf8').replace(/^\uFEFF/, '');
   const delimiter = detectDelimiter(headerLine);
-  const records = parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
+  // relax_quotes: a quote inside an unquoted field (Jo "The Boss" Smith) is kept as written,
+  // as Excel and Google Sheets write it; quoted fields still follow RFC 4180.
+  const records = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
   const rest = Readable.from(
     (async function* () {
       yield head;

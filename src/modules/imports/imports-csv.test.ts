@@ -35,6 +35,27 @@ describe('CSV import', () => {
     ]);
   });
 
+  it('reads a quote inside an unquoted field as Excel and Google Sheets write it (it was a 500)', async () => {
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const csv = `phone,name\n${usPhone(30)},Jo "The Boss" Smith\n${usPhone(31)},5" screen\n`;
+    const res = await upload(alice, { campaign_id: String(campaign.id) }, csv);
+    expect(res.statusCode, res.body).toBe(200);
+    const done = await waitForTask(t, alice.headers, res.json().task_id);
+    expect(done).toMatchObject({ status: 'completed', total: 2, created: 2 });
+    expect((await contactsOf(campaign.id)).map((c) => c.contact_data)).toEqual([{ name: 'Jo "The Boss" Smith' }, { name: '5" screen' }]);
+  });
+
+  it('answers 422 for a file that is not text (a PNG renamed .csv), and creates no task', async () => {
+    const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('\u0000\u0000\u0000\rIHDR\u0000\u0000\u0001\u0000'), Buffer.from([0xff, 0xd8, 0x00, 0x9c, 0x22, 0x0a, 0x01])]);
+    const tasksBefore = await t.deps.db.selectFrom('import_tasks').select('id').execute();
+    const res = await upload(alice, { campaign_id: String(campaign.id) }, png);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().detail[0]).toMatchObject({ loc: ['body', 'file'], type: 'csv_invalid' });
+    expect(res.json().detail[0].msg).toMatch(/not a CSV|text/i);
+    expect(await t.deps.db.selectFrom('import_tasks').select('id').execute()).toEqual(tasksBefore);
+  });
+
   it('fails only the row whose cell holds a NUL character (the whole task failed before)', async () => {
     const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
     const csv = `phone,note\n${usPhone(20)},fine\n${usPhone(21)},a\u0000b\n${usPhone(22)},also fine\n`;

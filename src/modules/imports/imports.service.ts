@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { mapColumns, normaliseHeader } from './csv-columns.ts';
 import { openCsv } from './csv-reader.ts';
+import { csvUploadError } from './csv-upload-error.ts';
 import type { CsvColumn } from './csv-columns.ts';
 import type { ImportError, ImportsRepository, StoredRow } from './imports.repository.ts';
 import { CHUNK_ROWS, MAX_BULK_ITEMS, type BulkItem } from './imports.schemas.ts';
@@ -60,7 +61,9 @@ const findColumn = (header: string[], name: string) => {
 export async function importCsv(input: { db: Db; repo: ImportsRepository; principal: Principal; options: CsvOptions; file: AsyncIterable<Buffer> }) {
   const { db, repo, principal, options } = input;
   await requireCampaign(db, principal, options.campaignId);
-  const { records } = await openCsv(input.file);
+  const { records } = await openCsv(input.file).catch((error: unknown) => {
+    throw csvUploadError(error);
+  });
   const iterator = records[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   let taskId: number | null = null;
   try {
@@ -106,11 +109,7 @@ export async function importCsv(input: { db: Db; repo: ImportsRepository; princi
   } catch (error) {
     records.destroy();
     if (taskId !== null) await repo.deleteTask(taskId);
-    if (error instanceof HttpError) throw error;
-    const e = error as { code?: string; statusCode?: number; message?: string };
-    if (e.statusCode === 413) throw new HttpError(413, e.message ?? 'File too large');
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw unprocessable(['body', 'file'], `Not a readable CSV file: ${e.message}`, 'csv_invalid');
-    throw error;
+    throw csvUploadError(error);
   }
 }
 

@@ -6,6 +6,7 @@ import { normalisePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { normaliseHeader } from '../../imports/csv-columns.ts';
 import { openCsv } from '../../imports/csv-reader.ts';
+import { csvUploadError } from '../../imports/csv-upload-error.ts';
 import { malformedMultipart, type UploadPart } from '../../imports/imports.service.ts';
 import * as tasks from './suppression-imports.repository.ts';
 import { upsertSuppressions, type SuppressionDraft } from './suppressions.repository.ts';
@@ -146,7 +147,9 @@ export async function importSuppressionCsv(input: Deps & { principal: Principal;
 }
 
 async function readCsvRows(file: AsyncIterable<Buffer>): Promise<tasks.StoredSuppressionRow[]> {
-  const { records } = await openCsv(file);
+  const { records } = await openCsv(file).catch((error: unknown) => {
+    throw csvUploadError(error);
+  });
   const rows: tasks.StoredSuppressionRow[] = [];
   try {
     let header: string[] | null = null;
@@ -166,10 +169,6 @@ async function readCsvRows(file: AsyncIterable<Buffer>): Promise<tasks.StoredSup
     return rows;
   } catch (error) {
     records.destroy();
-    if (error instanceof HttpError) throw error;
-    const e = error as { code?: string; statusCode?: number; message?: string };
-    if (e.statusCode === 413) throw new HttpError(413, e.message ?? 'File too large');
-    if (typeof e.code === 'string' && e.code.startsWith('CSV_')) throw unprocessable(['body', 'file'], `Not a readable CSV file: ${e.message}`, 'csv_invalid');
-    throw error;
+    throw csvUploadError(error);
   }
 }
