@@ -111,7 +111,10 @@ export async function buildApp(
     app.log.warn('TRUST_PROXY=true takes the left-most X-Forwarded-For address, which a client can write itself; prefer a hop count');
   }
 
-  app.decorate('deps', deps);
+  // Requests read and write through the timed pool, so no request holds a connection past
+  // API_STATEMENT_TIMEOUT_MS; background work started by a request still uses its own deps.
+  const requestDeps: Deps = { ...deps, db: deps.requestDb };
+  app.decorate('deps', requestDeps);
   app.decorateRequest('principal', null as never);
   // First of the hooks: a body has its deadline whatever the route does with it.
   enforceBodyDeadline(app, timeouts.requestMs);
@@ -152,7 +155,7 @@ export async function buildApp(
         if (credentialKind(credentials) === 'session') requireCsrfHeader(request);
       });
       // campaign.started for the dialer's queue operations (see the hook for why it is one).
-      api.addHook('preSerialization', campaignStartedHook(deps.db));
+      api.addHook('preSerialization', campaignStartedHook(requestDeps.db));
       await api.register(sessionRoutes);
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });

@@ -20,7 +20,7 @@ const ConfigSchema = Type.Object({
   FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-  API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest the queries of a calls-list request may run before they are stopped and answered 503 naming the filters' }),
+  API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest one database statement of an API request may run before it is stopped and answered 503 (PostgreSQL; the calls list names its filters)' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000, description: 'a request\'s line and headers must arrive within this many ms, else 408 and the connection is closed' }),

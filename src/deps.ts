@@ -22,7 +22,10 @@ import { createAnalyticsReports, type AnalyticsReports } from './modules/analyti
 export interface Deps {
   config: Config;
   database: DatabaseHandle;
+  /** The background pool: workers, the CLI, migrations. */
   db: Db;
+  /** HTTP requests' pool: every statement stops after API_STATEMENT_TIMEOUT_MS (PostgreSQL). The app's deps carry it as `db`. */
+  requestDb: Db;
   tokens: AccessTokenService;
   authRepo: AuthRepository;
   clock: Clock;
@@ -51,6 +54,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     config,
     database,
     db: database.db,
+    requestDb: database.requestDatabase(config.API_STATEMENT_TIMEOUT_MS),
     tokens: createAccessTokenService(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES),
     authRepo: createAuthRepository(database.db, database.pool, { prepared: database.kind === 'postgres' }),
     clock: systemClock,

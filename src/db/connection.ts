@@ -15,6 +15,13 @@ export interface DatabaseHandle {
   db: Db;
   pool: pg.Pool;
   kind: 'postgres' | 'embedded';
+  /**
+   * The pool HTTP requests use: every statement stops after `statementTimeoutMs` on
+   * PostgreSQL (its own connections, so background work keeps none). The embedded database
+   * has no statement timer and serves one small account, so it answers with `db`. Opened once,
+   * closed with the handle.
+   */
+  requestDatabase(statementTimeoutMs: number): Db;
   close(): Promise<void>;
 }
 
@@ -31,8 +38,10 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
-    return handle(pool, 'postgres', async () => {});
+    const connectionString = options.databaseUrl;
+    const pool = new pg.Pool({ connectionString, max: options.poolSize });
+    return handle(pool, 'postgres', async () => {}, (statementTimeoutMs) =>
+      new pg.Pool({ connectionString, max: options.poolSize, statement_timeout: statementTimeoutMs }));
   }
   const owner = options.joinRunningEmbedded ? readLockOwner(options.dataDir) : null;
   if (owner) {
@@ -44,15 +53,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return handle(pool, 'embedded', () => server.stop());
 }
 
-function handle(pool: pg.Pool, kind: DatabaseHandle['kind'], stopServer: () => Promise<void>): DatabaseHandle {
+function handle(
+  pool: pg.Pool,
+  kind: DatabaseHandle['kind'],
+  stopServer: () => Promise<void>,
+  timedPool?: (statementTimeoutMs: number) => pg.Pool,
+): DatabaseHandle {
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let requestDb: Db | undefined;
   return {
     db,
     pool,
     kind,
+    requestDatabase(statementTimeoutMs) {
+      if (!timedPool) return db;
+      if (!requestDb) {
+        const timed = timedPool(statementTimeoutMs);
+        timed.on('error', () => {});
+        requestDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timed }) });
+      }
+      return requestDb;
+    },
     async close() {
+      await requestDb?.destroy();
       await db.destroy();
       await stopServer();
     },

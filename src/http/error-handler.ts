@@ -2,6 +2,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { toValidationIssues } from './validation-errors.ts';
 
+/** SQLSTATE of a statement stopped by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
 /**
  * The one place errors become responses. Clients see FastAPI-style bodies; a 5xx
  * never shows its message, only the log does.
@@ -20,6 +23,13 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     const sent = (request.headers['content-type'] ?? '').split(';')[0]!.trim() || 'none';
     return reply.code(415).send({ detail: `Content-Type ${sent} is not accepted here: send the body as application/json` });
+  }
+  if ((error as { code?: unknown }).code === QUERY_CANCELED) {
+    // The request pool's statement_timeout (API_STATEMENT_TIMEOUT_MS) stopped one of its queries.
+    request.log.warn({ url: request.routeOptions.url }, 'request stopped by the statement timeout');
+    return reply.code(503).header('retry-after', '1').send({
+      detail: 'This request\'s database work took longer than the service allows (API_STATEMENT_TIMEOUT_MS) and was stopped; narrow it (filters, a smaller page) or retry shortly',
+    });
   }
   const status = fe.statusCode ?? 500;
   if (status >= 400 && status < 500) {

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, type Account } from './helpers/factories.ts';
+import { seed } from './helpers/seed.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+
+// Issue 31: a statement timeout on every API query, not only the calls list. Requests use
+// their own pool whose connections carry statement_timeout = API_STATEMENT_TIMEOUT_MS; the
+// workers' pool has none. A table lock held elsewhere (a long migration, a stuck admin
+// session) makes any list wait as long as it lasts: the request must give up with a 503
+// instead of holding its connection. PostgreSQL only: the embedded database has no timer.
+const LIMIT_MS = 300;
+let t: TestApp;
+let alice: Account;
+
+beforeAll(async () => {
+  t = await createTestApp({ API_STATEMENT_TIMEOUT_MS: String(LIMIT_MS) });
+  alice = await createAccount(t);
+  await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0 }] });
+});
+afterAll(() => t?.close());
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL', () => {
+  it('stops a request waiting past API_STATEMENT_TIMEOUT_MS with a 503 and Retry-After, then serves it again', async () => {
+    const admin = new pg.Client({ connectionString: t.database.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
+      const started = performance.now();
+      const blocked = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
+      const waited = performance.now() - started;
+      expect(blocked.statusCode).toBe(503);
+      expect(blocked.headers['retry-after']).toBe('1');
+      expect(blocked.json().detail).toMatch(/API_STATEMENT_TIMEOUT_MS/);
+      expect(waited).toBeGreaterThanOrEqual(LIMIT_MS - 20);
+      expect(waited).toBeLessThan(5000);
+      // What does not touch the locked table still answers meanwhile.
+      expect((await t.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect((await t.request({ method: 'GET', url: '/api/v1/campaigns/', headers: alice.headers })).statusCode).toBe(200);
+    } finally {
+      await admin.query('ROLLBACK');
+      await admin.end();
+    }
+    const free = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
+    expect(free.statusCode).toBe(200);
+    expect(free.json().data).toHaveLength(1);
+  });
+
+  it('leaves the background pool without the limit', async () => {
+    await expect(sql`SELECT pg_sleep(${(LIMIT_MS * 2) / 1000})`.execute(t.deps.requestDb)).rejects.toMatchObject({ code: '57014' });
+    await expect(sql`SELECT pg_sleep(${(LIMIT_MS * 2) / 1000})`.execute(t.deps.db)).resolves.toBeDefined();
+  });
+});
+
+describe.skipIf(!!process.env.TEST_DATABASE_URL)('the requests pool on the embedded database', () => {
+  it('is the one pool (PGlite has no statement timer) and serves requests', async () => {
+    expect(t.deps.requestDb).toBe(t.deps.db);
+    expect((await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers })).statusCode).toBe(200);
+  });
+});
