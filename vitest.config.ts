@@ -8,5 +8,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 3,
+    // Files share their worker's module cache: importing the service (Fastify, TypeBox, PGlite)
+    // once per worker instead of once per file cut the PostgreSQL pass from 5.3 to 3.3 min.
+    // Every file builds its own app and database, and no test mocks a module.
+    isolate: false,
   },
 });

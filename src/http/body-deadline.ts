@@ -48,6 +48,8 @@ export function enforceBodyDeadline(app: FastifyInstance, requestMs: number): vo
     const timer = setTimeout(() => {
       if (raw.complete) return;
       const socket = raw.socket;
+      // An in-process request (app.inject) has a stand-in socket: no connection to free.
+      if (typeof socket.destroySoon !== 'function') return;
       if (!reply.raw.headersSent && socket.writable) socket.end(TIMEOUT_ANSWER);
       socket.destroySoon();
       setTimeout(() => socket.destroy(), 1000).unref();
