@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { CONTACT_STATUSES } from '../contacts/contacts.schemas.ts';
 import { isOpen, isUnrestricted, nextOpening, type WindowRule } from '../dialer/outbound/calling-window.ts';
 import { windowRuleFor } from '../dialer/outbound/contact-window.ts';
+import { complianceOf, quietBounds } from '../compliance/compliance-settings.ts';
 import { ARCHIVED_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from '../dialer/reasons.ts';
 import { limitActive } from '../dialer/outbound/usage.ts';
 import { requireCampaign } from './campaign-access.ts';
@@ -24,13 +25,14 @@ const NOTHING_QUEUED_REASON = 'no contact queued';
 
 export async function campaignSummary({ db, principal, id, now }: { db: Db; principal: Principal; id: number; now: Date }): Promise<CampaignSummary> {
   // One snapshot, so the counts, the live calls and the next contact agree with each other.
-  const { campaign, byStatus, live, candidates } = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+  const { campaign, byStatus, live, candidates, quiet } = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
     const campaign = await requireCampaign(trx, principal, id);
     const byStatus = await countContactsByStatus(trx, id);
     const live = await countCallsInProgress(trx, id);
     // Nothing is dialled for a blocked campaign, so its queue is not read at all.
     const candidates = blockedReason(campaign) === null ? await firstDueContacts(trx, id, CANDIDATES) : [];
-    return { campaign, byStatus, live, candidates };
+    const quiet = quietBounds((await complianceOf(trx, [campaign.owner_id])).get(campaign.owner_id)!);
+    return { campaign, byStatus, live, candidates, quiet };
   });
 
   // Every known status is present, so a client reads by_status.new without a default.
@@ -43,7 +45,7 @@ export async function campaignSummary({ db, principal, id, now }: { db: Db; prin
     as_of: now,
     contacts: { total, by_status: by_status as CampaignSummary['contacts']['by_status'] },
     calls_in_progress: live,
-    ...(await nextCall(campaign, candidates, live, by_status, now)),
+    ...(await nextCall(campaign, candidates, live, by_status, now, quiet)),
     usage: usageOf(campaign, now),
   };
 }
@@ -59,7 +61,7 @@ function blockedReason(c: CampaignRow): string | null {
 
 type NextCall = Pick<CampaignSummary, 'next_call_at' | 'next_call_reason' | 'next_contact_id'>;
 
-async function nextCall(campaign: CampaignRow, candidates: DueCandidate[], live: number, byStatus: Record<string, number>, now: Date): Promise<NextCall> {
+async function nextCall(campaign: CampaignRow, candidates: DueCandidate[], live: number, byStatus: Record<string, number>, now: Date, quiet: [number, number]): Promise<NextCall> {
   const blocked = blockedReason(campaign);
   if (blocked !== null) return { next_call_at: null, next_call_reason: blocked, next_contact_id: null };
   if (candidates.length === 0) {
@@ -77,7 +79,7 @@ async function nextCall(campaign: CampaignRow, candidates: DueCandidate[], live:
     // Candidates come in next_action_time order and none is called before its time:
     // once one starts at or after the best opening, none after it can beat it.
     if (best && from >= best.at) break;
-    const rule = await windowRuleFor(campaign, contact);
+    const rule = await windowRuleFor(campaign, contact, quiet);
     const key = `${rule.zones.join(',')}|${from.getTime()}`;
     if (!verdicts.has(key)) verdicts.set(key, isUnrestricted(rule) || isOpen(rule, from) ? from : nextOpening(rule, from));
     const at = verdicts.get(key)!;

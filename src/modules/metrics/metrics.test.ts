@@ -8,6 +8,7 @@ import { seed } from '../../../test/helpers/seed.ts';
 import { usPhone, waitForTask } from '../../../test/helpers/imports.ts';
 import { createImportWorker } from '../imports/imports.worker.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../voice/signature.ts';
+import { finishCall } from '../dialer/call-events/call-events.service.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -149,6 +150,18 @@ describe('call metrics', () => {
     expect(sample(text, 'voice_campaigns_calls_ended_total', { status: 'finished', provider: 'sim' })).toBe(1);
     expect(sample(text, 'voice_campaigns_calls_in_progress')).toBe(0);
     expect(sample(text, 'voice_campaigns_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/voice/:provider/events', status_code: '200' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('labels a call that ended with its own vendor, not the service default (it said sim for a Vapi call)', async () => {
+    const c = await h.campaign();
+    const { calls: [call] } = await seed(h.t.deps.db, {
+      contacts: [{ campaign: { id: c, owner_id: h.account.id }, phone_number: usNumber(), status: 'in progress', calls_attempts: 1 }],
+      calls: [{ contact: 0, status: 'in progress', call_type: 'outbound', start_time: h.clock.now(), provider: 'vapi', voice_connection_id: null }],
+    });
+    await finishCall({ deps: h.t.deps, callId: call.id, outcome: { status: 'voicemail' } });
+    const text = await scrape(h.t);
+    expect(sample(text, 'voice_campaigns_calls_ended_total', { status: 'voicemail', provider: 'vapi' })).toBe(1);
+    expect(sample(text, 'voice_campaigns_calls_ended_total', { status: 'voicemail', provider: 'sim' })).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import type { TerminalCallStatus, TranscriptTurn } from '../../../voice/provider
 import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
 import { nextOpening } from '../outbound/calling-window.ts';
 import { windowRuleFor } from '../outbound/contact-window.ts';
+import { complianceOf, quietBounds, type ComplianceSettings } from '../../compliance/compliance-settings.ts';
 import { contactAfterCall } from './status-machine.ts';
 import { refreshUsage } from '../outbound/usage.ts';
 import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
@@ -52,6 +53,8 @@ export interface LockedCall {
   campaign_id: number;
   call_type: string | null;
   start_time: Date | null;
+  /** The vendor that carried the call (null: the service's default, VOICE_PROVIDER). */
+  provider: string | null;
 }
 
 
@@ -86,6 +89,9 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   const patches: ContactPatch[] = [];
   const optOuts: Parameters<typeof suppressOptOuts>[1] = [];
   const pause = new Set<number>();
+  // Quiet hours of the contacts' accounts, read once a retry needs them: a retry is never
+  // scheduled (and shown) inside them.
+  let compliance: Map<number, ComplianceSettings> | undefined;
   for (const { call, o, end } of ended) {
     const contact = contacts.get(call.contact_id);
     const campaign = campaigns.get(call.campaign_id)!;
@@ -107,7 +113,8 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
       pause.add(campaign.id);
       set = { status: 'awaiting_queue', next_action_time: null, next_action_reason: FUNDS_REASON };
     } else if (next.kind === 'retry') {
-      const at = nextOpening(await windowRuleFor(campaign, contact), next.at);
+      compliance ??= await complianceOf(trx, [...contacts.values()].map((c) => c.owner_id));
+      const at = nextOpening(await windowRuleFor(campaign, contact, quietBounds(compliance.get(contact.owner_id)!)), next.at);
       set = at
         ? { status: 'call_scheduled', next_action_time: at, next_action_reason: at > next.at ? `${next.reason}; moved to the next calling window` : next.reason }
         : { status: 'awaiting_queue', next_action_time: null, next_action_reason: NO_WINDOW_REASON };
@@ -126,7 +133,7 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
-  for (const { o } of ended) deps.metrics.callsEnded.inc({ status: o.status, provider: deps.voice.name });
+  for (const { call, o } of ended) deps.metrics.callsEnded.inc({ status: o.status, provider: call.provider ?? deps.voice.name });
 }
 
 async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcome; end: Date }[]) {

@@ -40,7 +40,7 @@ export async function lockCalls(trx: Trx, ids: number[], providerIds: string[], 
   }
   const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
   const { rows } = await sql<LockedCall>`
-    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time FROM calls k
+    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time, k.provider FROM calls k
     WHERE k.id = ANY(${all}::bigint[]) AND ${here} ORDER BY k.id FOR UPDATE`.execute(trx);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);

@@ -24,12 +24,13 @@ export async function contactZones(contact: { timezone: string | null; phone_num
 
 /**
  * The contact's rule: the campaign's window and schedule, clipped to the account's quiet hours
- * (`quiet`: seconds of the day, read in the contact's zones like the allowed window).
+ * (`quiet`: seconds of the day, read in the contact's zones like the allowed window). Quiet
+ * hours are required: a rule without them scheduled retries and predicted calls at night.
  */
 export async function windowRuleFor(
   campaign: CampaignWindowFields,
   contact: { timezone: string | null; phone_number: string },
-  quiet: [number, number] | null = null,
+  quiet: [number, number],
 ): Promise<WindowRule> {
   const schedule = (campaign.work_schedule ?? null) as WorkSchedule | null;
   const hasAllowed = campaign.call_allowed_from_time !== null || campaign.call_allowed_to_time !== null;
