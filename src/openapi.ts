@@ -21,6 +21,9 @@ export const TAGS = [
   { name: 'assistants', description: 'Assistants: who talks on a campaign\'s calls (provider, prompts, voicemail, how the outcome becomes action_status)' },
   { name: 'voice-connections', description: 'An account\'s own Vapi or Retell credentials (write-only secrets, sealed at rest)' },
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
+  { name: 'audit', description: 'The account\'s audit log: who changed credentials, settings, prompts and suppressions, and when' },
+  { name: 'compliance', description: 'The account\'s quiet hours and frequency caps, which bound every campaign' },
+  { name: 'suppressions', description: 'The account\'s do-not-call list: numbers no campaign calls, added by hand, by CSV or by an opt-out in a call' },
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAuth: [] }];
@@ -88,8 +91,11 @@ export const DOCS_CSP = [
 
 export async function registerOpenApi(app: App) {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/v1/') || OWN_AUTHENTICATION.some((p) => p.test(route.url))) return;
-    route.schema = { ...route.schema, security: route.schema?.security ?? SECURITY } as typeof route.schema;
+    if (!route.url.startsWith('/api/v1/')) return;
+    // Operations with an authentication of their own (a token, a vendor's signature, none) say
+    // `security: []`, so a generated client sends them no account credentials.
+    const own = OWN_AUTHENTICATION.some((p) => p.test(route.url));
+    route.schema = { ...route.schema, security: route.schema?.security ?? (own ? [] : SECURITY) } as typeof route.schema;
   });
   await app.register(swagger, {
     // A plugin's `/` route is registered without its trailing slash; the API writes collections with it.
@@ -109,7 +115,9 @@ export async function registerOpenApi(app: App) {
     },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'voice-campaigns', version: '0.1.0', description: DESCRIPTION },
+      info: { title: 'voice-campaigns', version: '0.1.0', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+      // Relative: the document is served by the service it describes, wherever that runs.
+      servers: [{ url: '/', description: 'this service (the host that served this document)' }],
       tags: TAGS,
       components: {
         securitySchemes: {

@@ -251,6 +251,42 @@ describe('the document', () => {
   });
 });
 
+describe('what SDK generators need (issue 24)', () => {
+  const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation & { operationId?: string } })));
+
+  it('gives every operation a unique snake_case operationId, verb first', () => {
+    const ids = operations().map(({ path, method, op }) => [op.operationId, `${method} ${path}`] as const);
+    expect(ids.filter(([id]) => id === undefined).map(([, where]) => where)).toEqual([]);
+    for (const [id, where] of ids) expect(id, where).toMatch(/^[a-z]+(_[a-z0-9]+)+$|^[a-z]+$/);
+    const seen = new Map<string, string>();
+    for (const [id, where] of ids) {
+      expect(seen.get(id!), `${id} is used by ${seen.get(id!)} and ${where}`).toBeUndefined();
+      seen.set(id!, where);
+    }
+    // A few the interface's users will write into their code: they must not move.
+    expect(operation('get', '/api/v1/campaigns/')).toMatchObject({ operationId: 'list_campaigns' });
+    expect(operation('get', '/api/v1/calls/')).toMatchObject({ operationId: 'list_calls' });
+    expect(operation('post', '/api/v1/contacts/bulk')).toMatchObject({ operationId: 'bulk_import_contacts' });
+  });
+
+  it('declares every tag it uses, each with a description, and a server and a license', () => {
+    const declared = new Map((doc.tags as { name: string; description?: string }[]).map((tag) => [tag.name, tag.description]));
+    for (const { path, method, op } of operations()) for (const tag of op.tags ?? []) expect(declared.has(tag), `${method} ${path}: tag ${tag}`).toBe(true);
+    for (const [name, description] of declared) expect(description, name).toBeTruthy();
+    const full = doc as unknown as { servers?: { url: string }[]; info: { license?: { name: string; identifier?: string } } };
+    expect(full.servers?.[0]?.url).toBeTruthy();
+    expect(full.info.license).toMatchObject({ name: 'MIT', identifier: 'MIT' });
+  });
+
+  it('says security: [] on the operations that take no account credentials', () => {
+    for (const { path, method, op } of operations()) {
+      if (!path.startsWith('/api/v1/')) continue;
+      expect(Array.isArray(op.security), `${method} ${path} states its security`).toBe(true);
+    }
+    expect(operation('post', '/api/v1/login/access-token')!.security).toEqual([]);
+  });
+});
+
 describe('every operation of the public interface', () => {
   for (const op of INTERFACE_OPERATIONS) {
     const name = `has ${op.method.toUpperCase()} ${op.path} under the ${op.tag} tag`;

@@ -59,13 +59,13 @@ export async function twilioAgentRoutes(app: App) {
     return { provider, input, form: formOf(input) };
   }
   const xml = (reply: FastifyReply, twiml: string) => reply.type('text/xml; charset=utf-8').serializer((x) => x as string).send(twiml);
-  const schema = (summary: string, description: string) => ({
-    tags: ['voice'], summary, description: `${description} ${SIGNED}`, querystring: TwilioQuery, consumes: FORM, body: Type.Unknown(),
+  const schema = (operationId: string, summary: string, description: string) => ({
+    tags: ['voice'], operationId, summary, description: `${description} ${SIGNED}`, querystring: TwilioQuery, consumes: FORM, body: Type.Unknown(),
     response: { 200: Type.String({ description: 'TwiML' }), 403: Detail, 404: Detail, 413: Detail },
   });
 
   app.post('/twiml', {
-    schema: schema('TwiML of a Twilio call', 'What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service\'s socket, with the assistant\'s voice, language and greeting. Without `call`, a call to one of the account\'s Twilio numbers (point the number\'s Voice URL here): the number\'s inbound campaign answers, its caller found or created.'),
+    schema: schema('answer_twilio_call', 'TwiML of a Twilio call', 'What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service\'s socket, with the assistant\'s voice, language and greeting. Without `call`, a call to one of the account\'s Twilio numbers (point the number\'s Voice URL here): the number\'s inbound campaign answers, its caller found or created.'),
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
@@ -85,7 +85,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/action', {
-    schema: schema('End of a relay session', 'Where Twilio goes when the agent ends the conversation (its `end` message\'s handoffData comes back as HandoffData): a transfer the agent made dials the assistant\'s transfer number; otherwise the call hangs up.'),
+    schema: schema('end_twilio_relay_session', 'End of a relay session', 'Where Twilio goes when the agent ends the conversation (its `end` message\'s handoffData comes back as HandoffData): a transfer the agent made dials the assistant\'s transfer number; otherwise the call hangs up.'),
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
@@ -99,7 +99,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/amd', {
-    schema: { ...schema('Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail, 413: Detail } },
+    schema: { ...schema('receive_twilio_amd_result', 'Answering-machine result', 'Twilio\'s asynchronous answering-machine detection. A machine: the assistant\'s voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`.'), response: { 204: Type.Null(), 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const v = await verified(request, reply);
     if (!v) return reply;
@@ -120,7 +120,7 @@ export async function twilioAgentRoutes(app: App) {
   });
 
   app.post('/events', {
-    schema: { ...schema('Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail, 413: Detail } },
+    schema: { ...schema('receive_twilio_call_events', 'Twilio status and recording callbacks', 'The call\'s progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider\'s events are.'), response: { 200: Type.Unknown(), 400: Detail, 403: Detail, 404: Detail, 413: Detail } },
   }, async (request, reply) => {
     const base = deps.config.PUBLIC_BASE_URL;
     const input = { rawBody: rawBodyOf(request), headers: request.headers, url: base ? requestedUrl(base, request.url) : undefined };

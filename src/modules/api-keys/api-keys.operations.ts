@@ -16,12 +16,14 @@ const ApiKey = Type.Object({
 const ApiKeyCreated = Type.Object({ ...ApiKey.properties, key: Type.String({ description: 'shown once; only its hash is stored' }) });
 
 export const ListApiKeys = {
+  operationId: 'list_api_keys',
   tags,
   summary: 'List API keys (masked)',
   response: { 200: Type.Array(ApiKey), 401: Detail, 403: Detail },
 } as const;
 
 export const GenerateApiKey = {
+  operationId: 'generate_api_key',
   tags,
   summary: 'Generate an API key',
   description: `The key is in the answer once; only a SHA-256 digest is stored. Send it as the X-API-Key header. An account holds at most ${MAX_API_KEYS_PER_ACCOUNT} keys: 409 beyond.`,
@@ -30,6 +32,7 @@ export const GenerateApiKey = {
 } as const;
 
 export const DeleteApiKey = {
+  operationId: 'delete_api_key',
   tags,
   summary: 'Delete an API key (it stops working at once)',
   params: IdParams,

@@ -14,6 +14,7 @@ const CHECKS =
   '(the message names them); retell without an agent (provider_assistant_id, the connection\'s agent_id or RETELL_AGENT_ID).';
 
 export const ListAssistants = {
+  operationId: 'list_assistants',
   tags,
   summary: 'List assistants',
   description: `Newest first; count is the total. ${ACCESS}`,
@@ -22,6 +23,7 @@ export const ListAssistants = {
 } as const;
 
 export const CreateAssistant = {
+  operationId: 'create_assistant',
   tags,
   summary: 'Create an assistant',
   description: `Who talks on a campaign's calls (a campaign names it by assistant_id). ${CHECKS} ${ACCESS}`,
@@ -30,6 +32,7 @@ export const CreateAssistant = {
 } as const;
 
 export const ReadAssistant = {
+  operationId: 'read_assistant',
   tags,
   summary: 'Read an assistant',
   description: ACCESS,
@@ -38,6 +41,7 @@ export const ReadAssistant = {
 } as const;
 
 export const ChangeAssistant = {
+  operationId: 'change_assistant',
   tags,
   summary: 'Change an assistant',
   description: `Only the fields in the body change; the result is checked as a whole. ${CHECKS} Owner only.`,
@@ -47,6 +51,7 @@ export const ChangeAssistant = {
 } as const;
 
 export const DeleteAssistant = {
+  operationId: 'delete_assistant',
   tags,
   summary: 'Delete an assistant',
   description: 'Owner only. 409 while a campaign uses it; the message names those campaigns (give them another assistant or none first).',

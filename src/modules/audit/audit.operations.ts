@@ -7,6 +7,7 @@ import { AuditEventList, AuditListQuery } from './audit.schemas.ts';
 const tags = ['audit'];
 
 export const ListAuditEvents = {
+  operationId: 'list_audit_events',
   tags,
   summary: 'List the account\'s audit events',
   description: `Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.

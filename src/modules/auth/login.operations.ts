@@ -15,6 +15,7 @@ const LoginForm = Type.Object({
 const Token = Type.Object({ access_token: Type.String(), token_type: Type.Literal('bearer') });
 
 export const LogIn = {
+  operationId: 'log_in',
   tags: ['login'],
   summary: 'Log in (OAuth 2.0 password flow)',
   description:

@@ -24,6 +24,7 @@ const SignInBody = Type.Object({
 });
 
 export const SignIn = {
+  operationId: 'sign_in',
   tags,
   summary: 'Sign in to the dashboard (cookie session)',
   description:
@@ -37,6 +38,7 @@ export const SignIn = {
 } as const;
 
 export const ReadSession = {
+  operationId: 'read_session',
   tags,
   summary: 'Who is signed in',
   description: `The principal the request is authenticated as (by the \`${SESSION_COOKIE}\` cookie, an API key or a bearer token); 401 when none, or when the session expired or was ended.`,
@@ -44,6 +46,7 @@ export const ReadSession = {
 } as const;
 
 export const SignOut = {
+  operationId: 'sign_out',
   tags,
   summary: 'Sign out of the dashboard',
   description: `Ends the session of the \`${SESSION_COOKIE}\` cookie (the cookie is then refused everywhere with 401) and clears it (Max-Age=0). 204. ${HEADER_RULE}`,

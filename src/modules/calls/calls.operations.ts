@@ -10,6 +10,7 @@ const ACCESS =
   "Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.";
 
 export const ListCalls = {
+  operationId: 'list_calls',
   tags,
   summary: 'List calls',
   description:
@@ -29,6 +30,7 @@ export const ListCalls = {
 } as const;
 
 export const ReadCall = {
+  operationId: 'read_call',
   tags,
   summary: 'Read a call',
   description: ACCESS,

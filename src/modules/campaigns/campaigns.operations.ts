@@ -24,6 +24,7 @@ const ACCESS =
   'Another account\'s campaign: 403; unknown id: 404.';
 
 export const ListCampaigns = {
+  operationId: 'list_campaigns',
   tags,
   summary: 'List campaigns',
   description:
@@ -34,6 +35,7 @@ export const ListCampaigns = {
 } as const;
 
 export const CreateCampaign = {
+  operationId: 'create_campaign',
   tags,
   summary: 'Create a campaign',
   description:
@@ -44,6 +46,7 @@ export const CreateCampaign = {
 } as const;
 
 export const ReadCampaign = {
+  operationId: 'read_campaign',
   tags,
   summary: 'Read a campaign',
   description: ACCESS,
@@ -52,6 +55,7 @@ export const ReadCampaign = {
 } as const;
 
 export const UpdateCampaign = {
+  operationId: 'update_campaign',
   tags,
   summary: 'Update a campaign',
   description:
@@ -67,6 +71,7 @@ export const UpdateCampaign = {
 } as const;
 
 export const SummariseCampaign = {
+  operationId: 'summarise_campaign',
   tags: ['campaigns'],
   summary: 'Summarise a campaign: contacts by status, calls in progress, next call, usage',
   description:
@@ -87,9 +92,10 @@ const DECISION =
   'Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; ' +
   'a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too.';
 
-const decidePrompt = (summary: string, effect: string) =>
+const decidePrompt = (operationId: string, summary: string, effect: string) =>
   ({
     tags: ['campaigns'],
+    operationId,
     summary,
     description: DECISION + effect,
     params: PromptDecisionParams,
@@ -97,5 +103,5 @@ const decidePrompt = (summary: string, effect: string) =>
     response: { 200: PromptHistory, ...ErrorResponses, 409: Detail },
   }) as const;
 
-export const ApprovePrompt = decidePrompt('Approve a pending prompt change', ' Calls use the newest approved prompt from then on.');
-export const RejectPrompt = decidePrompt('Reject a pending prompt change', ' A rejected prompt is never used by calls.');
+export const ApprovePrompt = decidePrompt('approve_prompt', 'Approve a pending prompt change', ' Calls use the newest approved prompt from then on.');
+export const RejectPrompt = decidePrompt('reject_prompt', 'Reject a pending prompt change', ' A rejected prompt is never used by calls.');

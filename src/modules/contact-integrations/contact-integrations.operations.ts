@@ -15,6 +15,7 @@ const TAGS = ['contact-creation-integration'];
 const OWNER_ONLY = 'Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account\'s (unknown: 404, another account\'s: 403).';
 
 export const ListIntegrations = {
+  operationId: 'list_integrations',
   tags: TAGS,
   summary: 'List contact-creation integrations',
   description: `Tokens are masked. ${OWNER_ONLY}`,
@@ -22,6 +23,7 @@ export const ListIntegrations = {
 } as const;
 
 export const CreateIntegration = {
+  operationId: 'create_integration',
   tags: TAGS,
   summary: 'Create a contact-creation integration',
   description: `Answers the integration with its token, shown this once (stored as a SHA-256 digest). Use it on
@@ -31,6 +33,7 @@ export const CreateIntegration = {
 } as const;
 
 export const ReadIntegration = {
+  operationId: 'read_integration',
   tags: TAGS,
   summary: 'Read a contact-creation integration',
   params: IdParams,
@@ -38,6 +41,7 @@ export const ReadIntegration = {
 } as const;
 
 export const UpdateIntegration = {
+  operationId: 'update_integration',
   tags: TAGS,
   summary: 'Update a contact-creation integration',
   description: `Every field optional; campaign_ids replaces the list (the first is the default). The token is unchanged. ${OWNER_ONLY}`,
@@ -47,6 +51,7 @@ export const UpdateIntegration = {
 } as const;
 
 export const RegenerateToken = {
+  operationId: 'regenerate_token',
   tags: TAGS,
   summary: 'Replace the integration\'s token',
   description: 'Answers the new token, shown this once; the old token stops working at once.',
@@ -55,6 +60,7 @@ export const RegenerateToken = {
 } as const;
 
 export const DeleteIntegration = {
+  operationId: 'delete_integration',
   tags: TAGS,
   summary: 'Delete a contact-creation integration (revokes its token)',
   params: IdParams,
@@ -96,6 +102,7 @@ with, per item, the contact or {error: {status, detail}}; one bad item does not 
 Rate limit per integration (its rate_limit_per_minute, default 600 contacts per minute, each array item counts): 429 with Retry-After.`;
 
 export const CreateContactFromQuery = {
+  operationId: 'create_contact_from_query',
   tags: ['contact-creation-integration'],
   summary: 'Create or update a contact with an integration token (query parameters)',
   description: `${DESCRIPTION}\nGET reads the query only; start_call is never read from the query.`,
@@ -104,6 +111,7 @@ export const CreateContactFromQuery = {
 } as const;
 
 export const CreateContactsFromBody = {
+  operationId: 'create_contacts_from_body',
   tags: ['contact-creation-integration'],
   summary: 'Create or update one or several contacts with an integration token',
   description: DESCRIPTION,

@@ -24,6 +24,7 @@ const LIST =
   `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE}`;
 
 export const ListContacts = {
+  operationId: 'list_contacts',
   tags,
   summary: 'List contacts',
   description: `${LIST} ${ACCESS} A campaign_id the caller cannot see matches nothing.`,
@@ -32,6 +33,7 @@ export const ListContacts = {
 } as const;
 
 export const CreateContact = {
+  operationId: 'create_contact',
   tags,
   summary: 'Create a contact',
   description:
@@ -44,6 +46,7 @@ export const CreateContact = {
 } as const;
 
 export const ListCampaignContacts = {
+  operationId: 'list_campaign_contacts',
   tags,
   summary: 'List the contacts of one campaign',
   description: `${LIST} The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).`,
@@ -53,6 +56,7 @@ export const ListCampaignContacts = {
 } as const;
 
 export const ReadContact = {
+  operationId: 'read_contact',
   tags,
   summary: 'Read a contact',
   description: ACCESS,
@@ -61,6 +65,7 @@ export const ReadContact = {
 } as const;
 
 export const UpdateContact = {
+  operationId: 'update_contact',
   tags,
   summary: 'Update a contact',
   description:
@@ -73,6 +78,7 @@ export const UpdateContact = {
 } as const;
 
 export const DeleteContact = {
+  operationId: 'delete_contact',
   tags,
   summary: 'Delete a contact',
   description:

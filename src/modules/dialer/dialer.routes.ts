@@ -18,6 +18,7 @@ export async function dialerRoutes(app: App) {
   app.post('/campaigns/enqueue_calls/:campaign_id', {
     schema: {
       tags: ['campaigns'],
+      operationId: 'enqueue_campaign_calls',
       summary: 'Queue calls for every new contact of a campaign',
       description: `Queues every contact of the campaign with status \`new\` (status added_to_queue, next_action_time now). ${MESSAGE_DOC}\n${STATUS_MACHINE_DOC}`,
       params: CampaignIdParams,
@@ -32,6 +33,7 @@ export async function dialerRoutes(app: App) {
   app.post('/contacts/enqueue_calls/:campaign_id', {
     schema: {
       tags: ['contacts'],
+      operationId: 'enqueue_campaign_contacts_by_status',
       summary: 'Queue calls for contacts of a campaign with a given status',
       description:
         `Queues up to \`limit\` contacts of the campaign whose status is \`status\`, oldest first (created_at). Contacts in progress, ` +
@@ -65,6 +67,7 @@ function queueSelectedRoute(app: App) {
   app.post('/contacts/enqueue_calls', {
     schema: {
       tags: ['contacts'],
+      operationId: 'enqueue_selected_contacts',
       summary: 'Queue calls for chosen contacts',
       description:
         'Queues the contacts named in `contact_ids` (up to 1000, of any campaigns the caller may see): status added_to_queue, due now, the ' +

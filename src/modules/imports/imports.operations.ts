@@ -21,6 +21,7 @@ const CsvForm = Type.Object({
 });
 
 export const BulkImportContacts = {
+  operationId: 'bulk_import_contacts',
   tags: ['contacts'],
   summary: 'Bulk import contacts as a background task',
   description: `At most ${MAX_BULK_ITEMS} items per request (413 above; a body over ${BULK_BODY_LIMIT / 1024 / 1024} MiB is also 413).
@@ -31,6 +32,7 @@ Answers at once with {task_id, status, total, columns: null}. ${TASK_NOTE}`,
 } as const;
 
 export const ListImportTasks = {
+  operationId: 'list_import_tasks',
   tags: ['contacts'],
   summary: 'List import tasks',
   description: 'The account\'s bulk and CSV import tasks, newest first (a sub-user sees the tasks it started). Row errors and CSV columns are only in the single-task answer.',
@@ -39,6 +41,7 @@ export const ListImportTasks = {
 } as const;
 
 export const ReadImportTask = {
+  operationId: 'read_import_task',
   tags: ['contacts'],
   summary: 'Progress of an import task',
   description: 'Counters, timestamps, the first 1000 skipped or failed rows with their index, phone and reason, and a CSV import\'s columns (header as written -> contact_data key). Another account\'s task is 403.',
@@ -47,6 +50,7 @@ export const ReadImportTask = {
 } as const;
 
 export const ImportCsv = {
+  operationId: 'import_csv',
   tags: ['contacts'],
   summary: 'Import contacts from a CSV upload',
   description: `multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,

@@ -10,6 +10,7 @@ const WRITE_RULES =
   'campaign_id must be a campaign of the account (unknown: 404; another account\'s: 403).';
 
 export const ListPhoneNumbers = {
+  operationId: 'list_phone_numbers',
   tags,
   summary: 'List phone numbers',
   description: 'Newest first. The owner sees every number of the account; a sub-user sees the numbers assigned to campaigns granted to it. count is the total number of matches.',
@@ -18,6 +19,7 @@ export const ListPhoneNumbers = {
 } as const;
 
 export const AddPhoneNumber = {
+  operationId: 'add_phone_number',
   tags,
   summary: 'Add a phone number',
   description: WRITE_RULES,
@@ -26,6 +28,7 @@ export const AddPhoneNumber = {
 } as const;
 
 export const ReadPhoneNumber = {
+  operationId: 'read_phone_number',
   tags,
   summary: 'Read a phone number',
   params: IdParams,
@@ -33,6 +36,7 @@ export const ReadPhoneNumber = {
 } as const;
 
 export const UpdatePhoneNumber = {
+  operationId: 'update_phone_number',
   tags,
   summary: 'Update a phone number',
   description: WRITE_RULES,
@@ -42,6 +46,7 @@ export const UpdatePhoneNumber = {
 } as const;
 
 export const DeletePhoneNumber = {
+  operationId: 'delete_phone_number',
   tags,
   summary: 'Delete a phone number',
   description: 'Owner only. Campaigns that used it simply lose it from phone_numbers.',

@@ -21,6 +21,7 @@ const describe = (text: string) => `${text}\n\n${OWNER_ONLY}\n\n${SUB_USER_RULES
 const GRANT_CHECK = 'Every campaign must belong to the caller: an unknown campaign id is 404, another account\'s campaign is 403, and on any error nothing changes.';
 
 export const ListSubUsers = {
+  operationId: 'list_sub_users',
   tags,
   summary: 'List sub-users',
   description: describe('The account\'s sub-users, newest first; `count` is the total, not the page size.'),
@@ -29,6 +30,7 @@ export const ListSubUsers = {
 } as const;
 
 export const CreateSubUser = {
+  operationId: 'create_sub_user',
   tags,
   summary: 'Create a sub-user',
   description: describe(
@@ -39,6 +41,7 @@ export const CreateSubUser = {
 } as const;
 
 export const ReadSubUser = {
+  operationId: 'read_sub_user',
   tags,
   summary: 'Read a sub-user',
   description: describe('The sub-user with the ids of its granted campaigns.'),
@@ -47,6 +50,7 @@ export const ReadSubUser = {
 } as const;
 
 export const UpdateSubUser = {
+  operationId: 'update_sub_user',
   tags,
   summary: 'Update a sub-user',
   description: describe(
@@ -58,6 +62,7 @@ export const UpdateSubUser = {
 } as const;
 
 export const DeleteSubUser = {
+  operationId: 'delete_sub_user',
   tags,
   summary: 'Delete a sub-user',
   description: describe('Removes the sub-user and its grants; its tokens fail with 401 on the very next request. Prompt-history entries it made keep their content but lose the link to it.'),
@@ -66,6 +71,7 @@ export const DeleteSubUser = {
 } as const;
 
 export const ListGrants = {
+  operationId: 'list_grants',
   tags,
   summary: 'List the campaigns granted to a sub-user',
   description: describe('Ids and titles of the granted campaigns, ascending by id; `count` is their number.'),
@@ -74,6 +80,7 @@ export const ListGrants = {
 } as const;
 
 export const ReplaceGrants = {
+  operationId: 'replace_grants',
   tags,
   summary: 'Replace the campaigns granted to a sub-user',
   description: describe(`\`campaign_ids\` becomes the complete grant set ([] revokes every grant). ${GRANT_CHECK} Answers the new grant list.`),
@@ -83,6 +90,7 @@ export const ReplaceGrants = {
 } as const;
 
 export const GrantCampaign = {
+  operationId: 'grant_campaign',
   tags,
   summary: 'Grant one campaign to a sub-user',
   description: describe(`Idempotent: granting a campaign already granted changes nothing. ${GRANT_CHECK} Answers the new grant list.`),
@@ -91,6 +99,7 @@ export const GrantCampaign = {
 } as const;
 
 export const RevokeCampaign = {
+  operationId: 'revoke_campaign',
   tags,
   summary: 'Revoke one campaign from a sub-user',
   description: describe(`Idempotent: revoking a campaign that is not granted changes nothing. ${GRANT_CHECK} Answers the new grant list.`),

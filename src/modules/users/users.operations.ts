@@ -6,12 +6,14 @@ import { Me, User, UserCreate } from './users.schemas.ts';
 const tags = ['users'];
 
 export const ReadCaller = {
+  operationId: 'read_caller',
   tags,
   summary: 'The calling account or sub-user',
   response: { 200: Me, 401: Detail },
 } as const;
 
 export const CreateAccount = {
+  operationId: 'create_account',
   tags,
   summary: 'Create an account (superuser only)',
   body: UserCreate,

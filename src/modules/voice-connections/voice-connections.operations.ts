@@ -12,6 +12,7 @@ const RULES =
   'Set the vendor\'s server URL (Vapi) or webhook URL (Retell) to the connection\'s events_url.';
 
 export const ListVoiceConnections = {
+  operationId: 'list_voice_connections',
   tags,
   summary: 'List voice connections',
   description: `Newest first; secrets masked. ${RULES}`,
@@ -20,6 +21,7 @@ export const ListVoiceConnections = {
 } as const;
 
 export const CreateVoiceConnection = {
+  operationId: 'create_voice_connection',
   tags,
   summary: 'Store vendor credentials (a voice connection)',
   description:
@@ -30,6 +32,7 @@ export const CreateVoiceConnection = {
 } as const;
 
 export const ReadVoiceConnection = {
+  operationId: 'read_voice_connection',
   tags,
   summary: 'Read a voice connection',
   description: RULES,
@@ -38,6 +41,7 @@ export const ReadVoiceConnection = {
 } as const;
 
 export const ChangeVoiceConnection = {
+  operationId: 'change_voice_connection',
   tags,
   summary: 'Change a voice connection',
   description: `Only the fields in the body change; a secret left out keeps its value. The provider is fixed. ${RULES}`,
@@ -47,6 +51,7 @@ export const ChangeVoiceConnection = {
 } as const;
 
 export const DeleteVoiceConnection = {
+  operationId: 'delete_voice_connection',
   tags,
   summary: 'Delete a voice connection',
   description: `409 while an assistant names it (change or delete those assistants first). ${RULES}`,

@@ -11,6 +11,7 @@ import { Delivery, DeliveryList, DeliveryStatus, Integration, IntegrationCreate,
 const tags = ['webhooks'];
 
 export const ListWebhookIntegrations = {
+  operationId: 'list_webhook_integrations',
   tags,
   summary: 'List webhook integrations',
   description: 'The account\'s integrations, newest first. Secrets are masked. A sub-user sees only integrations all of whose campaigns are granted to it (another is 403); only the account holder may change them.',
@@ -19,6 +20,7 @@ export const ListWebhookIntegrations = {
 } as const;
 
 export const CreateWebhookIntegration = {
+  operationId: 'create_webhook_integration',
   tags,
   summary: 'Create a post-call webhook integration',
   description:
@@ -30,6 +32,7 @@ export const CreateWebhookIntegration = {
 } as const;
 
 export const ReadWebhookIntegration = {
+  operationId: 'read_webhook_integration',
   tags,
   summary: 'Read a webhook integration',
   params: IdParams,
@@ -37,6 +40,7 @@ export const ReadWebhookIntegration = {
 } as const;
 
 export const ChangeWebhookIntegration = {
+  operationId: 'change_webhook_integration',
   tags,
   summary: 'Change a webhook integration',
   description: 'Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again.',
@@ -46,6 +50,7 @@ export const ChangeWebhookIntegration = {
 } as const;
 
 export const DeleteWebhookIntegration = {
+  operationId: 'delete_webhook_integration',
   tags,
   summary: 'Delete a webhook integration and its delivery log',
   params: IdParams,
@@ -53,6 +58,7 @@ export const DeleteWebhookIntegration = {
 } as const;
 
 export const RotateSigningSecret = {
+  operationId: 'rotate_signing_secret',
   tags,
   summary: 'Rotate the signing secret',
   description:
@@ -63,6 +69,7 @@ export const RotateSigningSecret = {
 } as const;
 
 export const ListDeliveries = {
+  operationId: 'list_deliveries',
   tags,
   summary: 'Delivery log of an integration',
   description:
@@ -75,6 +82,7 @@ export const ListDeliveries = {
 } as const;
 
 export const SendTestRequest = {
+  operationId: 'send_test_request',
   tags,
   summary: 'Send a test request now',
   description:
@@ -86,6 +94,7 @@ export const SendTestRequest = {
 } as const;
 
 export const Redeliver = {
+  operationId: 'redeliver_webhook_delivery',
   tags,
   summary: 'Send a delivery again (explicit user request)',
   description:

@@ -35,12 +35,12 @@ const toBody = (s: ComplianceSettings): Settings => ({
 export async function complianceSettingsRoutes(app: App) {
   const { db } = app.deps;
   app.get('/settings', {
-    schema: { tags, summary: 'Read the account\'s quiet hours and frequency caps', description: DESCRIPTION, response: { 200: Settings, 401: Detail, 403: Detail } },
+    schema: { tags, operationId: 'read_compliance_settings', summary: 'Read the account\'s quiet hours and frequency caps', description: DESCRIPTION, response: { 200: Settings, 401: Detail, 403: Detail } },
   }, async (request) => toBody((await complianceOf(db, [request.principal.ownerId])).get(request.principal.ownerId)!));
 
   app.put('/settings', {
     schema: {
-      tags, summary: 'Change the account\'s quiet hours and frequency caps (owner only, audited)', description: `${DESCRIPTION} The window must not cross midnight (from < to).`,
+      tags, operationId: 'update_compliance_settings', summary: 'Change the account\'s quiet hours and frequency caps (owner only, audited)', description: `${DESCRIPTION} The window must not cross midnight (from < to).`,
       body: Settings, response: { 200: Settings, ...ErrorResponses },
     },
   }, async (request) => {

@@ -23,6 +23,7 @@ const UPSERT =
   'and its expires_at set to the one given (omitted = never), so it applies again if it had expired.';
 
 export const ListSuppressions = {
+  operationId: 'list_suppressions',
   tags,
   summary: 'List suppressed numbers',
   description: `Newest first. By default only suppressions that apply now (include_expired=true adds the expired ones). phone_number is an exact match after normalisation. ${RULES}`,
@@ -31,6 +32,7 @@ export const ListSuppressions = {
 } as const;
 
 export const AddSuppression = {
+  operationId: 'add_suppression',
   tags,
   summary: 'Add a number to the do-not-call list',
   description: `source is manual (default) or integration; import and opt_out are set by the service. expires_at must be in the future (422 naming it otherwise, and nothing changes). ${UPSERT} ${EFFECT} ${RULES}`,
@@ -39,6 +41,7 @@ export const AddSuppression = {
 } as const;
 
 export const LookupSuppression = {
+  operationId: 'lookup_suppression',
   tags,
   summary: 'Is this number suppressed?',
   description: `The number is normalised as on addition (422 when it is not a phone number). suppressed is true when a suppression of the caller's account applies now; an expired one answers suppressed false and suppression null. ${RULES}`,
@@ -47,6 +50,7 @@ export const LookupSuppression = {
 } as const;
 
 export const RemoveSuppression = {
+  operationId: 'remove_suppression',
   tags,
   summary: 'Remove a number from the do-not-call list',
   description: `Account owner only (a sub-user: 403). Contacts the suppression moved to do_not_disturb stay so; changing their status is up to the owner. ${RULES}`,
@@ -61,6 +65,7 @@ const TASK_NOTE =
   `The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. ${UPSERT} ${EFFECT}`;
 
 export const BulkAddSuppressions = {
+  operationId: 'bulk_add_suppressions',
   tags,
   summary: 'Add many numbers as a tracked task',
   description: `A JSON array of {phone_number, reason?, expires_at?}, at most ${MAX_BULK_SUPPRESSIONS} items (413 above; a body over ${BULK_BODY_LIMIT / 1024 / 1024} MiB is also 413). ${TASK_NOTE} ${RULES}`,
@@ -69,6 +74,7 @@ export const BulkAddSuppressions = {
 } as const;
 
 export const ImportSuppressionsCsv = {
+  operationId: 'import_suppressions_csv',
   tags,
   summary: 'Add numbers from a CSV upload as a tracked task',
   description:
@@ -81,6 +87,7 @@ export const ImportSuppressionsCsv = {
 } as const;
 
 export const ReadSuppressionTask = {
+  operationId: 'read_suppression_task',
   tags,
   summary: 'Progress of a bulk or CSV suppression task',
   description: 'Counters, timestamps and the first 1000 failed rows. Another account\'s task is 403 (and, for a sub-user, a task another person started).',

@@ -21,6 +21,7 @@ export async function callEventsRoutes(app: App) {
   app.post('/:provider/events', {
     schema: {
       tags: ['voice'],
+      operationId: 'receive_voice_events',
       summary: 'Receive voice provider events',
       description:
         `Webhook a voice provider posts to: \`sim\`, \`vapi\` or \`retell\` (docs/voice-providers.md). No API key: each request is verified ` +

@@ -14,6 +14,7 @@ export async function simInboundRoutes(app: App) {
   app.post('/sim/inbound', {
     schema: {
       tags: ['voice'],
+      operationId: 'simulate_inbound_call',
       summary: 'Simulate an inbound call (sim provider only)',
       description:
         'Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an ' +
