@@ -13,64 +13,7 @@ export interface paths {
          * Log in (OAuth 2.0 password flow)
          * @description Form-encoded `username` (e-mail) and `password`; no scopes or client id. Answers a JWT bearer token valid for ACCESS_TOKEN_EXPIRE_MINUTES. Wrong credentials or an inactive account: 400. Failed logins are throttled per 15-minute window: after LOGIN_MAX_FAILURES wrong passwords (default 10) for one name from one address (an IPv6 client: its /64), or ten times as many from one address over all names (attempts are counted before the password is checked, so parallel attempts get no more), the login answers 429 with Retry-After (seconds until the window ends) without checking the password. A successful login clears its name's count.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /** @description account e-mail, or a sub-user's username or e-mail */
-                        username: string;
-                        password: string;
-                        grant_type?: string;
-                        scope?: string;
-                        client_id?: string;
-                        client_secret?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            /** @enum {string} */
-                            token_type: "bearer";
-                        };
-                    };
-                };
-                /** @description Error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["log_in"];
         delete?: never;
         options?: never;
         head?: never;
@@ -88,171 +31,18 @@ export interface paths {
          * Who is signed in
          * @description The principal the request is authenticated as (by the `vc_session` cookie, an API key or a bearer token); 401 when none, or when the session expired or was ended.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description user = account owner; sub_user = a sub-user of owner_id */
-                            kind: "user" | "sub_user";
-                            /** @description the account's or the sub-user's id */
-                            id: number;
-                            email: string | null;
-                            /** @description a sub-user's username; null for an account */
-                            username: string | null;
-                            full_name: string | null;
-                            /** @description the account the principal acts in (its own id for an account) */
-                            owner_id: number;
-                            is_superuser: boolean;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["read_session"];
         put?: never;
         /**
          * Sign in to the dashboard (cookie session)
          * @description JSON `{username, password}`, checked and throttled exactly as `POST /api/v1/login/access-token` (same names, same 429 with Retry-After). On success sets the cookie `vc_session=<token>; HttpOnly; SameSite=Strict; Path=/; Max-Age=<ACCESS_TOKEN_EXPIRE_MINUTES×60>` (plus `Secure` over HTTPS, as seen through TRUST_PROXY) and answers who signed in. Wrong credentials or an inactive account: 401 with the login's message. The cookie then authenticates every operation beside X-API-Key and the bearer token (they take precedence when sent). This operation itself needs `X-Requested-With: voice-campaigns` (403 without it), so a cross-site form cannot sign a browser in. A request authenticated by the `vc_session` cookie whose method is not GET, HEAD or OPTIONS must carry `X-Requested-With: voice-campaigns` (a header a cross-site form cannot send), else 403 and nothing changes; requests with an API key or a bearer token need no such header.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description account e-mail, or a sub-user's username or e-mail */
-                        username: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description user = account owner; sub_user = a sub-user of owner_id */
-                            kind: "user" | "sub_user";
-                            /** @description the account's or the sub-user's id */
-                            id: number;
-                            email: string | null;
-                            /** @description a sub-user's username; null for an account */
-                            username: string | null;
-                            full_name: string | null;
-                            /** @description the account the principal acts in (its own id for an account) */
-                            owner_id: number;
-                            is_superuser: boolean;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["sign_in"];
         /**
          * Sign out of the dashboard
          * @description Ends the session of the `vc_session` cookie (the cookie is then refused everywhere with 401) and clears it (Max-Age=0). 204. A request authenticated by the `vc_session` cookie whose method is not GET, HEAD or OPTIONS must carry `X-Requested-With: voice-campaigns` (a header a cross-site form cannot send), else 403 and nothing changes; requests with an API key or a bearer token need no such header.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Signed out */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["sign_out"];
         options?: never;
         head?: never;
         patch?: never;
@@ -277,136 +67,7 @@ export interface paths {
          *     Rate limit per integration (its rate_limit_per_minute, default 600 contacts per minute, each array item counts): 429 with Retry-After.
          *     GET reads the query only; start_call is never read from the query.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description LEGACY, for simple forms: the integration token; prefer the Authorization header */
-                    token?: string;
-                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                    campaign_id?: number;
-                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                    name?: string;
-                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                    phone?: string;
-                    /** @description another name for phone */
-                    msisdn?: string;
-                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                    timezone?: string;
-                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                    determine_timezone?: boolean;
-                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                    contact_data?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                            /** @description true when a call was queued by this request */
-                            call_enqueued: boolean;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["create_contact_from_query"];
         put?: never;
         /**
          * Create or update one or several contacts with an integration token
@@ -419,268 +80,7 @@ export interface paths {
          *     with, per item, the contact or {error: {status, detail}}; one bad item does not fail the others. Body at most 256 KiB (413).
          *     Rate limit per integration (its rate_limit_per_minute, default 600 contacts per minute, each array item counts): 429 with Retry-After.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description LEGACY, for simple forms: the integration token; prefer the Authorization header */
-                    token?: string;
-                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                    campaign_id?: number;
-                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                    name?: string;
-                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                    phone?: string;
-                    /** @description another name for phone */
-                    msisdn?: string;
-                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                    timezone?: string;
-                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                    determine_timezone?: boolean;
-                    /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                    contact_data?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the integration token, used when there is no Authorization header */
-                        token?: string;
-                        /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                        campaign_id?: number;
-                        /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                        name?: string;
-                        /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                        phone?: string;
-                        /** @description another name for phone */
-                        msisdn?: string;
-                        /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                        timezone?: string;
-                        /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                        determine_timezone?: boolean;
-                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                        contact_data?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
-                        start_call?: boolean;
-                    } | {
-                        /** @description the integration token, used when there is no Authorization header */
-                        token?: string;
-                        /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                        campaign_id?: number;
-                        /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                        name?: string;
-                        /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                        phone?: string;
-                        /** @description another name for phone */
-                        msisdn?: string;
-                        /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                        timezone?: string;
-                        /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                        determine_timezone?: boolean;
-                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                        contact_data?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
-                        start_call?: boolean;
-                    }[];
-                    "application/x-www-form-urlencoded": {
-                        /** @description the integration token, used when there is no Authorization header */
-                        token?: string;
-                        /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                        campaign_id?: number;
-                        /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                        name?: string;
-                        /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                        phone?: string;
-                        /** @description another name for phone */
-                        msisdn?: string;
-                        /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                        timezone?: string;
-                        /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                        determine_timezone?: boolean;
-                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                        contact_data?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
-                        start_call?: boolean;
-                    } | {
-                        /** @description the integration token, used when there is no Authorization header */
-                        token?: string;
-                        /** @description one of the integration's campaigns (else 403); default: its first campaign */
-                        campaign_id?: number;
-                        /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
-                        name?: string;
-                        /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
-                        phone?: string;
-                        /** @description another name for phone */
-                        msisdn?: string;
-                        /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
-                        timezone?: string;
-                        /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
-                        determine_timezone?: boolean;
-                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                        contact_data?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
-                        start_call?: boolean;
-                    }[];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                            /** @description true when a call was queued by this request */
-                            call_enqueued: boolean;
-                        } | ({
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                            /** @description true when a call was queued by this request */
-                            call_enqueued: boolean;
-                        } | {
-                            error: {
-                                status: number;
-                                detail: string | {
-                                    loc: (string | number)[];
-                                    msg: string;
-                                    type: string;
-                                }[];
-                            };
-                        })[];
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_contacts_from_body"];
         delete?: never;
         options?: never;
         head?: never;
@@ -700,102 +100,7 @@ export interface paths {
          * Receive voice provider events
          * @description Webhook a voice provider posts to: `sim`, `vapi` or `retell` (docs/voice-providers.md). No API key: each request is verified with the provider's own scheme and the credentials of the route: the environment's (VAPI_*, RETELL_*), or those of the account's voice connection named by `?connection=<id>` (the voice connection's events_url). Vapi: `X-Vapi-Secret` or `x-signature` (HMAC-SHA256 of `{x-timestamp}.{body}`); Retell: `x-retell-signature` (HMAC-SHA256 with the API key); the simulator: `x-voice-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(VOICE_WEBHOOK_SECRET, t + "." + raw body)>`. A bad or older-than-5-minutes signature answers 401 and changes nothing; a provider that is not configured 404. Before any signature is computed, a JSON body over 4 MiB (an end-of-call report of a two-hour call weighs about 2 MiB) or a form over 64 KiB or 200 parameters answers 413. Events are de-duplicated by their id; a call's terminal status is sticky (a late event only fills fields that are still empty, e.g. record_url). **An event only touches calls of its own route**: a request verified with the environment's credentials reaches only calls placed or answered with them, one verified with voice connection N's only that connection's calls; an event naming a call of another route changes nothing and is counted in `unknown_calls`, exactly as a call that does not exist. Our call id in the vendor's metadata (`metadata.call_id`) is a positive integer up to 2^53-1, as a JSON number or a string of digits; any other value (2^63, negative, fractional, not digits) names no call of ours: counted in `unknown_calls`, 200, never an error. An inbound call's assistant request (Vapi `assistant-request`, Retell `call_inbound`) is answered in the vendor's own format.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description the voice connection whose credentials verify the request */
-                    connection?: number;
-                    /** @description Twilio only: our call id (Twilio echoes no metadata, so it rides in the callback URL) */
-                    call?: number;
-                };
-                header?: never;
-                path: {
-                    provider: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": unknown;
-                    "application/x-www-form-urlencoded": unknown;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            received: number;
-                            applied: number;
-                            duplicates: number;
-                            unknown_calls: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["receive_voice_events"];
         delete?: never;
         options?: never;
         head?: never;
@@ -815,68 +120,7 @@ export interface paths {
          * TwiML of a Twilio call
          * @description What Twilio fetches when a call is answered: the call handed to ConversationRelay on this service's socket, with the assistant's voice, language and greeting. Without `call`, a call to one of the account's Twilio numbers (point the number's Voice URL here): the number's inbound campaign answers, its caller found or created. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
-                    call?: number;
-                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
-                    connection?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": unknown;
-                };
-            };
-            responses: {
-                /** @description TwiML */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["answer_twilio_call"];
         delete?: never;
         options?: never;
         head?: never;
@@ -896,68 +140,7 @@ export interface paths {
          * End of a relay session
          * @description Where Twilio goes when the agent ends the conversation (its `end` message's handoffData comes back as HandoffData): a transfer the agent made dials the assistant's transfer number; otherwise the call hangs up. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
-                    call?: number;
-                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
-                    connection?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": unknown;
-                };
-            };
-            responses: {
-                /** @description TwiML */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["end_twilio_relay_session"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,66 +160,7 @@ export interface paths {
          * Answering-machine result
          * @description Twilio's asynchronous answering-machine detection. A machine: the assistant's voicemail setting decides: leave_message says its message after the beep, hang_up ends the call; the call ends `voicemail`. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
-                    call?: number;
-                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
-                    connection?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": unknown;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["receive_twilio_amd_result"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,79 +180,7 @@ export interface paths {
          * Twilio status and recording callbacks
          * @description The call's progress (initiated, ringing, answered, completed and the failures) and its recording, applied as every provider's events are. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection's): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
-                    call?: number;
-                    /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
-                    connection?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": unknown;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description Error */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["receive_twilio_call_events"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1143,47 +195,7 @@ export interface paths {
             cookie?: never;
         };
         /** The calling account or sub-user */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            email: string | null;
-                            full_name: string | null;
-                            is_superuser: boolean;
-                            is_active: boolean;
-                            /** @description user = account owner; sub_user = a sub-user of owner_id */
-                            kind: "user" | "sub_user";
-                            owner_id: number;
-                            username?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["read_caller"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1202,107 +214,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an account (superuser only) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        password: string;
-                        full_name?: string | null;
-                        /** @default false */
-                        is_superuser: boolean;
-                        /** @default true */
-                        is_active: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** Format: email */
-                            email: string;
-                            full_name: string | null;
-                            is_superuser: boolean;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_account"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1317,148 +229,13 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys (masked) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string | null;
-                            /** @description the first characters of the key followed by **** */
-                            masked_key: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            last_used_at: string | null;
-                        }[];
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_api_keys"];
         put?: never;
         /**
          * Generate an API key
          * @description The key is in the answer once; only a SHA-256 digest is stored. Send it as the X-API-Key header. An account holds at most 100 keys: 409 beyond.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description optional; may be left out */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string | null;
-                            /** @description the first characters of the key followed by **** */
-                            masked_key: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            last_used_at: string | null;
-                            /** @description shown once; only its hash is stored */
-                            key: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["generate_api_key"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1476,78 +253,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete an API key (it stops working at once) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_api_key"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1573,91 +279,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                username: string;
-                                full_name: string | null;
-                                email: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @description ids of the campaigns granted to this sub-user, ascending */
-                                campaign_ids: number[];
-                            }[];
-                            /** @description total number of the account's sub-users, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_sub_users"];
         put?: never;
         /**
          * Create a sub-user
@@ -1672,110 +294,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 3 to 64 characters of A-Z a-z 0-9 . _ @ -; unique service-wide, compared case-insensitively */
-                        username: string;
-                        /** @description stored as an argon2id hash, never returned */
-                        password: string;
-                        full_name?: string | null;
-                        /**
-                         * Format: email
-                         * @description unique among sub-users, compared case-insensitively
-                         */
-                        email?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            full_name: string | null;
-                            email: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description ids of the campaigns granted to this sub-user, ascending */
-                            campaign_ids: number[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_sub_user"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1802,86 +321,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            full_name: string | null;
-                            email: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description ids of the campaigns granted to this sub-user, ascending */
-                            campaign_ids: number[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["read_sub_user"];
         /**
          * Update a sub-user
          * @description Changes full_name, email, password and is_active; omitted fields stay as they are and the username cannot change. A new password or is_active false ends every dashboard session and bearer token the sub-user holds (401 on its very next request), for good: setting is_active back to true brings none of them back, the sub-user signs in again. The caller's own session is the owner's and stays. A new e-mail follows the same uniqueness rule as on create (409).
@@ -1895,112 +335,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        full_name?: string | null;
-                        /**
-                         * Format: email
-                         * @description unique among sub-users, compared case-insensitively
-                         */
-                        email?: string | null;
-                        /** @description stored as an argon2id hash, never returned */
-                        password?: string;
-                        /** @description false ends the sub-user's sessions and tokens at once and for good (true later does not revive them) */
-                        is_active?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            full_name: string | null;
-                            email: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description ids of the campaigns granted to this sub-user, ascending */
-                            campaign_ids: number[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["update_sub_user"];
         post?: never;
         /**
          * Delete a sub-user
@@ -2015,78 +350,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["delete_sub_user"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2112,82 +376,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                title: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_grants"];
         /**
          * Replace the campaigns granted to a sub-user
          * @description `campaign_ids` becomes the complete grant set ([] revokes every grant). Every campaign must belong to the caller: an unknown campaign id is 404, another account's campaign is 403, and on any error nothing changes. Answers the new grant list.
@@ -2201,89 +390,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the complete set of granted campaigns; duplicates are ignored, [] revokes every grant */
-                        campaign_ids: number[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                title: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replace_grants"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2313,83 +420,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                    campaign_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                title: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["grant_campaign"];
         /**
          * Revoke one campaign from a sub-user
          * @description Idempotent: revoking a campaign that is not granted changes nothing. Every campaign must belong to the caller: an unknown campaign id is 404, another account's campaign is 403, and on any error nothing changes. Answers the new grant list.
@@ -2403,83 +434,7 @@ export interface paths {
          *     - a change it makes to a campaign's prompt (campaign_data.prompt) is recorded as a pending prompt-history entry and is not used by calls until the owner approves it.
          *     A sub-user logs in with POST /api/v1/login/access-token using its username or e-mail. Deactivating or deleting it makes its token fail (401) on the very next request.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                    campaign_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                title: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revoke_campaign"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2496,559 +451,13 @@ export interface paths {
          * List campaigns
          * @description Newest first (id descending). count is the total number of matches, not the page size. Archived campaigns are left out unless include_archived=true. An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404. List items omit campaign_data, limit_start, limit_end and prompt_history.
          */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description case-insensitive substring of the title; % and _ match themselves */
-                    title?: string;
-                    /** @description exact campaign ids (repeated keys or a comma list) */
-                    id?: number[];
-                    /** @description campaigns any of these sub-users can access; only sub-users of your account count (others match nothing) */
-                    sub_user_id?: number[];
-                    /** @description include archived campaigns (default false; null or empty = false) */
-                    include_archived?: boolean | null;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                owner_id: number;
-                                title: string;
-                                description?: string | null;
-                                /** @enum {string} */
-                                campaign_type: "Outbound" | "Inbound";
-                                campaign_phone?: string | null;
-                                campaign_sip?: string | null;
-                                /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
-                                assistant_id?: number | null;
-                                /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
-                                max_call_attempts?: number | null;
-                                /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
-                                concurrent_call_limit?: number | null;
-                                /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
-                                call_interval?: number[] | null;
-                                phone_numbers?: {
-                                    id: number;
-                                    /** @description E.164, e.g. +4930123456 */
-                                    phone_number: string;
-                                    campaign_id?: number | null;
-                                    campaign_title?: string | null;
-                                    country_code?: string | null;
-                                    owner_id?: number | null;
-                                    /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                                    provider_number_id?: string | null;
-                                }[];
-                                /**
-                                 * Format: time
-                                 * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
-                                 */
-                                call_allowed_from_time?: string | null;
-                                /**
-                                 * Format: time
-                                 * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
-                                 */
-                                call_allowed_to_time?: string | null;
-                                /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
-                                work_schedule?: {
-                                    /** @description IANA zone, e.g. Europe/Berlin; default UTC */
-                                    timezone?: string;
-                                    days?: {
-                                        mon?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        tue?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        wed?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        thu?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        fri?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        sat?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                        sun?: {
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            from: string;
-                                            /** @description local time HH:MM (24h); 24:00 ends a day */
-                                            to: string;
-                                        }[];
-                                    };
-                                    /** @description local dates with no calls (holidays) */
-                                    skip_dates?: string[];
-                                } | null;
-                                /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
-                                auto_calls?: boolean;
-                                is_auto_ai_message?: boolean;
-                                /** @description Archived campaigns are left out of the list unless include_archived=true. */
-                                is_archive?: boolean;
-                                /** @description A paused campaign places no calls. */
-                                is_paused?: boolean;
-                                /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
-                                limit_value?: number | null;
-                                /**
-                                 * @description what limit_value counts: contacts called, call minutes, or call cost
-                                 * @enum {string|null}
-                                 */
-                                limit_unit?: "contacts" | "minutes" | "cost" | null;
-                                /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
-                                limit_usage?: number | null;
-                                /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
-                                limit_reached?: boolean;
-                                /** @description sub-users granted this campaign */
-                                sub_users?: {
-                                    id: number;
-                                    username: string;
-                                    full_name?: string | null;
-                                    email?: string | null;
-                                }[];
-                            }[];
-                            /** @description total number of matches, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["list_campaigns"];
         put?: never;
         /**
          * Create a campaign
          * @description Only the account owner creates campaigns; a sub-user gets 403. A campaign_data.prompt is recorded in prompt_history as auto_approved. limit_usage starts at 0; limit_reached is computed from it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description limit_usage and limit_reached are read-only and ignored here. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title: string;
-                        /** @enum {string} */
-                        campaign_type: "Outbound" | "Inbound";
-                        description?: string | null;
-                        /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
-                        campaign_data?: ({
-                            /** @description The assistant's instructions (text, or an object for structured prompts). Every change records a PromptHistory entry; calls use the newest approved one, so a sub-user's pending change is stored here but not used until the owner approves it. */
-                            prompt?: string | {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                        campaign_phone?: string | null;
-                        campaign_sip?: string | null;
-                        /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
-                        assistant_id?: number | null;
-                        /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
-                        max_call_attempts?: number | null;
-                        /**
-                         * @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply).
-                         * @default 0
-                         */
-                        concurrent_call_limit?: number | null;
-                        /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
-                        call_interval?: number[] | null;
-                        /**
-                         * Format: time
-                         * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
-                         */
-                        call_allowed_from_time?: string | null;
-                        /**
-                         * Format: time
-                         * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
-                         */
-                        call_allowed_to_time?: string | null;
-                        /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
-                        work_schedule?: {
-                            /** @description IANA zone, e.g. Europe/Berlin; default UTC */
-                            timezone?: string;
-                            days?: {
-                                mon?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                tue?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                wed?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                thu?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                fri?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                sat?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                                sun?: {
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    from: string;
-                                    /** @description local time HH:MM (24h); 24:00 ends a day */
-                                    to: string;
-                                }[];
-                            };
-                            /** @description local dates with no calls (holidays) */
-                            skip_dates?: string[];
-                        } | null;
-                        /**
-                         * @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it).
-                         * @default false
-                         */
-                        auto_calls?: boolean;
-                        /** @default false */
-                        is_auto_ai_message?: boolean;
-                        /**
-                         * @description Archived campaigns are left out of the list unless include_archived=true.
-                         * @default false
-                         */
-                        is_archive?: boolean;
-                        /**
-                         * @description A paused campaign places no calls.
-                         * @default false
-                         */
-                        is_paused?: boolean;
-                        /**
-                         * Format: date-time
-                         * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
-                         */
-                        limit_start?: string | null;
-                        /**
-                         * Format: date-time
-                         * @description End of the usage period; null = open-ended.
-                         */
-                        limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
-                        limit_value?: number | null;
-                        /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
-                         * @enum {string|null}
-                         */
-                        limit_unit?: "contacts" | "minutes" | "cost" | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            title: string;
-                            description?: string | null;
-                            /** @enum {string} */
-                            campaign_type: "Outbound" | "Inbound";
-                            /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
-                            campaign_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            campaign_phone?: string | null;
-                            campaign_sip?: string | null;
-                            /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
-                            assistant_id?: number | null;
-                            /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
-                            max_call_attempts?: number | null;
-                            /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
-                            concurrent_call_limit?: number | null;
-                            /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
-                            call_interval?: number[] | null;
-                            phone_numbers?: {
-                                id: number;
-                                /** @description E.164, e.g. +4930123456 */
-                                phone_number: string;
-                                campaign_id?: number | null;
-                                campaign_title?: string | null;
-                                country_code?: string | null;
-                                owner_id?: number | null;
-                                /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                                provider_number_id?: string | null;
-                            }[];
-                            /**
-                             * Format: time
-                             * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
-                             */
-                            call_allowed_from_time?: string | null;
-                            /**
-                             * Format: time
-                             * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
-                             */
-                            call_allowed_to_time?: string | null;
-                            /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
-                            work_schedule?: {
-                                /** @description IANA zone, e.g. Europe/Berlin; default UTC */
-                                timezone?: string;
-                                days?: {
-                                    mon?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    tue?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    wed?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    thu?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    fri?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    sat?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    sun?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                };
-                                /** @description local dates with no calls (holidays) */
-                                skip_dates?: string[];
-                            } | null;
-                            /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
-                            auto_calls?: boolean;
-                            is_auto_ai_message?: boolean;
-                            /** @description Archived campaigns are left out of the list unless include_archived=true. */
-                            is_archive?: boolean;
-                            /** @description A paused campaign places no calls. */
-                            is_paused?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
-                             */
-                            limit_start?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description End of the usage period; null = open-ended.
-                             */
-                            limit_end?: string | null;
-                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
-                            limit_value?: number | null;
-                            /**
-                             * @description what limit_value counts: contacts called, call minutes, or call cost
-                             * @enum {string|null}
-                             */
-                            limit_unit?: "contacts" | "minutes" | "cost" | null;
-                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
-                            limit_usage?: number | null;
-                            /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
-                            limit_reached?: boolean;
-                            /** @description sub-users granted this campaign */
-                            sub_users?: {
-                                id: number;
-                                username: string;
-                                full_name?: string | null;
-                                email?: string | null;
-                            }[];
-                            /** @description newest first */
-                            prompt_history?: {
-                                id: number;
-                                campaign_id: number;
-                                /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
-                                prompt_data: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                status: "pending" | "approved" | "rejected" | "auto_approved";
-                                created_by_sub_user_id?: number | null;
-                                created_by_user_id?: number | null;
-                                created_by_user_email?: string | null;
-                                created_by_user_full_name?: string | null;
-                                created_by_sub_user_email?: string | null;
-                                created_by_sub_user_full_name?: string | null;
-                                approved_by_user_id?: number | null;
-                                approved_by_sub_user_id?: number | null;
-                                /** Format: date-time */
-                                approved_at?: string | null;
-                                approval_comment?: string | null;
-                                approved_by_user_email?: string | null;
-                                approved_by_user_full_name?: string | null;
-                                approved_by_sub_user_email?: string | null;
-                                approved_by_sub_user_full_name?: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["create_campaign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3066,34 +475,3122 @@ export interface paths {
          * Read a campaign
          * @description An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+        get: operations["read_campaign"];
+        /**
+         * Update a campaign
+         * @description An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404. Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. A sub-user may not change assistant_id, campaign_phone, campaign_sip, limit_value, limit_unit, limit_start, limit_end, max_call_attempts, concurrent_call_limit (who speaks on the calls, from which line, and how much the campaign may spend): such a request is refused whole with 403 and a detail naming the fields, and changes nothing; sending the value a field already holds is no change. These are refused rather than queued for approval like the prompt, because the dialer reads them from the campaign itself. Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).
+         */
+        put: operations["update_campaign"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/prompt-history/{history_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending prompt change
+         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. Calls use the newest approved prompt from then on.
+         */
+        post: operations["approve_prompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/prompt-history/{history_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending prompt change
+         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. A rejected prompt is never used by calls.
+         */
+        post: operations["reject_prompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise a campaign: contacts by status, calls in progress, next call, usage
+         * @description Where a campaign stands, so nobody has to count statuses by hand: its contacts by status, its calls in progress, when the dialer can start its next call and why, and its usage against its limit. next_call_at follows the dialer's own rules: nothing is called while the campaign is paused, archived, Inbound or over its usage limit; otherwise the next call goes to the contact in added_to_queue or call_scheduled with the earliest next_action_time whose calling window (call_allowed_from_time/call_allowed_to_time in the contact's local time, and the work_schedule) is open then, and a contact outside its window is called when the window opens in its zone, e.g. a contact abroad queued in their evening is called the next morning their time. The first 200 contacts in queue order are weighed. Contacts parked in awaiting_queue are counted but not predicted: the dialer puts them back in the queue on its next round once their reason is gone. An account sees the summary of its own campaigns; a sub-user only of the campaigns granted to it. Another account's campaign: 403; unknown id: 404.
+         */
+        get: operations["summarise_campaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone-numbers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List phone numbers
+         * @description Newest first. The owner sees every number of the account; a sub-user sees the numbers assigned to campaigns granted to it. count is the total number of matches.
+         */
+        get: operations["list_phone_numbers"];
+        put?: never;
+        /**
+         * Add a phone number
+         * @description Only the account owner may create, change or delete numbers (a sub-user gets 403). A number is unique within an account (409). campaign_id must be a campaign of the account (unknown: 404; another account's: 403).
+         */
+        post: operations["add_phone_number"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a phone number */
+        get: operations["read_phone_number"];
+        /**
+         * Update a phone number
+         * @description Only the account owner may create, change or delete numbers (a sub-user gets 403). A number is unique within an account (409). campaign_id must be a campaign of the account (unknown: 404; another account's: 403).
+         */
+        put: operations["update_phone_number"];
+        post?: never;
+        /**
+         * Delete a phone number
+         * @description Owner only. Campaigns that used it simply lose it from phone_numbers.
+         */
+        delete: operations["delete_phone_number"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contacts
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
+         */
+        get: operations["list_contacts"];
+        put?: never;
+        /**
+         * Create a contact
+         * @description phone_number is stored in E.164; a number written without + is read in the service's DEFAULT_COUNTRY; text that is not a phone number is a 422. One contact per (campaign, phone number): a second one is 409. creation_method defaults to external_api. timezone must be an IANA zone name (422 otherwise); when omitted or null it is set from the number when its prefix maps to exactly one zone, else null. created_at and updated_at default to now. When the campaign has auto_calls, the contact is queued for calling at once (status added_to_queue). The campaign must be the caller's: another account's campaign is 403, an unknown one 404.
+         */
+        post: operations["create_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/campaign/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the contacts of one campaign
+         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
+         */
+        get: operations["list_campaign_contacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a contact
+         * @description Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
+         */
+        get: operations["read_contact"];
+        /**
+         * Update a contact
+         * @description Partial update: only the fields present change (null clears a nullable field). phone_number is stored in E.164; a number written without + is read in the service's DEFAULT_COUNTRY; text that is not a phone number is a 422. A new phone number that another contact of the same campaign has is 409. timezone must be an IANA zone name. The campaign cannot be changed. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
+         */
+        put: operations["update_contact"];
+        post?: never;
+        /**
+         * Delete a contact
+         * @description Deletes the contact and its calls. Answers the Message object: message "Contact deleted", user_id the account owner's id (also when a sub-user deletes), campaign_id and contact_id of the deleted contact, call_id null, role_id "user" or "sub_user" (who deleted it), source "api", id null, create_datetime the time of deletion, message_data null. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
+         */
+        delete: operations["delete_contact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calls
+         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         */
+        get: operations["list_calls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a call
+         * @description Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         */
+        get: operations["read_call"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice/sim/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an inbound call (sim provider only)
+         * @description Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an active Inbound campaign the caller of this API may see (one of its phone_numbers, or its campaign_phone), else 404. The caller is found among the campaign's contacts by number or created (status in progress, creation_method "manual", source "inbound_call"); a contact with status do_not_disturb or paused keeps it. The call is recorded with call_type inbound and ends through the simulator's events like any call. 409 when that caller is already in a call with this account.
+         */
+        post: operations["simulate_inbound_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/enqueue_calls/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue calls for every new contact of a campaign
+         * @description Queues every contact of the campaign with status `new` (status added_to_queue, next_action_time now). Answers the Message object: message "Queued N contacts", user_id = the campaign owner's id, campaign_id, contact_id 0 (the operation is campaign-wide), call_id null, role_id "user", source "api". Paused or archived campaigns may be queued; their contacts wait as awaiting_queue until the campaign can dial.
+         *
+         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
+         *
+         *     | from | event | to |
+         *     |---|---|---|
+         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
+         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
+         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
+         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
+         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
+         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
+         *     | in progress | call finished (conversation) | finished |
+         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
+         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
+         *     | in progress | invalid number | invalid_number |
+         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
+         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
+         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
+         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
+         *
+         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
+         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
+         *     record it ends failed ("no end event...") and the contact follows the retry rules.
+         */
+        post: operations["enqueue_campaign_calls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/enqueue_calls/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue calls for contacts of a campaign with a given status
+         * @description Queues up to `limit` contacts of the campaign whose status is `status`, oldest first (created_at). Contacts in progress, do_not_disturb or paused are never queued (0 queued). An explicit enqueue gives a contact one more call even past max_call_attempts. Answers the Message object: message "Queued N contacts", user_id = the campaign owner's id, campaign_id, contact_id 0 (the operation is campaign-wide), call_id null, role_id "user", source "api". Paused or archived campaigns may be queued; their contacts wait as awaiting_queue until the campaign can dial.
+         *
+         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
+         *
+         *     | from | event | to |
+         *     |---|---|---|
+         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
+         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
+         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
+         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
+         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
+         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
+         *     | in progress | call finished (conversation) | finished |
+         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
+         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
+         *     | in progress | invalid number | invalid_number |
+         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
+         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
+         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
+         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
+         *
+         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
+         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
+         *     record it ends failed ("no end event...") and the contact follows the retry rules.
+         */
+        post: operations["enqueue_campaign_contacts_by_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/enqueue_calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue calls for chosen contacts
+         * @description Queues the contacts named in `contact_ids` (up to 1000, of any campaigns the caller may see): status added_to_queue, due now, the dialer woken. Not in the interface we implement, which queues campaign-wide only; added for the dashboard's "Queue selected". All or nothing on access: an unknown id answers 404 and a contact of a campaign the caller may not see 403, and nothing is queued. Contacts in progress, do_not_disturb or paused are not queued and are listed in not_queued. An explicit enqueue gives a contact one more call even past max_call_attempts.
+         *
+         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
+         *
+         *     | from | event | to |
+         *     |---|---|---|
+         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
+         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
+         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
+         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
+         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
+         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
+         *     | in progress | call finished (conversation) | finished |
+         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
+         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
+         *     | in progress | invalid number | invalid_number |
+         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
+         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
+         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
+         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
+         *
+         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
+         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
+         *     record it ends failed ("no end event...") and the contact follows the retry rules.
+         */
+        post: operations["enqueue_selected_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List import tasks
+         * @description The account's bulk and CSV import tasks, newest first (a sub-user sees the tasks it started). Row errors and CSV columns are only in the single-task answer.
+         */
+        get: operations["list_import_tasks"];
+        put?: never;
+        /**
+         * Bulk import contacts as a background task
+         * @description At most 10000 items per request (413 above; a body over 32 MiB is also 413).
+         *     The whole request is checked first: a campaign of another account is 403 and an unknown campaign 404, and then nothing is written.
+         *     Answers at once with {task_id, status, total, columns: null}. The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
+         *     Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
+         *     number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. A row without a
+         *     time zone gets its number's, as POST /api/v1/contacts/ gives it: the zone of its prefix when that is a single zone, else null. Contacts get
+         *     creation_method import and, when their campaign has auto_calls, those with status new are queued for calling at once. Follow the task with
+         *     GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost),
+         *     however long it was down. A task taken over 5 times without progress (it fails every worker), or a CSV upload that sends
+         *     no data for 15 minutes, is ended failed with a failure_reason.
+         */
+        post: operations["bulk_import_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/bulk/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of an import task
+         * @description Counters, timestamps, the first 1000 skipped or failed rows with their index, phone and reason, and a CSV import's columns (header as written -> contact_data key). Another account's task is 403.
+         */
+        get: operations["read_import_task"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/import/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import contacts from a CSV upload
+         * @description multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,
+         *     and the file. Send the fields before the file part (they may also be given as query parameters). The delimiter (comma, semicolon,
+         *     tab or pipe) is detected from the header line; UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
+         *     A row whose other columns come to more than 64 KiB of contact_data (as JSON text) fails alone, saying so in the task's errors.
+         *     Every other column goes into contact_data under a key made from its header: lower case, and each run of characters other
+         *     than letters, digits and _ (spaces, hyphens, dots...) becomes one _, none at either end (' First Name ' -> first_name,
+         *     'E-mail' -> e_mail); a header with no letter or digit becomes column_<position, from 1>. Headers that give the same key keep
+         *     both: the first has the key, each later one the first free suffix _2, _3... that no other header's key is (Name, name -> name, name_2). The answer's columns
+         *     lists every such header as written with its key, and so does GET /api/v1/contacts/bulk/{task_id}. phone_column and
+         *     timezone_column match a header exactly, else case-insensitively, else by this key. Cells beyond the header are ignored. A header
+         *     holding a NUL character or a lone surrogate is 422. The file is parsed while
+         *     it uploads and never held in memory; the answer comes when it has been stored: {task_id, status, total, columns}. File limit
+         *     512 MiB (413 above, and nothing is imported). Row index in errors = data row number, 0-based, header excluded. The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
+         *     Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
+         *     number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. A row without a
+         *     time zone gets its number's, as POST /api/v1/contacts/ gives it: the zone of its prefix when that is a single zone, else null. Contacts get
+         *     creation_method import and, when their campaign has auto_calls, those with status new are queued for calling at once. Follow the task with
+         *     GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost),
+         *     however long it was down. A task taken over 5 times without progress (it fails every worker), or a CSV upload that sends
+         *     no data for 15 minutes, is ended failed with a failure_reason.
+         */
+        post: operations["import_csv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/contact-creation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contact-creation integrations
+         * @description Tokens are masked. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
+         */
+        get: operations["list_integrations"];
+        put?: never;
+        /**
+         * Create a contact-creation integration
+         * @description Answers the integration with its token, shown this once (stored as a SHA-256 digest). Use it on
+         *     /api/v1/contact-creation-integration/create-contact as Authorization: Bearer <token>. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
+         */
+        post: operations["create_integration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/contact-creation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a contact-creation integration */
+        get: operations["read_integration"];
+        /**
+         * Update a contact-creation integration
+         * @description Every field optional; campaign_ids replaces the list (the first is the default). The token is unchanged. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
+         */
+        put: operations["update_integration"];
+        post?: never;
+        /** Delete a contact-creation integration (revokes its token) */
+        delete: operations["delete_integration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/contact-creation/{id}/regenerate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the integration's token
+         * @description Answers the new token, shown this once; the old token stops working at once.
+         */
+        post: operations["regenerate_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook integrations
+         * @description The account's integrations, newest first. Secrets are masked. A sub-user sees only integrations all of whose campaigns are granted to it (another is 403); only the account holder may change them.
+         */
+        get: operations["list_webhook_integrations"];
+        put?: never;
+        /**
+         * Create a post-call webhook integration
+         * @description Account holder only (sub-users get 403). Every campaign must be the caller's (404 unknown, 403 another account's). The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service's SECRET_KEY (AES-256-GCM). Private and loopback destinations are refused when sending (see allowed_hosts), and the refusal is recorded in the delivery log.
+         */
+        post: operations["create_webhook_integration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook integration */
+        get: operations["read_webhook_integration"];
+        /**
+         * Change a webhook integration
+         * @description Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again.
+         */
+        put: operations["change_webhook_integration"];
+        post?: never;
+        /** Delete a webhook integration and its delivery log */
+        delete: operations["delete_webhook_integration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/{id}/signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the secret deliveries are signed with (Standard Webhooks) and answers the new one, once; the old one stops at once. Also the way back after SECRET_KEY changed, which leaves the stored secret unreadable. Owner only.
+         */
+        post: operations["rotate_signing_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery log of an integration
+         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
+         */
+        get: operations["list_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test request now
+         * @description Builds the payload from one of the caller's calls (call_id) or, without call_id, from a synthetic finished call, sends it at once and answers the recorded delivery (kind test). Filters do not apply and the recording wait is skipped. The webhook-id header is msg_test_<delivery id>.
+         */
+        post: operations["send_test_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (explicit user request)
+         * @description A new delivery row (kind redeliver) is written and sent now with the payload of the original (built afresh if the original never got one), to the integration's current URL and credentials. It carries the original webhook-id so receivers can de-duplicate. 409 while the original is pending.
+         */
+        post: operations["redeliver_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/detailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Detailed analytics of the calls in a period
+         * @description Totals and breakdowns by status, action status, call type, campaign and hour of day, optionally compared with the preceding period of equal length. A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise). start_date defaults to one month before end_date, end_date to now; start_date after end_date is 422. Only calls of campaigns visible to the caller are counted (a sub-user: campaigns granted to it). A successful call has status finished and action_status interested, scheduled or transferred. Durations are seconds; cost is summed as stored on calls (unit not defined by the service). See docs/analytics.md.
+         */
+        get: operations["read_detailed_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One metric per time bucket over a period
+         * @description Every bucket of the period is present, zeros included, with the total. A metric other than calls, cost, duration or successful is 422. A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise). start_date defaults to one month before end_date, end_date to now; start_date after end_date is 422. Only calls of campaigns visible to the caller are counted (a sub-user: campaigns granted to it). A successful call has status finished and action_status interested, scheduled or transferred. Durations are seconds; cost is summed as stored on calls (unit not defined by the service). See docs/analytics.md.
+         */
+        get: operations["read_analytics_trends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistants/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assistants
+         * @description Newest first; count is the total. The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
+         */
+        get: operations["list_assistants"];
+        put?: never;
+        /**
+         * Create an assistant
+         * @description Who talks on a campaign's calls (a campaign names it by assistant_id). 422 naming the field: a malformed {{...}} placeholder in first_message, system_prompt or voicemail_message; leave_message without voicemail_message; a voice_connection_id that is not a connection of this account with the same provider; vapi or retell without a connection while the service lacks that vendor's settings (the message names them); retell without an agent (provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID). The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
+         */
+        post: operations["create_assistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assistants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an assistant
+         * @description The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
+         */
+        get: operations["read_assistant"];
+        /**
+         * Change an assistant
+         * @description Only the fields in the body change; the result is checked as a whole. 422 naming the field: a malformed {{...}} placeholder in first_message, system_prompt or voicemail_message; leave_message without voicemail_message; a voice_connection_id that is not a connection of this account with the same provider; vapi or retell without a connection while the service lacks that vendor's settings (the message names them); retell without an agent (provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID). Owner only.
+         */
+        put: operations["change_assistant"];
+        post?: never;
+        /**
+         * Delete an assistant
+         * @description Owner only. 409 while a campaign uses it; the message names those campaigns (give them another assistant or none first).
+         */
+        delete: operations["delete_assistant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice-connections/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List voice connections
+         * @description Newest first; secrets masked. An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
+         */
+        get: operations["list_voice_connections"];
+        put?: never;
+        /**
+         * Store vendor credentials (a voice connection)
+         * @description An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url. vapi needs webhook_secret and takes phone_number_id; retell takes agent_id and from_number (E.164); a setting of the other vendor is a 422 naming it.
+         */
+        post: operations["create_voice_connection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/voice-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a voice connection
+         * @description An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
+         */
+        get: operations["read_voice_connection"];
+        /**
+         * Change a voice connection
+         * @description Only the fields in the body change; a secret left out keeps its value. The provider is fixed. An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
+         */
+        put: operations["change_voice_connection"];
+        post?: never;
+        /**
+         * Delete a voice connection
+         * @description 409 while an assistant names it (change or delete those assistants first). An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
+         */
+        delete: operations["delete_voice_connection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's audit events
+         * @description Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.
+         *
+         *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none (campaign.started is written just after the queueing commits, before the answer is sent). A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
+         *
+         *     Kinds:
+         *     - `suppression.added`: a number or contact was added to the account's suppression list
+         *     - `suppression.removed`: a suppression was removed
+         *     - `account.quiet_hours_changed`: the account's quiet hours changed
+         *     - `account.caps_changed`: the account's call frequency caps changed
+         *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
+         *     - `campaign.paused`: is_paused went from false to true
+         *     - `campaign.resumed`: is_paused went from true to false
+         *     - `campaign.archived`: is_archive went from false to true
+         *     - `campaign.unarchived`: is_archive went from true to false
+         *     - `prompt.approved`: the owner approved a pending prompt change; subject: the prompt-history entry; details: campaign_id, comment
+         *     - `prompt.rejected`: the owner rejected a pending prompt change; subject and details as prompt.approved
+         *     - `api_key.created`: an API key was generated through the API; details: name, masked_key
+         *     - `api_key.deleted`: an API key was deleted; details: name, masked_key
+         *     - `sub_user.grant_added`: campaigns were granted to a sub-user; subject: the sub-user; details: campaign_ids newly granted (a grant already held writes no event)
+         *     - `sub_user.grant_removed`: campaigns were revoked from a sub-user; subject and details as sub_user.grant_added
+         *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
+         */
+        get: operations["list_audit_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's quiet hours and frequency caps
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited.
+         */
+        get: operations["read_compliance_settings"];
+        /**
+         * Change the account's quiet hours and frequency caps (owner only, audited)
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. The window must not cross midnight (from < to).
+         */
+        put: operations["update_compliance_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppressed numbers
+         * @description Newest first. By default only suppressions that apply now (include_expired=true adds the expired ones). phone_number is an exact match after normalisation. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        get: operations["list_suppressions"];
+        put?: never;
+        /**
+         * Add a number to the do-not-call list
+         * @description source is manual (default) or integration; import and opt_out are set by the service. expires_at must be in the future (422 naming it otherwise, and nothing changes). Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: operations["add_suppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is this number suppressed?
+         * @description The number is normalised as on addition (422 when it is not a phone number). suppressed is true when a suppression of the caller's account applies now; an expired one answers suppressed false and suppression null. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        get: operations["lookup_suppression"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a number from the do-not-call list
+         * @description Account owner only (a sub-user: 403). Contacts the suppression moved to do_not_disturb stay so; changing their status is up to the owner. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        delete: operations["remove_suppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add many numbers as a tracked task
+         * @description A JSON array of {phone_number, reason?, expires_at?}, at most 10000 items (413 above; a body over 4 MiB is also 413). Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: operations["bulk_add_suppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/bulk/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of a bulk or CSV suppression task
+         * @description Counters, timestamps and the first 1000 failed rows. Another account's task is 403 (and, for a sub-user, a task another person started).
+         */
+        get: operations["read_suppression_task"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/suppressions/import/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add numbers from a CSV upload as a tracked task
+         * @description multipart/form-data with one file part. The header line names the columns, matched case-insensitively with spaces and punctuation ignored: phone_number (or phone) is required (422 without it), reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header; UTF-8 with or without BOM. At most 10000 data rows and 16 MiB (413 above, and nothing is added). Row index in errors = data row, 0-based, header excluded. Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
+         */
+        post: operations["import_suppressions_csv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    log_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description account e-mail, or a sub-user's username or e-mail */
+                    username: string;
+                    password: string;
+                    grant_type?: string;
+                    scope?: string;
+                    client_id?: string;
+                    client_secret?: string;
                 };
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "bearer";
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    read_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description user = account owner; sub_user = a sub-user of owner_id */
+                        kind: "user" | "sub_user";
+                        /** @description the account's or the sub-user's id */
+                        id: number;
+                        email: string | null;
+                        /** @description a sub-user's username; null for an account */
+                        username: string | null;
+                        full_name: string | null;
+                        /** @description the account the principal acts in (its own id for an account) */
+                        owner_id: number;
+                        is_superuser: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    sign_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description account e-mail, or a sub-user's username or e-mail */
+                    username: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description user = account owner; sub_user = a sub-user of owner_id */
+                        kind: "user" | "sub_user";
+                        /** @description the account's or the sub-user's id */
+                        id: number;
+                        email: string | null;
+                        /** @description a sub-user's username; null for an account */
+                        username: string | null;
+                        full_name: string | null;
+                        /** @description the account the principal acts in (its own id for an account) */
+                        owner_id: number;
+                        is_superuser: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    sign_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    create_contact_from_query: {
+        parameters: {
+            query?: {
+                /** @description LEGACY, for simple forms: the integration token; prefer the Authorization header */
+                token?: string;
+                /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                campaign_id?: number;
+                /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                name?: string;
+                /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                phone?: string;
+                /** @description another name for phone */
+                msisdn?: string;
+                /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                timezone?: string;
+                /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                determine_timezone?: boolean;
+                /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                contact_data?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        /**
+                         * @description ContactStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description IANA zone name */
+                        timezone?: string | null;
+                        source?: string | null;
+                        /**
+                         * @description ContactCreationMethod
+                         * @enum {string|null}
+                         */
+                        creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
+                        /** Format: date-time */
+                        next_action_time?: string | null;
+                        next_action_reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string | null;
+                        /** Format: date-time */
+                        updated_at?: string | null;
+                        /** @description true when a call was queued by this request */
+                        call_enqueued: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    create_contacts_from_body: {
+        parameters: {
+            query?: {
+                /** @description LEGACY, for simple forms: the integration token; prefer the Authorization header */
+                token?: string;
+                /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                campaign_id?: number;
+                /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                name?: string;
+                /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                phone?: string;
+                /** @description another name for phone */
+                msisdn?: string;
+                /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                timezone?: string;
+                /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                determine_timezone?: boolean;
+                /** @description JSON text of an object; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                contact_data?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the integration token, used when there is no Authorization header */
+                    token?: string;
+                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                    campaign_id?: number;
+                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                    name?: string;
+                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                    phone?: string;
+                    /** @description another name for phone */
+                    msisdn?: string;
+                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                    timezone?: string;
+                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                    determine_timezone?: boolean;
+                    /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
+                    start_call?: boolean;
+                } | {
+                    /** @description the integration token, used when there is no Authorization header */
+                    token?: string;
+                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                    campaign_id?: number;
+                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                    name?: string;
+                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                    phone?: string;
+                    /** @description another name for phone */
+                    msisdn?: string;
+                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                    timezone?: string;
+                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                    determine_timezone?: boolean;
+                    /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
+                    start_call?: boolean;
+                }[];
+                "application/x-www-form-urlencoded": {
+                    /** @description the integration token, used when there is no Authorization header */
+                    token?: string;
+                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                    campaign_id?: number;
+                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                    name?: string;
+                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                    phone?: string;
+                    /** @description another name for phone */
+                    msisdn?: string;
+                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                    timezone?: string;
+                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                    determine_timezone?: boolean;
+                    /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
+                    start_call?: boolean;
+                } | {
+                    /** @description the integration token, used when there is no Authorization header */
+                    token?: string;
+                    /** @description one of the integration's campaigns (else 403); default: its first campaign */
+                    campaign_id?: number;
+                    /** @description stored as contact_data.name; when omitted, contact_data's name, fio, FIO or famili is used */
+                    name?: string;
+                    /** @description the contact's phone (or msisdn); one of the two is required (422); stored as E.164 */
+                    phone?: string;
+                    /** @description another name for phone */
+                    msisdn?: string;
+                    /** @description IANA zone name stored in the contact's timezone (422 when unknown) */
+                    timezone?: string;
+                    /** @description overrides the integration setting: derive the zone from the phone number; null when the number maps to several zones */
+                    determine_timezone?: boolean;
+                    /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description queue a call for a new contact; honoured only here (JSON body of POST), never from the query; default: the integration's auto_start_calls (or the campaign's auto_calls) */
+                    start_call?: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        /**
+                         * @description ContactStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description IANA zone name */
+                        timezone?: string | null;
+                        source?: string | null;
+                        /**
+                         * @description ContactCreationMethod
+                         * @enum {string|null}
+                         */
+                        creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
+                        /** Format: date-time */
+                        next_action_time?: string | null;
+                        next_action_reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string | null;
+                        /** Format: date-time */
+                        updated_at?: string | null;
+                        /** @description true when a call was queued by this request */
+                        call_enqueued: boolean;
+                    } | ({
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        /**
+                         * @description ContactStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description IANA zone name */
+                        timezone?: string | null;
+                        source?: string | null;
+                        /**
+                         * @description ContactCreationMethod
+                         * @enum {string|null}
+                         */
+                        creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
+                        /** Format: date-time */
+                        next_action_time?: string | null;
+                        next_action_reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string | null;
+                        /** Format: date-time */
+                        updated_at?: string | null;
+                        /** @description true when a call was queued by this request */
+                        call_enqueued: boolean;
+                    } | {
+                        error: {
+                            status: number;
+                            detail: string | {
+                                loc: (string | number)[];
+                                msg: string;
+                                type: string;
+                            }[];
+                        };
+                    })[];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_voice_events: {
+        parameters: {
+            query?: {
+                /** @description the voice connection whose credentials verify the request */
+                connection?: number;
+                /** @description Twilio only: our call id (Twilio echoes no metadata, so it rides in the callback URL) */
+                call?: number;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: number;
+                        applied: number;
+                        duplicates: number;
+                        unknown_calls: number;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    answer_twilio_call: {
+        parameters: {
+            query?: {
+                /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                call?: number;
+                /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                connection?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description TwiML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    end_twilio_relay_session: {
+        parameters: {
+            query?: {
+                /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                call?: number;
+                /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                connection?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description TwiML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_amd_result: {
+        parameters: {
+            query?: {
+                /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                call?: number;
+                /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                connection?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_call_events: {
+        parameters: {
+            query?: {
+                /** @description our call id (Twilio echoes no metadata, so it rides in every URL it is given); absent on a TwiML request for an inbound call */
+                call?: number;
+                /** @description the voice connection whose auth token signs the request; absent = TWILIO_AUTH_TOKEN */
+                connection?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    read_caller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string | null;
+                        full_name: string | null;
+                        is_superuser: boolean;
+                        is_active: boolean;
+                        /** @description user = account owner; sub_user = a sub-user of owner_id */
+                        kind: "user" | "sub_user";
+                        owner_id: number;
+                        username?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    create_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    full_name?: string | null;
+                    /** @default false */
+                    is_superuser: boolean;
+                    /** @default true */
+                    is_active: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: email */
+                        email: string;
+                        full_name: string | null;
+                        is_superuser: boolean;
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_api_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string | null;
+                        /** @description the first characters of the key followed by **** */
+                        masked_key: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        last_used_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    generate_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description optional; may be left out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string | null;
+                        /** @description the first characters of the key followed by **** */
+                        masked_key: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        last_used_at: string | null;
+                        /** @description shown once; only its hash is stored */
+                        key: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_sub_users: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            username: string;
+                            full_name: string | null;
+                            email: string | null;
+                            is_active: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description ids of the campaigns granted to this sub-user, ascending */
+                            campaign_ids: number[];
+                        }[];
+                        /** @description total number of the account's sub-users, not the page size */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_sub_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 3 to 64 characters of A-Z a-z 0-9 . _ @ -; unique service-wide, compared case-insensitively */
+                    username: string;
+                    /** @description stored as an argon2id hash, never returned */
+                    password: string;
+                    full_name?: string | null;
+                    /**
+                     * Format: email
+                     * @description unique among sub-users, compared case-insensitively
+                     */
+                    email?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        full_name: string | null;
+                        email: string | null;
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description ids of the campaigns granted to this sub-user, ascending */
+                        campaign_ids: number[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_sub_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        full_name: string | null;
+                        email: string | null;
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description ids of the campaigns granted to this sub-user, ascending */
+                        campaign_ids: number[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_sub_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    full_name?: string | null;
+                    /**
+                     * Format: email
+                     * @description unique among sub-users, compared case-insensitively
+                     */
+                    email?: string | null;
+                    /** @description stored as an argon2id hash, never returned */
+                    password?: string;
+                    /** @description false ends the sub-user's sessions and tokens at once and for good (true later does not revive them) */
+                    is_active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        full_name: string | null;
+                        email: string | null;
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description ids of the campaigns granted to this sub-user, ascending */
+                        campaign_ids: number[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_sub_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_grants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    replace_grants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the complete set of granted campaigns; duplicates are ignored, [] revokes every grant */
+                    campaign_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    grant_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revoke_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_campaigns: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description case-insensitive substring of the title; % and _ match themselves */
+                title?: string;
+                /** @description exact campaign ids (repeated keys or a comma list) */
+                id?: number[];
+                /** @description campaigns any of these sub-users can access; only sub-users of your account count (others match nothing) */
+                sub_user_id?: number[];
+                /** @description include archived campaigns (default false; null or empty = false) */
+                include_archived?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
                             owner_id: number;
                             title: string;
                             description?: string | null;
                             /** @enum {string} */
                             campaign_type: "Outbound" | "Inbound";
-                            /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
-                            campaign_data?: {
-                                [key: string]: unknown;
-                            } | null;
                             campaign_phone?: string | null;
                             campaign_sip?: string | null;
                             /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
@@ -3183,16 +3680,6 @@ export interface paths {
                             is_archive?: boolean;
                             /** @description A paused campaign places no calls. */
                             is_paused?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
-                             */
-                            limit_start?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description End of the usage period; null = open-ended.
-                             */
-                            limit_end?: string | null;
                             /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
                             limit_value?: number | null;
                             /**
@@ -3211,124 +3698,218 @@ export interface paths {
                                 full_name?: string | null;
                                 email?: string | null;
                             }[];
-                            /** @description newest first */
-                            prompt_history?: {
-                                id: number;
-                                campaign_id: number;
-                                /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
-                                prompt_data: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                status: "pending" | "approved" | "rejected" | "auto_approved";
-                                created_by_sub_user_id?: number | null;
-                                created_by_user_id?: number | null;
-                                created_by_user_email?: string | null;
-                                created_by_user_full_name?: string | null;
-                                created_by_sub_user_email?: string | null;
-                                created_by_sub_user_full_name?: string | null;
-                                approved_by_user_id?: number | null;
-                                approved_by_sub_user_id?: number | null;
-                                /** Format: date-time */
-                                approved_at?: string | null;
-                                approval_comment?: string | null;
-                                approved_by_user_email?: string | null;
-                                approved_by_user_full_name?: string | null;
-                                approved_by_sub_user_email?: string | null;
-                                approved_by_sub_user_full_name?: string | null;
-                            }[];
-                        };
+                        }[];
+                        /** @description total number of matches, not the page size */
+                        count: number;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        /**
-         * Update a campaign
-         * @description An account sees its own campaigns; a sub-user sees, reads and updates only the campaigns granted to it. Another account's campaign: 403; unknown id: 404. Omitted fields are unchanged; a null title, campaign_type, is_archive or is_paused is unchanged too. A change of campaign_data.prompt adds a prompt_history entry: auto_approved when the owner makes it, pending (until the owner decides) when a sub-user does. A sub-user may not change assistant_id, campaign_phone, campaign_sip, limit_value, limit_unit, limit_start, limit_end, max_call_attempts, concurrent_call_limit (who speaks on the calls, from which line, and how much the campaign may spend): such a request is refused whole with 403 and a detail naming the fields, and changes nothing; sending the value a field already holds is no change. These are refused rather than queued for approval like the prompt, because the dialer reads them from the campaign itself. Changing limit_value, limit_unit, limit_start or limit_end recounts limit_usage from the calls (in the new unit and period) and recomputes limit_reached. campaign_phone is stored in E.164 (422 when it is not a phone number).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+    };
+    create_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description limit_usage and limit_reached are read-only and ignored here. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    /** @enum {string} */
+                    campaign_type: "Outbound" | "Inbound";
+                    description?: string | null;
+                    /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
+                    campaign_data?: ({
+                        /** @description The assistant's instructions (text, or an object for structured prompts). Every change records a PromptHistory entry; calls use the newest approved one, so a sub-user's pending change is stored here but not used until the owner approves it. */
+                        prompt?: string | {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    campaign_phone?: string | null;
+                    campaign_sip?: string | null;
+                    /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
+                    assistant_id?: number | null;
+                    /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
+                    max_call_attempts?: number | null;
+                    /**
+                     * @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply).
+                     * @default 0
+                     */
+                    concurrent_call_limit?: number | null;
+                    /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
+                    call_interval?: number[] | null;
+                    /**
+                     * Format: time
+                     * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
+                     */
+                    call_allowed_from_time?: string | null;
+                    /**
+                     * Format: time
+                     * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
+                     */
+                    call_allowed_to_time?: string | null;
+                    /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
+                    work_schedule?: {
+                        /** @description IANA zone, e.g. Europe/Berlin; default UTC */
+                        timezone?: string;
+                        days?: {
+                            mon?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            tue?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            wed?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            thu?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            fri?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            sat?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            sun?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                        };
+                        /** @description local dates with no calls (holidays) */
+                        skip_dates?: string[];
+                    } | null;
+                    /**
+                     * @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it).
+                     * @default false
+                     */
+                    auto_calls?: boolean;
+                    /** @default false */
+                    is_auto_ai_message?: boolean;
+                    /**
+                     * @description Archived campaigns are left out of the list unless include_archived=true.
+                     * @default false
+                     */
+                    is_archive?: boolean;
+                    /**
+                     * @description A paused campaign places no calls.
+                     * @default false
+                     */
+                    is_paused?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
+                     */
+                    limit_start?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description End of the usage period; null = open-ended.
+                     */
+                    limit_end?: string | null;
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    limit_value?: number | null;
+                    /**
+                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @enum {string|null}
+                     */
+                    limit_unit?: "contacts" | "minutes" | "cost" | null;
                 };
-                cookie?: never;
             };
-            /** @description Every field optional: an omitted field is unchanged. title, campaign_type, is_archive and is_paused may be null, which also leaves them unchanged (they cannot be empty); for the other fields null clears the value. limit_usage and limit_reached are read-only. */
-            requestBody: {
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        /** @description Campaign title. null = leave unchanged. */
-                        title?: string | null;
-                        /**
-                         * @description Outbound or Inbound. null = leave unchanged.
-                         * @enum {string|null}
-                         */
-                        campaign_type?: "Outbound" | "Inbound" | null;
+                        id: number;
+                        owner_id: number;
+                        title: string;
                         description?: string | null;
+                        /** @enum {string} */
+                        campaign_type: "Outbound" | "Inbound";
                         /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
-                        campaign_data?: ({
-                            /** @description The assistant's instructions (text, or an object for structured prompts). Every change records a PromptHistory entry; calls use the newest approved one, so a sub-user's pending change is stored here but not used until the owner approves it. */
-                            prompt?: string | {
-                                [key: string]: unknown;
-                            };
-                        } & {
+                        campaign_data?: {
                             [key: string]: unknown;
-                        }) | null;
+                        } | null;
                         campaign_phone?: string | null;
                         campaign_sip?: string | null;
-                        /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
+                        /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
                         assistant_id?: number | null;
                         /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
                         max_call_attempts?: number | null;
@@ -3336,6 +3917,17 @@ export interface paths {
                         concurrent_call_limit?: number | null;
                         /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
                         call_interval?: number[] | null;
+                        phone_numbers?: {
+                            id: number;
+                            /** @description E.164, e.g. +4930123456 */
+                            phone_number: string;
+                            campaign_id?: number | null;
+                            campaign_title?: string | null;
+                            country_code?: string | null;
+                            owner_id?: number | null;
+                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                            provider_number_id?: string | null;
+                        }[];
                         /**
                          * Format: time
                          * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
@@ -3400,10 +3992,10 @@ export interface paths {
                         /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
                         auto_calls?: boolean;
                         is_auto_ai_message?: boolean;
-                        /** @description Archived campaigns are left out of the list unless include_archived=true. null = leave unchanged. */
-                        is_archive?: boolean | null;
-                        /** @description A paused campaign places no calls. null = leave unchanged. */
-                        is_paused?: boolean | null;
+                        /** @description Archived campaigns are left out of the list unless include_archived=true. */
+                        is_archive?: boolean;
+                        /** @description A paused campaign places no calls. */
+                        is_paused?: boolean;
                         /**
                          * Format: date-time
                          * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
@@ -3421,1318 +4013,1676 @@ export interface paths {
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        limit_usage?: number | null;
+                        /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
+                        limit_reached?: boolean;
+                        /** @description sub-users granted this campaign */
+                        sub_users?: {
+                            id: number;
+                            username: string;
+                            full_name?: string | null;
+                            email?: string | null;
+                        }[];
+                        /** @description newest first */
+                        prompt_history?: {
+                            id: number;
+                            campaign_id: number;
+                            /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
+                            prompt_data: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "auto_approved";
+                            created_by_sub_user_id?: number | null;
+                            created_by_user_id?: number | null;
+                            created_by_user_email?: string | null;
+                            created_by_user_full_name?: string | null;
+                            created_by_sub_user_email?: string | null;
+                            created_by_sub_user_full_name?: string | null;
+                            approved_by_user_id?: number | null;
+                            approved_by_sub_user_id?: number | null;
+                            /** Format: date-time */
+                            approved_at?: string | null;
+                            approval_comment?: string | null;
+                            approved_by_user_email?: string | null;
+                            approved_by_user_full_name?: string | null;
+                            approved_by_sub_user_email?: string | null;
+                            approved_by_sub_user_full_name?: string | null;
+                        }[];
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        title: string;
+                        description?: string | null;
+                        /** @enum {string} */
+                        campaign_type: "Outbound" | "Inbound";
+                        /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
+                        campaign_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        campaign_phone?: string | null;
+                        campaign_sip?: string | null;
+                        /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
+                        assistant_id?: number | null;
+                        /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
+                        max_call_attempts?: number | null;
+                        /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
+                        concurrent_call_limit?: number | null;
+                        /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
+                        call_interval?: number[] | null;
+                        phone_numbers?: {
                             id: number;
-                            owner_id: number;
-                            title: string;
-                            description?: string | null;
-                            /** @enum {string} */
-                            campaign_type: "Outbound" | "Inbound";
-                            /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
-                            campaign_data?: {
+                            /** @description E.164, e.g. +4930123456 */
+                            phone_number: string;
+                            campaign_id?: number | null;
+                            campaign_title?: string | null;
+                            country_code?: string | null;
+                            owner_id?: number | null;
+                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                            provider_number_id?: string | null;
+                        }[];
+                        /**
+                         * Format: time
+                         * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
+                         */
+                        call_allowed_from_time?: string | null;
+                        /**
+                         * Format: time
+                         * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
+                         */
+                        call_allowed_to_time?: string | null;
+                        /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
+                        work_schedule?: {
+                            /** @description IANA zone, e.g. Europe/Berlin; default UTC */
+                            timezone?: string;
+                            days?: {
+                                mon?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                tue?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                wed?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                thu?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                fri?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                sat?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                sun?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                            };
+                            /** @description local dates with no calls (holidays) */
+                            skip_dates?: string[];
+                        } | null;
+                        /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
+                        auto_calls?: boolean;
+                        is_auto_ai_message?: boolean;
+                        /** @description Archived campaigns are left out of the list unless include_archived=true. */
+                        is_archive?: boolean;
+                        /** @description A paused campaign places no calls. */
+                        is_paused?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
+                         */
+                        limit_start?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description End of the usage period; null = open-ended.
+                         */
+                        limit_end?: string | null;
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        limit_value?: number | null;
+                        /**
+                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @enum {string|null}
+                         */
+                        limit_unit?: "contacts" | "minutes" | "cost" | null;
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        limit_usage?: number | null;
+                        /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
+                        limit_reached?: boolean;
+                        /** @description sub-users granted this campaign */
+                        sub_users?: {
+                            id: number;
+                            username: string;
+                            full_name?: string | null;
+                            email?: string | null;
+                        }[];
+                        /** @description newest first */
+                        prompt_history?: {
+                            id: number;
+                            campaign_id: number;
+                            /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
+                            prompt_data: {
                                 [key: string]: unknown;
-                            } | null;
-                            campaign_phone?: string | null;
-                            campaign_sip?: string | null;
-                            /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
-                            assistant_id?: number | null;
-                            /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
-                            max_call_attempts?: number | null;
-                            /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
-                            concurrent_call_limit?: number | null;
-                            /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
-                            call_interval?: number[] | null;
-                            phone_numbers?: {
-                                id: number;
-                                /** @description E.164, e.g. +4930123456 */
-                                phone_number: string;
-                                campaign_id?: number | null;
-                                campaign_title?: string | null;
-                                country_code?: string | null;
-                                owner_id?: number | null;
-                                /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                                provider_number_id?: string | null;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "auto_approved";
+                            created_by_sub_user_id?: number | null;
+                            created_by_user_id?: number | null;
+                            created_by_user_email?: string | null;
+                            created_by_user_full_name?: string | null;
+                            created_by_sub_user_email?: string | null;
+                            created_by_sub_user_full_name?: string | null;
+                            approved_by_user_id?: number | null;
+                            approved_by_sub_user_id?: number | null;
+                            /** Format: date-time */
+                            approved_at?: string | null;
+                            approval_comment?: string | null;
+                            approved_by_user_email?: string | null;
+                            approved_by_user_full_name?: string | null;
+                            approved_by_sub_user_email?: string | null;
+                            approved_by_sub_user_full_name?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional: an omitted field is unchanged. title, campaign_type, is_archive and is_paused may be null, which also leaves them unchanged (they cannot be empty); for the other fields null clears the value. limit_usage and limit_reached are read-only. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Campaign title. null = leave unchanged. */
+                    title?: string | null;
+                    /**
+                     * @description Outbound or Inbound. null = leave unchanged.
+                     * @enum {string|null}
+                     */
+                    campaign_type?: "Outbound" | "Inbound" | null;
+                    description?: string | null;
+                    /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
+                    campaign_data?: ({
+                        /** @description The assistant's instructions (text, or an object for structured prompts). Every change records a PromptHistory entry; calls use the newest approved one, so a sub-user's pending change is stored here but not used until the owner approves it. */
+                        prompt?: string | {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    campaign_phone?: string | null;
+                    campaign_sip?: string | null;
+                    /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
+                    assistant_id?: number | null;
+                    /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
+                    max_call_attempts?: number | null;
+                    /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
+                    concurrent_call_limit?: number | null;
+                    /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
+                    call_interval?: number[] | null;
+                    /**
+                     * Format: time
+                     * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
+                     */
+                    call_allowed_from_time?: string | null;
+                    /**
+                     * Format: time
+                     * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
+                     */
+                    call_allowed_to_time?: string | null;
+                    /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
+                    work_schedule?: {
+                        /** @description IANA zone, e.g. Europe/Berlin; default UTC */
+                        timezone?: string;
+                        days?: {
+                            mon?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
                             }[];
-                            /**
-                             * Format: time
-                             * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
-                             */
-                            call_allowed_from_time?: string | null;
-                            /**
-                             * Format: time
-                             * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
-                             */
-                            call_allowed_to_time?: string | null;
-                            /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
-                            work_schedule?: {
-                                /** @description IANA zone, e.g. Europe/Berlin; default UTC */
-                                timezone?: string;
-                                days?: {
-                                    mon?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    tue?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    wed?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    thu?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    fri?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    sat?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                    sun?: {
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        from: string;
-                                        /** @description local time HH:MM (24h); 24:00 ends a day */
-                                        to: string;
-                                    }[];
-                                };
-                                /** @description local dates with no calls (holidays) */
-                                skip_dates?: string[];
-                            } | null;
-                            /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
-                            auto_calls?: boolean;
-                            is_auto_ai_message?: boolean;
-                            /** @description Archived campaigns are left out of the list unless include_archived=true. */
-                            is_archive?: boolean;
-                            /** @description A paused campaign places no calls. */
-                            is_paused?: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
-                             */
-                            limit_start?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description End of the usage period; null = open-ended.
-                             */
-                            limit_end?: string | null;
-                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
-                            limit_value?: number | null;
+                            tue?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            wed?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            thu?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            fri?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            sat?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                            sun?: {
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                from: string;
+                                /** @description local time HH:MM (24h); 24:00 ends a day */
+                                to: string;
+                            }[];
+                        };
+                        /** @description local dates with no calls (holidays) */
+                        skip_dates?: string[];
+                    } | null;
+                    /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
+                    auto_calls?: boolean;
+                    is_auto_ai_message?: boolean;
+                    /** @description Archived campaigns are left out of the list unless include_archived=true. null = leave unchanged. */
+                    is_archive?: boolean | null;
+                    /** @description A paused campaign places no calls. null = leave unchanged. */
+                    is_paused?: boolean | null;
+                    /**
+                     * Format: date-time
+                     * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
+                     */
+                    limit_start?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description End of the usage period; null = open-ended.
+                     */
+                    limit_end?: string | null;
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    limit_value?: number | null;
+                    /**
+                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @enum {string|null}
+                     */
+                    limit_unit?: "contacts" | "minutes" | "cost" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        title: string;
+                        description?: string | null;
+                        /** @enum {string} */
+                        campaign_type: "Outbound" | "Inbound";
+                        /** @description Free-form campaign settings. If it has `prompt`, that must be a string or an object. */
+                        campaign_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        campaign_phone?: string | null;
+                        campaign_sip?: string | null;
+                        /** @description the account's assistant (/api/v1/assistants) its calls use; null = VOICE_PROVIDER with the approved prompt */
+                        assistant_id?: number | null;
+                        /** @description Calls placed to one contact at most (the first call included), 1 to 100; null = 1 (no retries). */
+                        max_call_attempts?: number | null;
+                        /** @description Calls of this campaign in progress at once, 0 to 10000; 0 or null = no campaign limit (the account's and provider's limits still apply). */
+                        concurrent_call_limit?: number | null;
+                        /** @description Retry delays in minutes (each 1 to 10080, at most 50 items): the n-th retry waits call_interval[n-1] minutes after the previous attempt; the last value repeats for later retries; null or [] = 60 minutes. */
+                        call_interval?: number[] | null;
+                        phone_numbers?: {
+                            id: number;
+                            /** @description E.164, e.g. +4930123456 */
+                            phone_number: string;
+                            campaign_id?: number | null;
+                            campaign_title?: string | null;
+                            country_code?: string | null;
+                            owner_id?: number | null;
+                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                            provider_number_id?: string | null;
+                        }[];
+                        /**
+                         * Format: time
+                         * @description Earliest local time of day (in the contact's time zone) a call may start, HH:MM or HH:MM:SS (answered as HH:MM:SS). When call_allowed_from_time > call_allowed_to_time the window crosses midnight (22:00 to 06:00 = night); equal values are rejected (422). Only one of the two set: the window runs from it to midnight, or from midnight to it. null = no time-of-day restriction.
+                         */
+                        call_allowed_from_time?: string | null;
+                        /**
+                         * Format: time
+                         * @description Latest local time of day a call may start (exclusive). See call_allowed_from_time.
+                         */
+                        call_allowed_to_time?: string | null;
+                        /** @description Weekly calling schedule: {timezone, days: {mon..sun: [{from:"HH:MM", to:"HH:MM"}]}, skip_dates: ["YYYY-MM-DD"]}. Omitted days = every day; a listed-but-missing or empty day = no calls. Intervals do not cross midnight; to may be 24:00. Calls start only while this schedule and call_allowed_from_time/to_time (contact local time) are both open. */
+                        work_schedule?: {
+                            /** @description IANA zone, e.g. Europe/Berlin; default UTC */
+                            timezone?: string;
+                            days?: {
+                                mon?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                tue?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                wed?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                thu?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                fri?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                sat?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                                sun?: {
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    from: string;
+                                    /** @description local time HH:MM (24h); 24:00 ends a day */
+                                    to: string;
+                                }[];
+                            };
+                            /** @description local dates with no calls (holidays) */
+                            skip_dates?: string[];
+                        } | null;
+                        /** @description Queue a contact for calling as soon as it is added (one added with status new or awaiting_queue; one added with an outcome such as finished keeps it). */
+                        auto_calls?: boolean;
+                        is_auto_ai_message?: boolean;
+                        /** @description Archived campaigns are left out of the list unless include_archived=true. */
+                        is_archive?: boolean;
+                        /** @description A paused campaign places no calls. */
+                        is_paused?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.
+                         */
+                        limit_start?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description End of the usage period; null = open-ended.
+                         */
+                        limit_end?: string | null;
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        limit_value?: number | null;
+                        /**
+                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @enum {string|null}
+                         */
+                        limit_unit?: "contacts" | "minutes" | "cost" | null;
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        limit_usage?: number | null;
+                        /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
+                        limit_reached?: boolean;
+                        /** @description sub-users granted this campaign */
+                        sub_users?: {
+                            id: number;
+                            username: string;
+                            full_name?: string | null;
+                            email?: string | null;
+                        }[];
+                        /** @description newest first */
+                        prompt_history?: {
+                            id: number;
+                            campaign_id: number;
+                            /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
+                            prompt_data: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "auto_approved";
+                            created_by_sub_user_id?: number | null;
+                            created_by_user_id?: number | null;
+                            created_by_user_email?: string | null;
+                            created_by_user_full_name?: string | null;
+                            created_by_sub_user_email?: string | null;
+                            created_by_sub_user_full_name?: string | null;
+                            approved_by_user_id?: number | null;
+                            approved_by_sub_user_id?: number | null;
+                            /** Format: date-time */
+                            approved_at?: string | null;
+                            approval_comment?: string | null;
+                            approved_by_user_email?: string | null;
+                            approved_by_user_full_name?: string | null;
+                            approved_by_sub_user_email?: string | null;
+                            approved_by_sub_user_full_name?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    approve_prompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                history_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description stored as approval_comment */
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description One change of campaign_data.prompt. Made by the account owner: auto_approved. Made by a sub-user: pending until the owner approves or rejects it (the approved_by_* fields then name who decided, for a rejection too). Calls use the newest approved or auto_approved entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
+                        prompt_data: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "auto_approved";
+                        created_by_sub_user_id?: number | null;
+                        created_by_user_id?: number | null;
+                        created_by_user_email?: string | null;
+                        created_by_user_full_name?: string | null;
+                        created_by_sub_user_email?: string | null;
+                        created_by_sub_user_full_name?: string | null;
+                        approved_by_user_id?: number | null;
+                        approved_by_sub_user_id?: number | null;
+                        /** Format: date-time */
+                        approved_at?: string | null;
+                        approval_comment?: string | null;
+                        approved_by_user_email?: string | null;
+                        approved_by_user_full_name?: string | null;
+                        approved_by_sub_user_email?: string | null;
+                        approved_by_sub_user_full_name?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    reject_prompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                history_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description stored as approval_comment */
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description One change of campaign_data.prompt. Made by the account owner: auto_approved. Made by a sub-user: pending until the owner approves or rejects it (the approved_by_* fields then name who decided, for a rejection too). Calls use the newest approved or auto_approved entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
+                        prompt_data: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "auto_approved";
+                        created_by_sub_user_id?: number | null;
+                        created_by_user_id?: number | null;
+                        created_by_user_email?: string | null;
+                        created_by_user_full_name?: string | null;
+                        created_by_sub_user_email?: string | null;
+                        created_by_sub_user_full_name?: string | null;
+                        approved_by_user_id?: number | null;
+                        approved_by_sub_user_id?: number | null;
+                        /** Format: date-time */
+                        approved_at?: string | null;
+                        approval_comment?: string | null;
+                        approved_by_user_email?: string | null;
+                        approved_by_user_full_name?: string | null;
+                        approved_by_sub_user_email?: string | null;
+                        approved_by_sub_user_full_name?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    summarise_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CampaignSummary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /**
+                         * Format: date-time
+                         * @description The instant the summary describes (the service clock).
+                         */
+                        as_of: string;
+                        contacts: {
+                            /** @description all contacts of the campaign */
+                            total: number;
+                            /** @description Contacts per status. Every ContactStatus is present (0 when none); the values add up to total. */
+                            by_status: {
+                                /** @description contacts with status "new" */
+                                new: number;
+                                /** @description contacts with status "in progress" */
+                                "in progress": number;
+                                /** @description contacts with status "finished" */
+                                finished: number;
+                                /** @description contacts with status "failed" */
+                                failed: number;
+                                /** @description contacts with status "busy" */
+                                busy: number;
+                                /** @description contacts with status "not_reached" */
+                                not_reached: number;
+                                /** @description contacts with status "invalid_number" */
+                                invalid_number: number;
+                                /** @description contacts with status "do_not_disturb" */
+                                do_not_disturb: number;
+                                /** @description contacts with status "paused" */
+                                paused: number;
+                                /** @description contacts with status "added_to_queue" */
+                                added_to_queue: number;
+                                /** @description contacts with status "call_scheduled" */
+                                call_scheduled: number;
+                                /** @description contacts with status "no_answer" */
+                                no_answer: number;
+                                /** @description contacts with status "awaiting_queue" */
+                                awaiting_queue: number;
+                            } & {
+                                [key: string]: number;
+                            };
+                        };
+                        /** @description Calls of the campaign with status "in progress" (inbound ones too): what the dialer counts against concurrent_call_limit. */
+                        calls_in_progress: number;
+                        /**
+                         * Format: date-time
+                         * @description When the dialer can start the campaign's next outbound call: the earliest next_action_time among contacts in added_to_queue or call_scheduled (never before as_of), moved to the opening of the calling window in that contact's zone when the window is closed then. null when no call can be predicted: see next_call_reason.
+                         */
+                        next_call_at: string | null;
+                        /** @description Why next_call_at is what it is: "due now"; "scheduled: <the contact's next_action_reason>" (a retry or a rescheduled contact); "calling window opens at <local time> in <zone(s)>"; or, with next_call_at null, "campaign paused", "campaign archived", "inbound campaign: it places no outbound calls", "campaign usage limit reached [until <limit_end>]", "due now, but all N concurrent call slots are in use: ...", "no contact queued[; N awaiting_queue ...]" or "no calling window: the campaign schedule and allowed hours never open". */
+                        next_call_reason: string;
+                        /** @description The contact the next call goes to, as far as can be told now (of several contacts due at the same instant, one of them); null when no contact is due to be called. */
+                        next_contact_id: number | null;
+                        /** @description The usage limit; null when the campaign has none (limit_value or limit_unit unset). */
+                        usage: {
+                            /** @description The campaign's limit_value. */
+                            limit_value: number;
                             /**
                              * @description what limit_value counts: contacts called, call minutes, or call cost
+                             * @enum {string}
+                             */
+                            limit_unit: "contacts" | "minutes" | "cost";
+                            /** @description Usage in the period as of the last ended call (the campaign's limit_usage). */
+                            limit_usage: number;
+                            /** @description The campaign's limit_reached: while true, no new call starts. */
+                            limit_reached: boolean;
+                            /**
+                             * Format: date-time
+                             * @description limit_start; null = no start.
+                             */
+                            period_start: string | null;
+                            /**
+                             * Format: date-time
+                             * @description limit_end; null = no end.
+                             */
+                            period_end: string | null;
+                            /** @description Whether as_of is inside the period, i.e. whether the limit applies now. */
+                            active: boolean;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_phone_numbers: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description only numbers assigned to this campaign (a campaign you cannot see matches nothing) */
+                campaign_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description E.164, e.g. +4930123456 */
+                            phone_number: string;
+                            campaign_id?: number | null;
+                            campaign_title?: string | null;
+                            country_code?: string | null;
+                            owner_id?: number | null;
+                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                            provider_number_id?: string | null;
+                        }[];
+                        /** @description total number of matches, not the page size */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    add_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422. */
+                    phone_number: string;
+                    /** @description ISO alpha-2; omitted or null = the country of the number */
+                    country_code?: string | null;
+                    /** @description Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account's: 403. */
+                    campaign_id?: number | null;
+                    /** @description The voice vendor's id of this number (Vapi's phoneNumberId), so calls from it go out from the right number; null = none. Omitted on update = unchanged. */
+                    provider_number_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description E.164, e.g. +4930123456 */
+                        phone_number: string;
+                        campaign_id?: number | null;
+                        campaign_title?: string | null;
+                        country_code?: string | null;
+                        owner_id?: number | null;
+                        /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                        provider_number_id?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description E.164, e.g. +4930123456 */
+                        phone_number: string;
+                        campaign_id?: number | null;
+                        campaign_title?: string | null;
+                        country_code?: string | null;
+                        owner_id?: number | null;
+                        /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                        provider_number_id?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional; omitted = unchanged. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422. */
+                    phone_number?: string;
+                    /** @description ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again). */
+                    country_code?: string | null;
+                    /** @description null unassigns the number; omitted = unchanged */
+                    campaign_id?: number | null;
+                    /** @description The voice vendor's id of this number (Vapi's phoneNumberId), so calls from it go out from the right number; null = none. Omitted on update = unchanged. */
+                    provider_number_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description E.164, e.g. +4930123456 */
+                        phone_number: string;
+                        campaign_id?: number | null;
+                        campaign_title?: string | null;
+                        country_code?: string | null;
+                        owner_id?: number | null;
+                        /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
+                        provider_number_id?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_contacts: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description any of these campaigns */
+                campaign_id?: number[];
+                /** @description exact number; normalised to E.164 when it parses as one, else matched as written */
+                phone_number?: string;
+                /** @description any of these statuses (repeated keys or a comma list) */
+                status?: ("new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue")[];
+                /** @description calls_attempts >= this (inclusive) */
+                calls_attempts_from?: number;
+                /** @description calls_attempts <= this (inclusive) */
+                calls_attempts_to?: number;
+                /** @description created_at >= this (inclusive) */
+                created_at_from?: string;
+                /** @description created_at <= this (inclusive) */
+                created_at_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            campaign_id: number;
+                            /** @description E.164 */
+                            phone_number: string;
+                            /**
+                             * @description ContactStatus
+                             * @enum {string}
+                             */
+                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                            contact_data?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description IANA zone name */
+                            timezone?: string | null;
+                            source?: string | null;
+                            /**
+                             * @description ContactCreationMethod
                              * @enum {string|null}
                              */
-                            limit_unit?: "contacts" | "minutes" | "cost" | null;
-                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
-                            limit_usage?: number | null;
-                            /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
-                            limit_reached?: boolean;
-                            /** @description sub-users granted this campaign */
-                            sub_users?: {
-                                id: number;
-                                username: string;
-                                full_name?: string | null;
-                                email?: string | null;
-                            }[];
-                            /** @description newest first */
-                            prompt_history?: {
-                                id: number;
-                                campaign_id: number;
-                                /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
-                                prompt_data: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                status: "pending" | "approved" | "rejected" | "auto_approved";
-                                created_by_sub_user_id?: number | null;
-                                created_by_user_id?: number | null;
-                                created_by_user_email?: string | null;
-                                created_by_user_full_name?: string | null;
-                                created_by_sub_user_email?: string | null;
-                                created_by_sub_user_full_name?: string | null;
-                                approved_by_user_id?: number | null;
-                                approved_by_sub_user_id?: number | null;
-                                /** Format: date-time */
-                                approved_at?: string | null;
-                                approval_comment?: string | null;
-                                approved_by_user_email?: string | null;
-                                approved_by_user_full_name?: string | null;
-                                approved_by_sub_user_email?: string | null;
-                                approved_by_sub_user_full_name?: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                            campaign_title?: string | null;
+                            calls_attempts?: number | null;
+                            message_attempts?: number | null;
+                            /** Format: date-time */
+                            next_action_time?: string | null;
+                            next_action_reason?: string | null;
+                            /** Format: date-time */
+                            created_at?: string | null;
+                            /** Format: date-time */
+                            updated_at?: string | null;
+                        }[];
+                        /** @description total number of matching contacts, not the page size */
+                        count: number;
                     };
                 };
             };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/{id}/prompt-history/{history_id}/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Approve a pending prompt change
-         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. Calls use the newest approved prompt from then on.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                    history_id: number;
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description stored as approval_comment */
-                        comment?: string | null;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description One change of campaign_data.prompt. Made by the account owner: auto_approved. Made by a sub-user: pending until the owner approves or rejects it (the approved_by_* fields then name who decided, for a rejection too). Calls use the newest approved or auto_approved entry. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
-                            prompt_data: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @enum {string} */
-                            status: "pending" | "approved" | "rejected" | "auto_approved";
-                            created_by_sub_user_id?: number | null;
-                            created_by_user_id?: number | null;
-                            created_by_user_email?: string | null;
-                            created_by_user_full_name?: string | null;
-                            created_by_sub_user_email?: string | null;
-                            created_by_sub_user_full_name?: string | null;
-                            approved_by_user_id?: number | null;
-                            approved_by_sub_user_id?: number | null;
-                            /** Format: date-time */
-                            approved_at?: string | null;
-                            approval_comment?: string | null;
-                            approved_by_user_email?: string | null;
-                            approved_by_user_full_name?: string | null;
-                            approved_by_sub_user_email?: string | null;
-                            approved_by_sub_user_full_name?: string | null;
-                        };
-                    };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/{id}/prompt-history/{history_id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reject a pending prompt change
-         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. A rejected prompt is never used by calls.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                    history_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description stored as approval_comment */
-                        comment?: string | null;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description One change of campaign_data.prompt. Made by the account owner: auto_approved. Made by a sub-user: pending until the owner approves or rejects it (the approved_by_* fields then name who decided, for a rejection too). Calls use the newest approved or auto_approved entry. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description {"prompt": <the campaign_data.prompt value proposed>}; prompt is null when the prompt was removed */
-                            prompt_data: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @enum {string} */
-                            status: "pending" | "approved" | "rejected" | "auto_approved";
-                            created_by_sub_user_id?: number | null;
-                            created_by_user_id?: number | null;
-                            created_by_user_email?: string | null;
-                            created_by_user_full_name?: string | null;
-                            created_by_sub_user_email?: string | null;
-                            created_by_sub_user_full_name?: string | null;
-                            approved_by_user_id?: number | null;
-                            approved_by_sub_user_id?: number | null;
-                            /** Format: date-time */
-                            approved_at?: string | null;
-                            approval_comment?: string | null;
-                            approved_by_user_email?: string | null;
-                            approved_by_user_full_name?: string | null;
-                            approved_by_sub_user_email?: string | null;
-                            approved_by_sub_user_full_name?: string | null;
-                        };
-                    };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/{id}/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Summarise a campaign: contacts by status, calls in progress, next call, usage
-         * @description Where a campaign stands, so nobody has to count statuses by hand: its contacts by status, its calls in progress, when the dialer can start its next call and why, and its usage against its limit. next_call_at follows the dialer's own rules: nothing is called while the campaign is paused, archived, Inbound or over its usage limit; otherwise the next call goes to the contact in added_to_queue or call_scheduled with the earliest next_action_time whose calling window (call_allowed_from_time/call_allowed_to_time in the contact's local time, and the work_schedule) is open then, and a contact outside its window is called when the window opens in its zone, e.g. a contact abroad queued in their evening is called the next morning their time. The first 200 contacts in queue order are weighed. Contacts parked in awaiting_queue are counted but not predicted: the dialer puts them back in the queue on its next round once their reason is gone. An account sees the summary of its own campaigns; a sub-user only of the campaigns granted to it. Another account's campaign: 403; unknown id: 404.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description CampaignSummary */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            campaign_id: number;
-                            /**
-                             * Format: date-time
-                             * @description The instant the summary describes (the service clock).
-                             */
-                            as_of: string;
-                            contacts: {
-                                /** @description all contacts of the campaign */
-                                total: number;
-                                /** @description Contacts per status. Every ContactStatus is present (0 when none); the values add up to total. */
-                                by_status: {
-                                    /** @description contacts with status "new" */
-                                    new: number;
-                                    /** @description contacts with status "in progress" */
-                                    "in progress": number;
-                                    /** @description contacts with status "finished" */
-                                    finished: number;
-                                    /** @description contacts with status "failed" */
-                                    failed: number;
-                                    /** @description contacts with status "busy" */
-                                    busy: number;
-                                    /** @description contacts with status "not_reached" */
-                                    not_reached: number;
-                                    /** @description contacts with status "invalid_number" */
-                                    invalid_number: number;
-                                    /** @description contacts with status "do_not_disturb" */
-                                    do_not_disturb: number;
-                                    /** @description contacts with status "paused" */
-                                    paused: number;
-                                    /** @description contacts with status "added_to_queue" */
-                                    added_to_queue: number;
-                                    /** @description contacts with status "call_scheduled" */
-                                    call_scheduled: number;
-                                    /** @description contacts with status "no_answer" */
-                                    no_answer: number;
-                                    /** @description contacts with status "awaiting_queue" */
-                                    awaiting_queue: number;
-                                } & {
-                                    [key: string]: number;
-                                };
-                            };
-                            /** @description Calls of the campaign with status "in progress" (inbound ones too): what the dialer counts against concurrent_call_limit. */
-                            calls_in_progress: number;
-                            /**
-                             * Format: date-time
-                             * @description When the dialer can start the campaign's next outbound call: the earliest next_action_time among contacts in added_to_queue or call_scheduled (never before as_of), moved to the opening of the calling window in that contact's zone when the window is closed then. null when no call can be predicted: see next_call_reason.
-                             */
-                            next_call_at: string | null;
-                            /** @description Why next_call_at is what it is: "due now"; "scheduled: <the contact's next_action_reason>" (a retry or a rescheduled contact); "calling window opens at <local time> in <zone(s)>"; or, with next_call_at null, "campaign paused", "campaign archived", "inbound campaign: it places no outbound calls", "campaign usage limit reached [until <limit_end>]", "due now, but all N concurrent call slots are in use: ...", "no contact queued[; N awaiting_queue ...]" or "no calling window: the campaign schedule and allowed hours never open". */
-                            next_call_reason: string;
-                            /** @description The contact the next call goes to, as far as can be told now (of several contacts due at the same instant, one of them); null when no contact is due to be called. */
-                            next_contact_id: number | null;
-                            /** @description The usage limit; null when the campaign has none (limit_value or limit_unit unset). */
-                            usage: {
-                                /** @description The campaign's limit_value. */
-                                limit_value: number;
-                                /**
-                                 * @description what limit_value counts: contacts called, call minutes, or call cost
-                                 * @enum {string}
-                                 */
-                                limit_unit: "contacts" | "minutes" | "cost";
-                                /** @description Usage in the period as of the last ended call (the campaign's limit_usage). */
-                                limit_usage: number;
-                                /** @description The campaign's limit_reached: while true, no new call starts. */
-                                limit_reached: boolean;
-                                /**
-                                 * Format: date-time
-                                 * @description limit_start; null = no start.
-                                 */
-                                period_start: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description limit_end; null = no end.
-                                 */
-                                period_end: string | null;
-                                /** @description Whether as_of is inside the period, i.e. whether the limit applies now. */
-                                active: boolean;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/phone-numbers/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List phone numbers
-         * @description Newest first. The owner sees every number of the account; a sub-user sees the numbers assigned to campaigns granted to it. count is the total number of matches.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description only numbers assigned to this campaign (a campaign you cannot see matches nothing) */
-                    campaign_id?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                /** @description E.164, e.g. +4930123456 */
-                                phone_number: string;
-                                campaign_id?: number | null;
-                                campaign_title?: string | null;
-                                country_code?: string | null;
-                                owner_id?: number | null;
-                                /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                                provider_number_id?: string | null;
-                            }[];
-                            /** @description total number of matches, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Add a phone number
-         * @description Only the account owner may create, change or delete numbers (a sub-user gets 403). A number is unique within an account (409). campaign_id must be a campaign of the account (unknown: 404; another account's: 403).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422. */
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description ContactStatus
+                     * @enum {string}
+                     */
+                    status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                    campaign_id: number;
+                    /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
+                    phone_number: string;
+                    /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description IANA zone name, e.g. Europe/Berlin */
+                    timezone?: string | null;
+                    source?: string | null;
+                    /**
+                     * @description ContactCreationMethod
+                     * @enum {string|null}
+                     */
+                    creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                    /** Format: date-time */
+                    next_action_time?: string | null;
+                    next_action_reason?: string | null;
+                    /** Format: date-time */
+                    created_at?: string | null;
+                    /** Format: date-time */
+                    updated_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
                         phone_number: string;
-                        /** @description ISO alpha-2; omitted or null = the country of the number */
-                        country_code?: string | null;
-                        /** @description Campaign that uses this number as caller id; null = unassigned. Unknown campaign: 404; another account's: 403. */
-                        campaign_id?: number | null;
-                        /** @description The voice vendor's id of this number (Vapi's phoneNumberId), so calls from it go out from the right number; null = none. Omitted on update = unchanged. */
-                        provider_number_id?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** @description E.164, e.g. +4930123456 */
-                            phone_number: string;
-                            campaign_id?: number | null;
-                            campaign_title?: string | null;
-                            country_code?: string | null;
-                            owner_id?: number | null;
-                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                            provider_number_id?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/phone-numbers/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a phone number */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** @description E.164, e.g. +4930123456 */
-                            phone_number: string;
-                            campaign_id?: number | null;
-                            campaign_title?: string | null;
-                            country_code?: string | null;
-                            owner_id?: number | null;
-                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                            provider_number_id?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Update a phone number
-         * @description Only the account owner may create, change or delete numbers (a sub-user gets 403). A number is unique within an account (409). campaign_id must be a campaign of the account (unknown: 404; another account's: 403).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            /** @description Every field optional; omitted = unchanged. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Normalised to E.164; a number without + is read in DEFAULT_COUNTRY. Not a phone number: 422. */
-                        phone_number?: string;
-                        /** @description ISO alpha-2; null = the country of the number. Omitted = unchanged, unless phone_number changes (then derived again). */
-                        country_code?: string | null;
-                        /** @description null unassigns the number; omitted = unchanged */
-                        campaign_id?: number | null;
-                        /** @description The voice vendor's id of this number (Vapi's phoneNumberId), so calls from it go out from the right number; null = none. Omitted on update = unchanged. */
-                        provider_number_id?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** @description E.164, e.g. +4930123456 */
-                            phone_number: string;
-                            campaign_id?: number | null;
-                            campaign_title?: string | null;
-                            country_code?: string | null;
-                            owner_id?: number | null;
-                            /** @description An addition to the interface's PhoneNumber: the voice vendor's id of this number (Vapi's phoneNumberId), used when calls go out from it; null = none */
-                            provider_number_id?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /**
-         * Delete a phone number
-         * @description Owner only. Campaigns that used it simply lose it from phone_numbers.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List contacts
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description any of these campaigns */
-                    campaign_id?: number[];
-                    /** @description exact number; normalised to E.164 when it parses as one, else matched as written */
-                    phone_number?: string;
-                    /** @description any of these statuses (repeated keys or a comma list) */
-                    status?: ("new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue")[];
-                    /** @description calls_attempts >= this (inclusive) */
-                    calls_attempts_from?: number;
-                    /** @description calls_attempts <= this (inclusive) */
-                    calls_attempts_to?: number;
-                    /** @description created_at >= this (inclusive) */
-                    created_at_from?: string;
-                    /** @description created_at <= this (inclusive) */
-                    created_at_to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                campaign_id: number;
-                                /** @description E.164 */
-                                phone_number: string;
-                                /**
-                                 * @description ContactStatus
-                                 * @enum {string}
-                                 */
-                                status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                                contact_data?: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description IANA zone name */
-                                timezone?: string | null;
-                                source?: string | null;
-                                /**
-                                 * @description ContactCreationMethod
-                                 * @enum {string|null}
-                                 */
-                                creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                                campaign_title?: string | null;
-                                calls_attempts?: number | null;
-                                message_attempts?: number | null;
-                                /** Format: date-time */
-                                next_action_time?: string | null;
-                                next_action_reason?: string | null;
-                                /** Format: date-time */
-                                created_at?: string | null;
-                                /** Format: date-time */
-                                updated_at?: string | null;
-                            }[];
-                            /** @description total number of matching contacts, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create a contact
-         * @description phone_number is stored in E.164; a number written without + is read in the service's DEFAULT_COUNTRY; text that is not a phone number is a 422. One contact per (campaign, phone number): a second one is 409. creation_method defaults to external_api. timezone must be an IANA zone name (422 otherwise); when omitted or null it is set from the number when its prefix maps to exactly one zone, else null. created_at and updated_at default to now. When the campaign has auto_calls, the contact is queued for calling at once (status added_to_queue). The campaign must be the caller's: another account's campaign is 403, an unknown one 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
                         /**
                          * @description ContactStatus
                          * @enum {string}
                          */
                         status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                        campaign_id: number;
-                        /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
-                        phone_number: string;
                         /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description IANA zone name, e.g. Europe/Berlin */
+                        /** @description IANA zone name */
                         timezone?: string | null;
                         source?: string | null;
                         /**
@@ -4740,6 +5690,9 @@ export interface paths {
                          * @enum {string|null}
                          */
                         creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
@@ -4750,822 +5703,559 @@ export interface paths {
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                        };
-                    };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/campaign/{campaign_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the contacts of one campaign
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description exact number; normalised to E.164 when it parses as one, else matched as written */
-                    phone_number?: string;
-                    /** @description any of these statuses (repeated keys or a comma list) */
-                    status?: ("new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue")[];
-                    /** @description calls_attempts >= this (inclusive) */
-                    calls_attempts_from?: number;
-                    /** @description calls_attempts <= this (inclusive) */
-                    calls_attempts_to?: number;
-                };
-                header?: never;
-                path: {
-                    campaign_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                campaign_id: number;
-                                /** @description E.164 */
-                                phone_number: string;
-                                /**
-                                 * @description ContactStatus
-                                 * @enum {string}
-                                 */
-                                status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                                /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                                contact_data?: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description IANA zone name */
-                                timezone?: string | null;
-                                source?: string | null;
-                                /**
-                                 * @description ContactCreationMethod
-                                 * @enum {string|null}
-                                 */
-                                creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                                campaign_title?: string | null;
-                                calls_attempts?: number | null;
-                                message_attempts?: number | null;
-                                /** Format: date-time */
-                                next_action_time?: string | null;
-                                next_action_reason?: string | null;
-                                /** Format: date-time */
-                                created_at?: string | null;
-                                /** Format: date-time */
-                                updated_at?: string | null;
-                            }[];
-                            /** @description total number of matching contacts, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a contact
-         * @description Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Update a contact
-         * @description Partial update: only the fields present change (null clears a nullable field). phone_number is stored in E.164; a number written without + is read in the service's DEFAULT_COUNTRY; text that is not a phone number is a 422. A new phone number that another contact of the same campaign has is 409. timezone must be an IANA zone name. The campaign cannot be changed. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_campaign_contacts: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description exact number; normalised to E.164 when it parses as one, else matched as written */
+                phone_number?: string;
+                /** @description any of these statuses (repeated keys or a comma list) */
+                status?: ("new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue")[];
+                /** @description calls_attempts >= this (inclusive) */
+                calls_attempts_from?: number;
+                /** @description calls_attempts <= this (inclusive) */
+                calls_attempts_to?: number;
+            };
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            campaign_id: number;
+                            /** @description E.164 */
+                            phone_number: string;
+                            /**
+                             * @description ContactStatus
+                             * @enum {string}
+                             */
+                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                            contact_data?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description IANA zone name */
+                            timezone?: string | null;
+                            source?: string | null;
+                            /**
+                             * @description ContactCreationMethod
+                             * @enum {string|null}
+                             */
+                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                            campaign_title?: string | null;
+                            calls_attempts?: number | null;
+                            message_attempts?: number | null;
+                            /** Format: date-time */
+                            next_action_time?: string | null;
+                            next_action_reason?: string | null;
+                            /** Format: date-time */
+                            created_at?: string | null;
+                            /** Format: date-time */
+                            updated_at?: string | null;
+                        }[];
+                        /** @description total number of matching contacts, not the page size */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
                         /**
                          * @description ContactStatus
                          * @enum {string}
                          */
-                        status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                        phone_number?: string;
+                        status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
                         /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description IANA zone name, e.g. Europe/Berlin */
+                        /** @description IANA zone name */
                         timezone?: string | null;
                         source?: string | null;
+                        /**
+                         * @description ContactCreationMethod
+                         * @enum {string|null}
+                         */
+                        creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string | null;
+                        /** Format: date-time */
+                        updated_at?: string | null;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            campaign_id: number;
-                            /** @description E.164 */
-                            phone_number: string;
-                            /**
-                             * @description ContactStatus
-                             * @enum {string}
-                             */
-                            status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                            /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
-                            contact_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description IANA zone name */
-                            timezone?: string | null;
-                            source?: string | null;
-                            /**
-                             * @description ContactCreationMethod
-                             * @enum {string|null}
-                             */
-                            creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
-                            campaign_title?: string | null;
-                            calls_attempts?: number | null;
-                            message_attempts?: number | null;
-                            /** Format: date-time */
-                            next_action_time?: string | null;
-                            next_action_reason?: string | null;
-                            /** Format: date-time */
-                            created_at?: string | null;
-                            /** Format: date-time */
-                            updated_at?: string | null;
-                        };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        post?: never;
-        /**
-         * Delete a contact
-         * @description Deletes the contact and its calls. Answers the Message object: message "Contact deleted", user_id the account owner's id (also when a sub-user deletes), campaign_id and contact_id of the deleted contact, call_id null, role_id "user" or "sub_user" (who deleted it), source "api", id null, create_datetime the time of deletion, message_data null. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            user_id: number;
-                            campaign_id: number;
-                            contact_id: number;
-                            call_id: number | null;
-                            role_id: string;
-                            source: string;
-                            id?: number | null;
-                            /** Format: date-time */
-                            create_datetime?: string;
-                            message_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/calls/": {
+    update_contact: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: number;
+            };
             cookie?: never;
         };
-        /**
-         * List calls
-         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description keyset pagination: only calls with an id below this one (pass the last id of the previous page); skip then counts from there. A deep page costs what the first does */
-                    after_id?: number;
-                    /** @description destination number (to_number), exact; normalised to E.164 when it parses as one, else matched as written */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description ContactStatus
+                     * @enum {string}
+                     */
+                    status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
                     phone_number?: string;
-                    /** @description caller number, exact; normalised like phone_number */
-                    from_number?: string;
-                    /** @description any of these statuses */
-                    status?: ("new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence")[];
-                    /** @description any of these outcomes */
-                    action_status?: ("transferred" | "scheduled" | "interested")[];
-                    /** @description start_time >= this (inclusive) */
-                    start_time_from?: string;
-                    /** @description start_time <= this (inclusive) */
-                    start_time_to?: string;
-                    /** @description end_time >= this (inclusive) */
-                    end_time_from?: string;
-                    /** @description end_time <= this (inclusive) */
-                    end_time_to?: string;
-                    /** @description call_duration (seconds) >= this (inclusive) */
-                    duration_from?: number;
-                    /** @description call_duration (seconds) <= this (inclusive) */
-                    duration_to?: number;
-                    /** @description cost >= this (inclusive) */
-                    cost_from?: number;
-                    /** @description cost <= this (inclusive) */
-                    cost_to?: number;
-                    /** @description any of these campaigns */
-                    campaign_id?: number[];
-                    contact_id?: number;
-                    /** @description the call id */
-                    call_id?: number;
-                    /** @description exact call_type (outbound, inbound) */
-                    call_type?: string;
-                    /** @description case-insensitive search in the call data JSON text (keys and values): a call matches when it has a word starting with each word of the text and contains the text itself; % and _ are literal */
-                    call_data?: string;
+                    /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description IANA zone name, e.g. Europe/Berlin */
+                    timezone?: string | null;
+                    source?: string | null;
+                    /** Format: date-time */
+                    next_action_time?: string | null;
+                    next_action_reason?: string | null;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                contact_id: number;
-                                /**
-                                 * @description CallStatus
-                                 * @enum {string}
-                                 */
-                                status: "new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence";
-                                is_archive: boolean;
-                                /**
-                                 * @description ActionStatus
-                                 * @enum {string|null}
-                                 */
-                                action_status?: "transferred" | "scheduled" | "interested" | null;
-                                action_status_reason?: string | null;
-                                from_number?: string | null;
-                                to_number?: string | null;
-                                /** Format: date-time */
-                                start_time?: string | null;
-                                /** Format: date-time */
-                                end_time?: string | null;
-                                cost?: number | null;
-                                /** @description seconds */
-                                call_duration?: number | null;
-                                /** @description the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended) */
-                                external_session_id?: string | null;
-                                record_url?: string | null;
-                                call_data?: {
-                                    [key: string]: unknown;
-                                } | null;
-                                contact_data?: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description the campaign's current title */
-                                campaign_title?: string | null;
-                                /**
-                                 * @description CallType
-                                 * @enum {string|null}
-                                 */
-                                call_type?: "outbound" | "inbound" | null;
-                                owner_id?: number | null;
-                                /**
-                                 * @description CallEndedBy
-                                 * @enum {string|null}
-                                 */
-                                call_ended_by?: "HUMAN" | "AI" | null;
-                                call_ended_by_reason?: string | null;
-                            }[];
-                            /** @description total number of matching calls, not the page size; an estimate when count_exact is false */
-                            count: number;
-                            /** @description true when count is exact: always without filters or with only status and campaign_id (kept per account, campaign and status), and with other filters while at most 1000 calls match; false when more match and count is the database's estimate */
-                            count_exact?: boolean;
-                            pagination: {
-                                /** @description floor(skip / limit) + 1 */
-                                current_page: number;
-                                /** @description ceil(count / limit) */
-                                total_pages: number;
-                                /** @description same as count */
-                                total_count: number;
-                            };
-                        };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        /**
+                         * @description ContactStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                        /** @description free-form contact fields; at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field */
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description IANA zone name */
+                        timezone?: string | null;
+                        source?: string | null;
+                        /**
+                         * @description ContactCreationMethod
+                         * @enum {string|null}
+                         */
+                        creation_method?: "manual" | "import" | "integration" | "external_api" | "integration_messaging" | null;
+                        campaign_title?: string | null;
+                        calls_attempts?: number | null;
+                        message_attempts?: number | null;
+                        /** Format: date-time */
+                        next_action_time?: string | null;
+                        next_action_reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string | null;
+                        /** Format: date-time */
+                        updated_at?: string | null;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/calls/{id}": {
+    delete_contact: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        user_id: number;
+                        campaign_id: number;
+                        contact_id: number;
+                        call_id: number | null;
+                        role_id: string;
+                        source: string;
+                        id?: number | null;
+                        /** Format: date-time */
+                        create_datetime?: string;
+                        message_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_calls: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description keyset pagination: only calls with an id below this one (pass the last id of the previous page); skip then counts from there. A deep page costs what the first does */
+                after_id?: number;
+                /** @description destination number (to_number), exact; normalised to E.164 when it parses as one, else matched as written */
+                phone_number?: string;
+                /** @description caller number, exact; normalised like phone_number */
+                from_number?: string;
+                /** @description any of these statuses */
+                status?: ("new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence")[];
+                /** @description any of these outcomes */
+                action_status?: ("transferred" | "scheduled" | "interested")[];
+                /** @description start_time >= this (inclusive) */
+                start_time_from?: string;
+                /** @description start_time <= this (inclusive) */
+                start_time_to?: string;
+                /** @description end_time >= this (inclusive) */
+                end_time_from?: string;
+                /** @description end_time <= this (inclusive) */
+                end_time_to?: string;
+                /** @description call_duration (seconds) >= this (inclusive) */
+                duration_from?: number;
+                /** @description call_duration (seconds) <= this (inclusive) */
+                duration_to?: number;
+                /** @description cost >= this (inclusive) */
+                cost_from?: number;
+                /** @description cost <= this (inclusive) */
+                cost_to?: number;
+                /** @description any of these campaigns */
+                campaign_id?: number[];
+                contact_id?: number;
+                /** @description the call id */
+                call_id?: number;
+                /** @description exact call_type (outbound, inbound) */
+                call_type?: string;
+                /** @description case-insensitive search in the call data JSON text (keys and values): a call matches when it has a word starting with each word of the text and contains the text itself; % and _ are literal */
+                call_data?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Read a call
-         * @description Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
                             contact_id: number;
                             /**
@@ -5612,803 +6302,557 @@ export interface paths {
                              */
                             call_ended_by?: "HUMAN" | "AI" | null;
                             call_ended_by_reason?: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
+                        }[];
+                        /** @description total number of matching calls, not the page size; an estimate when count_exact is false */
+                        count: number;
+                        /** @description true when count is exact: always without filters or with only status and campaign_id (kept per account, campaign and status), and with other filters while at most 1000 calls match; false when more match and count is the database's estimate */
+                        count_exact?: boolean;
+                        pagination: {
+                            /** @description floor(skip / limit) + 1 */
+                            current_page: number;
+                            /** @description ceil(count / limit) */
+                            total_pages: number;
+                            /** @description same as count */
+                            total_count: number;
                         };
                     };
                 };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/voice/sim/inbound": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Simulate an inbound call (sim provider only)
-         * @description Places a simulated inbound call from `from` to `to`. Only with VOICE_PROVIDER=sim (404 otherwise). `to` must be a number of an active Inbound campaign the caller of this API may see (one of its phone_numbers, or its campaign_phone), else 404. The caller is found among the campaign's contacts by number or created (status in progress, creation_method "manual", source "inbound_call"); a contact with status do_not_disturb or paused keeps it. The call is recorded with call_type inbound and ends through the simulator's events like any call. 409 when that caller is already in a call with this account.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        from: string;
-                        to: string;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            call_id: number;
-                            contact_id: number;
-                            campaign_id: number;
-                            contact_created: boolean;
-                            status: string;
-                            /** Format: date-time */
-                            start_time: string | null;
-                        };
-                    };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/enqueue_calls/{campaign_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Queue calls for every new contact of a campaign
-         * @description Queues every contact of the campaign with status `new` (status added_to_queue, next_action_time now). Answers the Message object: message "Queued N contacts", user_id = the campaign owner's id, campaign_id, contact_id 0 (the operation is campaign-wide), call_id null, role_id "user", source "api". Paused or archived campaigns may be queued; their contacts wait as awaiting_queue until the campaign can dial.
-         *
-         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
-         *
-         *     | from | event | to |
-         *     |---|---|---|
-         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
-         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
-         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
-         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
-         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
-         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
-         *     | in progress | call finished (conversation) | finished |
-         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
-         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
-         *     | in progress | invalid number | invalid_number |
-         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
-         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
-         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
-         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
-         *
-         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
-         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
-         *     record it ends failed ("no end event...") and the contact follows the retry rules.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    campaign_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            user_id: number;
-                            campaign_id: number;
-                            contact_id: number;
-                            call_id: number | null;
-                            role_id: string;
-                            source: string;
-                            id?: number | null;
-                            /** Format: date-time */
-                            create_datetime?: string;
-                            message_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/enqueue_calls/{campaign_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Queue calls for contacts of a campaign with a given status
-         * @description Queues up to `limit` contacts of the campaign whose status is `status`, oldest first (created_at). Contacts in progress, do_not_disturb or paused are never queued (0 queued). An explicit enqueue gives a contact one more call even past max_call_attempts. Answers the Message object: message "Queued N contacts", user_id = the campaign owner's id, campaign_id, contact_id 0 (the operation is campaign-wide), call_id null, role_id "user", source "api". Paused or archived campaigns may be queued; their contacts wait as awaiting_queue until the campaign can dial.
-         *
-         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
-         *
-         *     | from | event | to |
-         *     |---|---|---|
-         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
-         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
-         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
-         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
-         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
-         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
-         *     | in progress | call finished (conversation) | finished |
-         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
-         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
-         *     | in progress | invalid number | invalid_number |
-         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
-         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
-         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
-         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
-         *
-         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
-         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
-         *     record it ends failed ("no end event...") and the contact follows the retry rules.
-         */
-        post: {
-            parameters: {
-                query: {
-                    /** @description ContactStatus of the contacts to queue; contacts in progress, do_not_disturb or paused are never queued (0 for those statuses) */
-                    status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                    /** @description at most this many contacts, oldest first */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    campaign_id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            user_id: number;
-                            campaign_id: number;
-                            contact_id: number;
-                            call_id: number | null;
-                            role_id: string;
-                            source: string;
-                            id?: number | null;
-                            /** Format: date-time */
-                            create_datetime?: string;
-                            message_data?: {
-                                [key: string]: unknown;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/enqueue_calls": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Queue calls for chosen contacts
-         * @description Queues the contacts named in `contact_ids` (up to 1000, of any campaigns the caller may see): status added_to_queue, due now, the dialer woken. Not in the interface we implement, which queues campaign-wide only; added for the dashboard's "Queue selected". All or nothing on access: an unknown id answers 404 and a contact of a campaign the caller may not see 403, and nothing is queued. Contacts in progress, do_not_disturb or paused are not queued and are listed in not_queued. An explicit enqueue gives a contact one more call even past max_call_attempts.
-         *
-         *     Contact status machine (next_action_time/next_action_reason say when and why the next call happens):
-         *
-         *     | from | event | to |
-         *     |---|---|---|
-         *     | new, or any status except in progress / do_not_disturb / paused | enqueue operation, or created in an auto_calls campaign | added_to_queue (next_action_time = now) |
-         *     | added_to_queue, call_scheduled | due and inside the calling window, campaign has room | in progress (calls_attempts + 1, a call row is written) |
-         *     | added_to_queue, call_scheduled | due but outside the calling window | call_scheduled at the next opening |
-         *     | added_to_queue, call_scheduled | schedule and allowed hours never open | awaiting_queue (back when the campaign is edited) |
-         *     | added_to_queue, call_scheduled | another call to the same number is in progress (any campaign of the account) | call_scheduled in 1 minute |
-         *     | added_to_queue, call_scheduled | campaign paused, archived, Inbound, or usage limit reached | awaiting_queue (back to added_to_queue when that no longer holds) |
-         *     | in progress | call finished (conversation) | finished |
-         *     | in progress | busy_or_rejected, rejected / unavailable, voicemail / silence, terminated / failed, attempts left | call_scheduled at now + call_interval[n-1] minutes (last value repeats, default 60), moved into the next window |
-         *     | in progress | same, no attempts left (max_call_attempts, null = 1) | busy / no_answer / not_reached / failed |
-         *     | in progress | invalid number | invalid_number |
-         *     | in progress | insufficient funds | awaiting_queue; the campaign is paused; the attempt is not counted |
-         *     | in progress | provider refused with a retryable error | call_scheduled in 1 minute; the attempt is not counted |
-         *     | in progress | inbound call ended | finished after a conversation, else the final status above (no call-back) |
-         *     | any | set by a user to do_not_disturb or paused | never dialled; a call in progress ends normally and does not change the status back |
-         *
-         *     An explicit enqueue gives a contact one more call even past max_call_attempts; retries after it follow the rules above.
-         *     A call with no end event is reconciled with the provider after its maximum duration plus a margin; if the provider has no
-         *     record it ends failed ("no end event...") and the contact follows the retry rules.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the contacts to queue, of any campaigns the caller may see */
-                        contact_ids: number[];
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            /** @description ids now added_to_queue, due at once */
-                            queued: number[];
-                            /** @description ids left as they were: in progress, do_not_disturb or paused */
-                            not_queued: number[];
-                        };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/contacts/bulk": {
+    read_call: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: number;
+            };
             cookie?: never;
         };
-        /**
-         * List import tasks
-         * @description The account's bulk and CSV import tasks, newest first (a sub-user sees the tasks it started). Row errors and CSV columns are only in the single-task answer.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                task_id: number;
-                                kind: "bulk" | "csv";
-                                /**
-                                 * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "running" | "completed" | "failed";
-                                total: number;
-                                /** @description rows looked at so far: created + skipped + failed */
-                                processed: number;
-                                /** @description contacts created */
-                                created: number;
-                                /** @description duplicates of an existing contact of the campaign or of an earlier row */
-                                skipped: number;
-                                /** @description rows that could not be imported (invalid phone number or time zone) */
-                                failed: number;
-                                /** @description all skipped and failed rows, including those beyond the stored errors */
-                                error_count: number;
-                                file_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                started_at: string | null;
-                                /** Format: date-time */
-                                finished_at: string | null;
-                                failure_reason: string | null;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Bulk import contacts as a background task
-         * @description At most 10000 items per request (413 above; a body over 32 MiB is also 413).
-         *     The whole request is checked first: a campaign of another account is 403 and an unknown campaign 404, and then nothing is written.
-         *     Answers at once with {task_id, status, total, columns: null}. The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
-         *     Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
-         *     number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. A row without a
-         *     time zone gets its number's, as POST /api/v1/contacts/ gives it: the zone of its prefix when that is a single zone, else null. Contacts get
-         *     creation_method import and, when their campaign has auto_calls, those with status new are queued for calling at once. Follow the task with
-         *     GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost),
-         *     however long it was down. A task taken over 5 times without progress (it fails every worker), or a CSV upload that sends
-         *     no data for 15 minutes, is ended failed with a failure_reason.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description at most 10000 items per request (more: 413) */
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only */
-                        phone_number: string;
-                        /** @description a campaign the caller may use; another account's campaign rejects the whole request with 403 */
-                        campaign_id: number;
+                        id: number;
+                        contact_id: number;
                         /**
-                         * @description ContactStatus
-                         * @default new
+                         * @description CallStatus
                          * @enum {string}
                          */
-                        status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
-                        /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field (loc body, <index>, contact_data); nothing of the request is imported */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence";
+                        is_archive: boolean;
+                        /**
+                         * @description ActionStatus
+                         * @enum {string|null}
+                         */
+                        action_status?: "transferred" | "scheduled" | "interested" | null;
+                        action_status_reason?: string | null;
+                        from_number?: string | null;
+                        to_number?: string | null;
+                        /** Format: date-time */
+                        start_time?: string | null;
+                        /** Format: date-time */
+                        end_time?: string | null;
+                        cost?: number | null;
+                        /** @description seconds */
+                        call_duration?: number | null;
+                        /** @description the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended) */
+                        external_session_id?: string | null;
+                        record_url?: string | null;
+                        call_data?: {
+                            [key: string]: unknown;
+                        } | null;
                         contact_data?: {
                             [key: string]: unknown;
                         } | null;
-                    }[];
+                        /** @description the campaign's current title */
+                        campaign_title?: string | null;
+                        /**
+                         * @description CallType
+                         * @enum {string|null}
+                         */
+                        call_type?: "outbound" | "inbound" | null;
+                        owner_id?: number | null;
+                        /**
+                         * @description CallEndedBy
+                         * @enum {string|null}
+                         */
+                        call_ended_by?: "HUMAN" | "AI" | null;
+                        call_ended_by_reason?: string | null;
+                    };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task_id: number;
-                            /**
-                             * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
-                             * @enum {string}
-                             */
-                            status: "pending" | "running" | "completed" | "failed";
-                            /** @description rows stored for import */
-                            total: number;
-                            /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
-                            columns: {
-                                /** @description the header as written in the file */
-                                header: string;
-                                /** @description its key in contact_data */
-                                key: string;
-                            }[] | null;
-                        };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/contacts/bulk/{task_id}": {
+    simulate_inbound_call: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Progress of an import task
-         * @description Counters, timestamps, the first 1000 skipped or failed rows with their index, phone and reason, and a CSV import's columns (header as written -> contact_data key). Another account's task is 403.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    task_id: number;
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: string;
+                    to: string;
                 };
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        call_id: number;
+                        contact_id: number;
+                        campaign_id: number;
+                        contact_created: boolean;
+                        status: string;
+                        /** Format: date-time */
+                        start_time: string | null;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    enqueue_campaign_calls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        user_id: number;
+                        campaign_id: number;
+                        contact_id: number;
+                        call_id: number | null;
+                        role_id: string;
+                        source: string;
+                        id?: number | null;
+                        /** Format: date-time */
+                        create_datetime?: string;
+                        message_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    enqueue_campaign_contacts_by_status: {
+        parameters: {
+            query: {
+                /** @description ContactStatus of the contacts to queue; contacts in progress, do_not_disturb or paused are never queued (0 for those statuses) */
+                status: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                /** @description at most this many contacts, oldest first */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                campaign_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        user_id: number;
+                        campaign_id: number;
+                        contact_id: number;
+                        call_id: number | null;
+                        role_id: string;
+                        source: string;
+                        id?: number | null;
+                        /** Format: date-time */
+                        create_datetime?: string;
+                        message_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    enqueue_selected_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the contacts to queue, of any campaigns the caller may see */
+                    contact_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description ids now added_to_queue, due at once */
+                        queued: number[];
+                        /** @description ids left as they were: in progress, do_not_disturb or paused */
+                        not_queued: number[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_import_tasks: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             task_id: number;
                             kind: "bulk" | "csv";
                             /**
@@ -6435,1703 +6879,1587 @@ export interface paths {
                             /** Format: date-time */
                             finished_at: string | null;
                             failure_reason: string | null;
-                            /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
-                            columns: {
-                                /** @description the header as written in the file */
-                                header: string;
-                                /** @description its key in contact_data */
-                                key: string;
-                            }[] | null;
-                            /** @description the first 1000 skipped or failed rows, in row order per batch */
-                            errors: {
-                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
-                                index: number;
-                                /** @description the phone number as given */
-                                phone_number: string;
-                                reason: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                        }[];
+                        count: number;
                     };
                 };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/import/csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Import contacts from a CSV upload
-         * @description multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,
-         *     and the file. Send the fields before the file part (they may also be given as query parameters). The delimiter (comma, semicolon,
-         *     tab or pipe) is detected from the header line; UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
-         *     A row whose other columns come to more than 64 KiB of contact_data (as JSON text) fails alone, saying so in the task's errors.
-         *     Every other column goes into contact_data under a key made from its header: lower case, and each run of characters other
-         *     than letters, digits and _ (spaces, hyphens, dots...) becomes one _, none at either end (' First Name ' -> first_name,
-         *     'E-mail' -> e_mail); a header with no letter or digit becomes column_<position, from 1>. Headers that give the same key keep
-         *     both: the first has the key, each later one the first free suffix _2, _3... that no other header's key is (Name, name -> name, name_2). The answer's columns
-         *     lists every such header as written with its key, and so does GET /api/v1/contacts/bulk/{task_id}. phone_column and
-         *     timezone_column match a header exactly, else case-insensitively, else by this key. Cells beyond the header are ignored. A header
-         *     holding a NUL character or a lone surrogate is 422. The file is parsed while
-         *     it uploads and never held in memory; the answer comes when it has been stored: {task_id, status, total, columns}. File limit
-         *     512 MiB (413 above, and nothing is imported). Row index in errors = data row number, 0-based, header excluded. The rows are stored with the task before the answer, then a background worker imports them in batches of 5000.
-         *     Each row: the phone is normalised to E.164 (numbers without + are read in DEFAULT_COUNTRY); a row that is not a phone
-         *     number fails alone; a duplicate of an existing contact of the campaign or of an earlier row is skipped. A row without a
-         *     time zone gets its number's, as POST /api/v1/contacts/ gives it: the zone of its prefix when that is a single zone, else null. Contacts get
-         *     creation_method import and, when their campaign has auto_calls, those with status new are queued for calling at once. Follow the task with
-         *     GET /api/v1/contacts/bulk/{task_id}. A restarted service resumes a task where it stopped (no row twice, none lost),
-         *     however long it was down. A task taken over 5 times without progress (it fails every worker), or a CSV upload that sends
-         *     no data for 15 minutes, is ended failed with a failure_reason.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description the CSV file, at most 512 MiB; send it as the last part
-                         */
-                        file: string;
-                        campaign_id: number;
-                        /**
-                         * @description header of the phone column (exact, else case-insensitive, else its contact_data key: phone_number finds "Phone Number")
-                         * @default phone
-                         */
-                        phone_column?: string;
-                        /** @description header of a column of IANA zones stored in the contact's timezone (matched like phone_column); an invalid zone fails that row, an empty cell takes the number's zone */
-                        timezone_column?: string;
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task_id: number;
-                            /**
-                             * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
-                             * @enum {string}
-                             */
-                            status: "pending" | "running" | "completed" | "failed";
-                            /** @description rows stored for import */
-                            total: number;
-                            /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
-                            columns: {
-                                /** @description the header as written in the file */
-                                header: string;
-                                /** @description its key in contact_data */
-                                key: string;
-                            }[] | null;
-                        };
-                    };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/integrations/contact-creation/": {
+    bulk_import_contacts: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List contact-creation integrations
-         * @description Tokens are masked. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+        /** @description at most 10000 items per request (more: 413) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY); an invalid number fails this row only */
+                    phone_number: string;
+                    /** @description a campaign the caller may use; another account's campaign rejects the whole request with 403 */
+                    campaign_id: number;
+                    /**
+                     * @description ContactStatus
+                     * @default new
+                     * @enum {string}
+                     */
+                    status?: "new" | "in progress" | "finished" | "failed" | "busy" | "not_reached" | "invalid_number" | "do_not_disturb" | "paused" | "added_to_queue" | "call_scheduled" | "no_answer" | "awaiting_queue";
+                    /** @description at most 64 KiB as JSON text (UTF-8); more is a 422 naming the field (loc body, <index>, contact_data); nothing of the request is imported */
+                    contact_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                }[];
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        /**
+                         * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description rows stored for import */
+                        total: number;
+                        /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
+                        columns: {
+                            /** @description the header as written in the file */
+                            header: string;
+                            /** @description its key in contact_data */
+                            key: string;
+                        }[] | null;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_import_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        kind: "bulk" | "csv";
+                        /**
+                         * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        total: number;
+                        /** @description rows looked at so far: created + skipped + failed */
+                        processed: number;
+                        /** @description contacts created */
+                        created: number;
+                        /** @description duplicates of an existing contact of the campaign or of an earlier row */
+                        skipped: number;
+                        /** @description rows that could not be imported (invalid phone number or time zone) */
+                        failed: number;
+                        /** @description all skipped and failed rows, including those beyond the stored errors */
+                        error_count: number;
+                        file_name: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        failure_reason: string | null;
+                        /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
+                        columns: {
+                            /** @description the header as written in the file */
+                            header: string;
+                            /** @description its key in contact_data */
+                            key: string;
+                        }[] | null;
+                        /** @description the first 1000 skipped or failed rows, in row order per batch */
+                        errors: {
+                            /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                            index: number;
+                            /** @description the phone number as given */
+                            phone_number: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    import_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the CSV file, at most 512 MiB; send it as the last part
+                     */
+                    file: string;
+                    campaign_id: number;
+                    /**
+                     * @description header of the phone column (exact, else case-insensitive, else its contact_data key: phone_number finds "Phone Number")
+                     * @default phone
+                     */
+                    phone_column?: string;
+                    /** @description header of a column of IANA zones stored in the contact's timezone (matched like phone_column); an invalid zone fails that row, an empty cell takes the number's zone */
+                    timezone_column?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        /**
+                         * @description pending (stored, waiting for a worker), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description rows stored for import */
+                        total: number;
+                        /** @description a CSV import's data columns in file order, header as written -> contact_data key (the phone and time-zone columns are not stored in contact_data); null for a bulk import, and for a CSV import stored before columns were kept */
+                        columns: {
+                            /** @description the header as written in the file */
+                            header: string;
+                            /** @description its key in contact_data */
+                            key: string;
+                        }[] | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_integrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        campaign_ids: number[];
+                        auto_start_calls: boolean;
+                        determine_timezone: boolean;
+                        rate_limit_per_minute: number;
+                        /** @description the first characters of the token followed by **** */
+                        masked_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    create_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description campaigns of the account this integration may add contacts to; the first is the default */
+                    campaign_ids: number[];
+                    /**
+                     * @description queue a call for each new contact (a POST JSON body's start_call overrides it)
+                     * @default false
+                     */
+                    auto_start_calls?: boolean;
+                    /**
+                     * @description derive the contact's time zone from its phone number (left null when the number maps to several zones)
+                     * @default false
+                     */
+                    determine_timezone?: boolean;
+                    /**
+                     * @description contacts per minute this token may create or update (fixed one-minute windows; each array item counts); above it: 429 with Retry-After
+                     * @default 600
+                     */
+                    rate_limit_per_minute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        campaign_ids: number[];
+                        auto_start_calls: boolean;
+                        determine_timezone: boolean;
+                        rate_limit_per_minute: number;
+                        /** @description the first characters of the token followed by **** */
+                        masked_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description shown only in this answer; only its SHA-256 digest is stored */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        campaign_ids: number[];
+                        auto_start_calls: boolean;
+                        determine_timezone: boolean;
+                        rate_limit_per_minute: number;
+                        /** @description the first characters of the token followed by **** */
+                        masked_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description campaigns of the account this integration may add contacts to; the first is the default */
+                    campaign_ids?: number[];
+                    auto_start_calls?: boolean;
+                    determine_timezone?: boolean;
+                    rate_limit_per_minute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        campaign_ids: number[];
+                        auto_start_calls: boolean;
+                        determine_timezone: boolean;
+                        rate_limit_per_minute: number;
+                        /** @description the first characters of the token followed by **** */
+                        masked_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    regenerate_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        campaign_ids: number[];
+                        auto_start_calls: boolean;
+                        determine_timezone: boolean;
+                        rate_limit_per_minute: number;
+                        /** @description the first characters of the token followed by **** */
+                        masked_token: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description shown only in this answer; only its SHA-256 digest is stored */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_webhook_integrations: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
-                            name: string;
+                            owner_id: number;
+                            name: string | null;
+                            url: string;
+                            /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
+                            auth_type: "none" | "basic" | "bearer" | "api_key";
+                            basic_login: string | null;
+                            /** @description Basic password: masked (****) after creation */
+                            basic_password: string | null;
+                            /** @description Bearer token: masked (****) after creation */
+                            bearer_token: string | null;
+                            /** @description API key value: masked (****) after creation */
+                            api_key_value: string | null;
+                            api_key_header: string;
+                            http_method: "POST" | "PUT";
+                            allowed_hosts: string;
+                            timeout: number;
+                            save_data_use_url_params: boolean;
+                            request_schema: {
+                                /** @enum {string} */
+                                type: "object";
+                                properties: {
+                                    [key: string]: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                required: string[];
+                                /** @enum {boolean} */
+                                additionalProperties: false;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            instructions: {
+                                [key: string]: string;
+                            };
+                            only_interested: boolean;
+                            call_statuses: string[];
                             campaign_ids: number[];
-                            auto_start_calls: boolean;
-                            determine_timezone: boolean;
-                            rate_limit_per_minute: number;
-                            /** @description the first characters of the token followed by **** */
-                            masked_token: string;
+                            is_active: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+                        count: number;
                     };
                 };
             };
-        };
-        put?: never;
-        /**
-         * Create a contact-creation integration
-         * @description Answers the integration with its token, shown this once (stored as a SHA-256 digest). Use it on
-         *     /api/v1/contact-creation-integration/create-contact as Authorization: Bearer <token>. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        name: string;
-                        /** @description campaigns of the account this integration may add contacts to; the first is the default */
-                        campaign_ids: number[];
-                        /**
-                         * @description queue a call for each new contact (a POST JSON body's start_call overrides it)
-                         * @default false
-                         */
-                        auto_start_calls?: boolean;
-                        /**
-                         * @description derive the contact's time zone from its phone number (left null when the number maps to several zones)
-                         * @default false
-                         */
-                        determine_timezone?: boolean;
-                        /**
-                         * @description contacts per minute this token may create or update (fixed one-minute windows; each array item counts); above it: 429 with Retry-After
-                         * @default 600
-                         */
-                        rate_limit_per_minute?: number;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            campaign_ids: number[];
-                            auto_start_calls: boolean;
-                            determine_timezone: boolean;
-                            rate_limit_per_minute: number;
-                            /** @description the first characters of the token followed by **** */
-                            masked_token: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** @description shown only in this answer; only its SHA-256 digest is stored */
-                            token: string;
-                        };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/integrations/contact-creation/{id}": {
+    create_webhook_integration: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Read a contact-creation integration */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    /** @description http or https; may contain placeholders such as {{call.id}} (URL-encoded when sent) */
+                    url: string;
+                    /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
+                    auth_type?: "none" | "basic" | "bearer" | "api_key";
+                    basic_login?: string | null;
+                    basic_password?: string | null;
+                    bearer_token?: string | null;
+                    api_key_value?: string | null;
+                    api_key_header?: string;
+                    http_method?: "POST" | "PUT";
+                    /** @description comma-separated host names; default the URL's host. An entry matches itself and its subdomains (example.com allows api.example.com). Whatever the list says, loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses are refused when connecting. */
+                    allowed_hosts?: string | null;
+                    /** @description seconds to wait for the receiver (default 30) */
+                    timeout?: number;
+                    /** @description false (default): JSON body; true: the fields as URL query parameters (null as an empty value) */
+                    save_data_use_url_params?: boolean;
+                    /** @description Four forms, all stored as one JSON Schema (type object, properties, required, additionalProperties false): (1) an example JSON object, types inferred (null -> ["string","null"]); (2) an object of field name -> description (an object whose values are all strings is read this way; fields are strings); (3) text lines "field - description" (-, – or —); (4) a JSON Schema with type object, properties, required, additionalProperties false, field types string, integer, number, boolean or [type, "null"], optional description and enum. Field names: letters, digits, underscore. In forms 1-3 every field is required. An unparseable schema is a 422 saying why. */
+                    request_schema: string | {
+                        [key: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            campaign_ids: number[];
-                            auto_start_calls: boolean;
-                            determine_timezone: boolean;
-                            rate_limit_per_minute: number;
-                            /** @description the first characters of the token followed by **** */
-                            masked_token: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
+                    /** @description AI instructions per field: field name -> rule. May use the placeholders; {{call.record_url}} makes sending wait up to 20 s for the recording. */
+                    instructions?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description default true: send only when action_status is interested */
+                    only_interested?: boolean;
+                    /** @description empty (default) = any finished call */
+                    call_statuses?: ("finished" | "failed" | "busy_or_rejected" | "invalid number" | "rejected" | "terminated" | "unavailable" | "voicemail")[];
+                    campaign_ids: number[];
+                    /** @description default true; an inactive integration sends nothing */
+                    is_active?: boolean;
                 };
             };
         };
-        /**
-         * Update a contact-creation integration
-         * @description Every field optional; campaign_ids replaces the list (the first is the default). The token is unchanged. Only the account holder manages integrations (a sub-user gets 403). Each campaign must be the account's (unknown: 404, another account's: 403).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        name?: string;
-                        /** @description campaigns of the account this integration may add contacts to; the first is the default */
-                        campaign_ids?: number[];
-                        auto_start_calls?: boolean;
-                        determine_timezone?: boolean;
-                        rate_limit_per_minute?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            campaign_ids: number[];
-                            auto_start_calls: boolean;
-                            determine_timezone: boolean;
-                            rate_limit_per_minute: number;
-                            /** @description the first characters of the token followed by **** */
-                            masked_token: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** Delete a contact-creation integration (revokes its token) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/contact-creation/{id}/regenerate-token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replace the integration's token
-         * @description Answers the new token, shown this once; the old token stops working at once.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            campaign_ids: number[];
-                            auto_start_calls: boolean;
-                            determine_timezone: boolean;
-                            rate_limit_per_minute: number;
-                            /** @description the first characters of the token followed by **** */
-                            masked_token: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** @description shown only in this answer; only its SHA-256 digest is stored */
-                            token: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/webhooks/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List webhook integrations
-         * @description The account's integrations, newest first. Secrets are masked. A sub-user sees only integrations all of whose campaigns are granted to it (another is 403); only the account holder may change them.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                owner_id: number;
-                                name: string | null;
-                                url: string;
-                                /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                                auth_type: "none" | "basic" | "bearer" | "api_key";
-                                basic_login: string | null;
-                                /** @description Basic password: masked (****) after creation */
-                                basic_password: string | null;
-                                /** @description Bearer token: masked (****) after creation */
-                                bearer_token: string | null;
-                                /** @description API key value: masked (****) after creation */
-                                api_key_value: string | null;
-                                api_key_header: string;
-                                http_method: "POST" | "PUT";
-                                allowed_hosts: string;
-                                timeout: number;
-                                save_data_use_url_params: boolean;
-                                request_schema: {
-                                    /** @enum {string} */
-                                    type: "object";
-                                    properties: {
-                                        [key: string]: {
-                                            [key: string]: unknown;
-                                        };
-                                    };
-                                    required: string[];
-                                    /** @enum {boolean} */
-                                    additionalProperties: false;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                instructions: {
-                                    [key: string]: string;
-                                };
-                                only_interested: boolean;
-                                call_statuses: string[];
-                                campaign_ids: number[];
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create a post-call webhook integration
-         * @description Account holder only (sub-users get 403). Every campaign must be the caller's (404 unknown, 403 another account's). The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service's SECRET_KEY (AES-256-GCM). Private and loopback destinations are refused when sending (see allowed_hosts), and the refusal is recorded in the delivery log.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string | null;
-                        /** @description http or https; may contain placeholders such as {{call.id}} (URL-encoded when sent) */
+                        id: number;
+                        owner_id: number;
+                        name: string | null;
                         url: string;
                         /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                        auth_type?: "none" | "basic" | "bearer" | "api_key";
-                        basic_login?: string | null;
-                        basic_password?: string | null;
-                        bearer_token?: string | null;
-                        api_key_value?: string | null;
-                        api_key_header?: string;
-                        http_method?: "POST" | "PUT";
-                        /** @description comma-separated host names; default the URL's host. An entry matches itself and its subdomains (example.com allows api.example.com). Whatever the list says, loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses are refused when connecting. */
-                        allowed_hosts?: string | null;
-                        /** @description seconds to wait for the receiver (default 30) */
-                        timeout?: number;
-                        /** @description false (default): JSON body; true: the fields as URL query parameters (null as an empty value) */
-                        save_data_use_url_params?: boolean;
-                        /** @description Four forms, all stored as one JSON Schema (type object, properties, required, additionalProperties false): (1) an example JSON object, types inferred (null -> ["string","null"]); (2) an object of field name -> description (an object whose values are all strings is read this way; fields are strings); (3) text lines "field - description" (-, – or —); (4) a JSON Schema with type object, properties, required, additionalProperties false, field types string, integer, number, boolean or [type, "null"], optional description and enum. Field names: letters, digits, underscore. In forms 1-3 every field is required. An unparseable schema is a 422 saying why. */
-                        request_schema: string | {
-                            [key: string]: unknown;
-                        };
-                        /** @description AI instructions per field: field name -> rule. May use the placeholders; {{call.record_url}} makes sending wait up to 20 s for the recording. */
-                        instructions?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description default true: send only when action_status is interested */
-                        only_interested?: boolean;
-                        /** @description empty (default) = any finished call */
-                        call_statuses?: ("finished" | "failed" | "busy_or_rejected" | "invalid number" | "rejected" | "terminated" | "unavailable" | "voicemail")[];
-                        campaign_ids: number[];
-                        /** @description default true; an inactive integration sends nothing */
-                        is_active?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string | null;
-                            url: string;
-                            /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                            auth_type: "none" | "basic" | "bearer" | "api_key";
-                            basic_login: string | null;
-                            /** @description Basic password: masked (****) after creation */
-                            basic_password: string | null;
-                            /** @description Bearer token: masked (****) after creation */
-                            bearer_token: string | null;
-                            /** @description API key value: masked (****) after creation */
-                            api_key_value: string | null;
-                            api_key_header: string;
-                            http_method: "POST" | "PUT";
-                            allowed_hosts: string;
-                            timeout: number;
-                            save_data_use_url_params: boolean;
-                            request_schema: {
-                                /** @enum {string} */
-                                type: "object";
-                                properties: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                required: string[];
-                                /** @enum {boolean} */
-                                additionalProperties: false;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            instructions: {
-                                [key: string]: string;
-                            };
-                            only_interested: boolean;
-                            call_statuses: string[];
-                            campaign_ids: number[];
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** @description shown once. Every request carries Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature = "v1," + base64(HMAC-SHA256(base64-decoded part after "whsec_", `${webhook-id}.${webhook-timestamp}.${body}`)); in URL-params mode the body is empty. */
-                            signing_secret: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a webhook integration */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string | null;
-                            url: string;
-                            /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                            auth_type: "none" | "basic" | "bearer" | "api_key";
-                            basic_login: string | null;
-                            /** @description Basic password: masked (****) after creation */
-                            basic_password: string | null;
-                            /** @description Bearer token: masked (****) after creation */
-                            bearer_token: string | null;
-                            /** @description API key value: masked (****) after creation */
-                            api_key_value: string | null;
-                            api_key_header: string;
-                            http_method: "POST" | "PUT";
-                            allowed_hosts: string;
-                            timeout: number;
-                            save_data_use_url_params: boolean;
-                            request_schema: {
-                                /** @enum {string} */
-                                type: "object";
-                                properties: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                required: string[];
-                                /** @enum {boolean} */
-                                additionalProperties: false;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            instructions: {
-                                [key: string]: string;
-                            };
-                            only_interested: boolean;
-                            call_statuses: string[];
-                            campaign_ids: number[];
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Change a webhook integration
-         * @description Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string | null;
-                        /** @description http or https; may contain placeholders such as {{call.id}} (URL-encoded when sent) */
-                        url?: string;
-                        /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                        auth_type?: "none" | "basic" | "bearer" | "api_key";
-                        basic_login?: string | null;
-                        basic_password?: string | null;
-                        bearer_token?: string | null;
-                        api_key_value?: string | null;
-                        api_key_header?: string;
-                        http_method?: "POST" | "PUT";
-                        /** @description comma-separated host names; default the URL's host. An entry matches itself and its subdomains (example.com allows api.example.com). Whatever the list says, loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses are refused when connecting. */
-                        allowed_hosts?: string | null;
-                        /** @description seconds to wait for the receiver (default 30) */
-                        timeout?: number;
-                        /** @description false (default): JSON body; true: the fields as URL query parameters (null as an empty value) */
-                        save_data_use_url_params?: boolean;
-                        /** @description Four forms, all stored as one JSON Schema (type object, properties, required, additionalProperties false): (1) an example JSON object, types inferred (null -> ["string","null"]); (2) an object of field name -> description (an object whose values are all strings is read this way; fields are strings); (3) text lines "field - description" (-, – or —); (4) a JSON Schema with type object, properties, required, additionalProperties false, field types string, integer, number, boolean or [type, "null"], optional description and enum. Field names: letters, digits, underscore. In forms 1-3 every field is required. An unparseable schema is a 422 saying why. */
-                        request_schema?: string | {
-                            [key: string]: unknown;
-                        };
-                        /** @description AI instructions per field: field name -> rule. May use the placeholders; {{call.record_url}} makes sending wait up to 20 s for the recording. */
-                        instructions?: {
-                            [key: string]: string;
-                        } | null;
-                        /** @description default true: send only when action_status is interested */
-                        only_interested?: boolean;
-                        /** @description empty (default) = any finished call */
-                        call_statuses?: ("finished" | "failed" | "busy_or_rejected" | "invalid number" | "rejected" | "terminated" | "unavailable" | "voicemail")[];
-                        campaign_ids?: number[];
-                        /** @description default true; an inactive integration sends nothing */
-                        is_active?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string | null;
-                            url: string;
-                            /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
-                            auth_type: "none" | "basic" | "bearer" | "api_key";
-                            basic_login: string | null;
-                            /** @description Basic password: masked (****) after creation */
-                            basic_password: string | null;
-                            /** @description Bearer token: masked (****) after creation */
-                            bearer_token: string | null;
-                            /** @description API key value: masked (****) after creation */
-                            api_key_value: string | null;
-                            api_key_header: string;
-                            http_method: "POST" | "PUT";
-                            allowed_hosts: string;
-                            timeout: number;
-                            save_data_use_url_params: boolean;
-                            request_schema: {
-                                /** @enum {string} */
-                                type: "object";
-                                properties: {
-                                    [key: string]: {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                required: string[];
-                                /** @enum {boolean} */
-                                additionalProperties: false;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            instructions: {
-                                [key: string]: string;
-                            };
-                            only_interested: boolean;
-                            call_statuses: string[];
-                            campaign_ids: number[];
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** Delete a webhook integration and its delivery log */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/webhooks/{id}/signing-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Rotate the signing secret
-         * @description Replaces the secret deliveries are signed with (Standard Webhooks) and answers the new one, once; the old one stops at once. Also the way back after SECRET_KEY changed, which leaves the stored secret unreadable. Owner only.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            signing_secret: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Delivery log of an integration
-         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    status?: ("pending" | "sent" | "failed" | "skipped")[];
-                    call_id?: number;
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                integration_id: number;
-                                call_id: number | null;
-                                /** @description call (sent after a call), test, or redeliver (an explicit user request) */
-                                kind: string;
-                                redelivery_of: number | null;
-                                status: "pending" | "sent" | "failed" | "skipped";
-                                /** @description why it failed or was skipped */
-                                reason: string | null;
-                                request_method: string | null;
-                                request_url: string | null;
-                                payload: {
+                        auth_type: "none" | "basic" | "bearer" | "api_key";
+                        basic_login: string | null;
+                        /** @description Basic password: masked (****) after creation */
+                        basic_password: string | null;
+                        /** @description Bearer token: masked (****) after creation */
+                        bearer_token: string | null;
+                        /** @description API key value: masked (****) after creation */
+                        api_key_value: string | null;
+                        api_key_header: string;
+                        http_method: "POST" | "PUT";
+                        allowed_hosts: string;
+                        timeout: number;
+                        save_data_use_url_params: boolean;
+                        request_schema: {
+                            /** @enum {string} */
+                            type: "object";
+                            properties: {
+                                [key: string]: {
                                     [key: string]: unknown;
-                                } | null;
-                                /** @description offline (the built-in rules, when LLM_BASE_URL is unset) or llm:<model> */
-                                extraction_method: string | null;
-                                /** @description every field sent as null */
-                                null_fields: string[] | null;
-                                /** @description the required fields of the request schema that were sent as null because nothing in the call gave a value: worth a look when it is not empty (an LLM, LLM_BASE_URL, fills free-text fields the offline rules cannot). Null when the delivery built no payload (a redelivery resends the original's) and for deliveries older than this field. */
-                                missing_required: string[] | null;
-                                http_status: number | null;
-                                duration_ms: number | null;
-                                /** @description the receiver's answer, first 4 KB */
-                                response_body: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                started_at: string | null;
-                                /** Format: date-time */
-                                finished_at: string | null;
-                            }[];
-                            count: number;
+                                };
+                            };
+                            required: string[];
+                            /** @enum {boolean} */
+                            additionalProperties: false;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
+                        instructions: {
+                            [key: string]: string;
                         };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                        only_interested: boolean;
+                        call_statuses: string[];
+                        campaign_ids: number[];
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description shown once. Every request carries Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature = "v1," + base64(HMAC-SHA256(base64-decoded part after "whsec_", `${webhook-id}.${webhook-timestamp}.${body}`)); in URL-params mode the body is empty. */
+                        signing_secret: string;
                     };
                 };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/integrations/webhooks/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a test request now
-         * @description Builds the payload from one of the caller's calls (call_id) or, without call_id, from a synthetic finished call, sends it at once and answers the recorded delivery (kind test). Filters do not apply and the recording wait is skipped. The webhook-id header is msg_test_<delivery id>.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        call_id?: number | null;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_webhook_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string | null;
+                        url: string;
+                        /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
+                        auth_type: "none" | "basic" | "bearer" | "api_key";
+                        basic_login: string | null;
+                        /** @description Basic password: masked (****) after creation */
+                        basic_password: string | null;
+                        /** @description Bearer token: masked (****) after creation */
+                        bearer_token: string | null;
+                        /** @description API key value: masked (****) after creation */
+                        api_key_value: string | null;
+                        api_key_header: string;
+                        http_method: "POST" | "PUT";
+                        allowed_hosts: string;
+                        timeout: number;
+                        save_data_use_url_params: boolean;
+                        request_schema: {
+                            /** @enum {string} */
+                            type: "object";
+                            properties: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            required: string[];
+                            /** @enum {boolean} */
+                            additionalProperties: false;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        instructions: {
+                            [key: string]: string;
+                        };
+                        only_interested: boolean;
+                        call_statuses: string[];
+                        campaign_ids: number[];
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    change_webhook_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    /** @description http or https; may contain placeholders such as {{call.id}} (URL-encoded when sent) */
+                    url?: string;
+                    /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
+                    auth_type?: "none" | "basic" | "bearer" | "api_key";
+                    basic_login?: string | null;
+                    basic_password?: string | null;
+                    bearer_token?: string | null;
+                    api_key_value?: string | null;
+                    api_key_header?: string;
+                    http_method?: "POST" | "PUT";
+                    /** @description comma-separated host names; default the URL's host. An entry matches itself and its subdomains (example.com allows api.example.com). Whatever the list says, loopback, private, link-local, CGNAT, unique-local, multicast and unspecified addresses are refused when connecting. */
+                    allowed_hosts?: string | null;
+                    /** @description seconds to wait for the receiver (default 30) */
+                    timeout?: number;
+                    /** @description false (default): JSON body; true: the fields as URL query parameters (null as an empty value) */
+                    save_data_use_url_params?: boolean;
+                    /** @description Four forms, all stored as one JSON Schema (type object, properties, required, additionalProperties false): (1) an example JSON object, types inferred (null -> ["string","null"]); (2) an object of field name -> description (an object whose values are all strings is read this way; fields are strings); (3) text lines "field - description" (-, – or —); (4) a JSON Schema with type object, properties, required, additionalProperties false, field types string, integer, number, boolean or [type, "null"], optional description and enum. Field names: letters, digits, underscore. In forms 1-3 every field is required. An unparseable schema is a 422 saying why. */
+                    request_schema?: string | {
+                        [key: string]: unknown;
+                    };
+                    /** @description AI instructions per field: field name -> rule. May use the placeholders; {{call.record_url}} makes sending wait up to 20 s for the recording. */
+                    instructions?: {
+                        [key: string]: string;
+                    } | null;
+                    /** @description default true: send only when action_status is interested */
+                    only_interested?: boolean;
+                    /** @description empty (default) = any finished call */
+                    call_statuses?: ("finished" | "failed" | "busy_or_rejected" | "invalid number" | "rejected" | "terminated" | "unavailable" | "voicemail")[];
+                    campaign_ids?: number[];
+                    /** @description default true; an inactive integration sends nothing */
+                    is_active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string | null;
+                        url: string;
+                        /** @description How the receiver is authenticated: none; basic (basic_login and basic_password); bearer (bearer_token); api_key (api_key_value sent in the api_key_header header) */
+                        auth_type: "none" | "basic" | "bearer" | "api_key";
+                        basic_login: string | null;
+                        /** @description Basic password: masked (****) after creation */
+                        basic_password: string | null;
+                        /** @description Bearer token: masked (****) after creation */
+                        bearer_token: string | null;
+                        /** @description API key value: masked (****) after creation */
+                        api_key_value: string | null;
+                        api_key_header: string;
+                        http_method: "POST" | "PUT";
+                        allowed_hosts: string;
+                        timeout: number;
+                        save_data_use_url_params: boolean;
+                        request_schema: {
+                            /** @enum {string} */
+                            type: "object";
+                            properties: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            required: string[];
+                            /** @enum {boolean} */
+                            additionalProperties: false;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        instructions: {
+                            [key: string]: string;
+                        };
+                        only_interested: boolean;
+                        call_statuses: string[];
+                        campaign_ids: number[];
+                        is_active: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_webhook_integration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rotate_signing_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signing_secret: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_deliveries: {
+        parameters: {
+            query?: {
+                status?: ("pending" | "sent" | "failed" | "skipped")[];
+                call_id?: number;
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
                             integration_id: number;
                             call_id: number | null;
@@ -8162,235 +8490,370 @@ export interface paths {
                             started_at: string | null;
                             /** Format: date-time */
                             finished_at: string | null;
-                        };
+                        }[];
+                        count: number;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+    send_test_request: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    call_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        integration_id: number;
+                        call_id: number | null;
+                        /** @description call (sent after a call), test, or redeliver (an explicit user request) */
+                        kind: string;
+                        redelivery_of: number | null;
+                        status: "pending" | "sent" | "failed" | "skipped";
+                        /** @description why it failed or was skipped */
+                        reason: string | null;
+                        request_method: string | null;
+                        request_url: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description offline (the built-in rules, when LLM_BASE_URL is unset) or llm:<model> */
+                        extraction_method: string | null;
+                        /** @description every field sent as null */
+                        null_fields: string[] | null;
+                        /** @description the required fields of the request schema that were sent as null because nothing in the call gave a value: worth a look when it is not empty (an LLM, LLM_BASE_URL, fills free-text fields the offline rules cannot). Null when the delivery built no payload (a redelivery resends the original's) and for deliveries older than this field. */
+                        missing_required: string[] | null;
+                        http_status: number | null;
+                        duration_ms: number | null;
+                        /** @description the receiver's answer, first 4 KB */
+                        response_body: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    redeliver_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        integration_id: number;
+                        call_id: number | null;
+                        /** @description call (sent after a call), test, or redeliver (an explicit user request) */
+                        kind: string;
+                        redelivery_of: number | null;
+                        status: "pending" | "sent" | "failed" | "skipped";
+                        /** @description why it failed or was skipped */
+                        reason: string | null;
+                        request_method: string | null;
+                        request_url: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description offline (the built-in rules, when LLM_BASE_URL is unset) or llm:<model> */
+                        extraction_method: string | null;
+                        /** @description every field sent as null */
+                        null_fields: string[] | null;
+                        /** @description the required fields of the request schema that were sent as null because nothing in the call gave a value: worth a look when it is not empty (an LLM, LLM_BASE_URL, fills free-text fields the offline rules cannot). Null when the delivery built no payload (a redelivery resends the original's) and for deliveries older than this field. */
+                        missing_required: string[] | null;
+                        http_status: number | null;
+                        duration_ms: number | null;
+                        /** @description the receiver's answer, first 4 KB */
+                        response_body: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_detailed_analytics: {
+        parameters: {
+            query?: {
+                start_date?: string;
+                end_date?: string;
+                /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
+                campaign_id?: number;
+                /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
+                call_types?: ("outbound" | "inbound" | "none")[];
+                /** @description IANA zone for calendar buckets and hour of day (an extension of this service). Default UTC. */
+                timezone?: string;
+                /** @description Add the same totals for the preceding period of equal length, [start - (end - start), start), and the change. */
+                compare_with_previous?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Send a delivery again (explicit user request)
-         * @description A new delivery row (kind redeliver) is written and sent now with the payload of the original (built afresh if the original never got one), to the integration's current URL and credentials. It carries the original webhook-id so receivers can de-duplicate. 409 while the original is pending.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                    delivery_id: number;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            integration_id: number;
-                            call_id: number | null;
-                            /** @description call (sent after a call), test, or redeliver (an explicit user request) */
-                            kind: string;
-                            redelivery_of: number | null;
-                            status: "pending" | "sent" | "failed" | "skipped";
-                            /** @description why it failed or was skipped */
-                            reason: string | null;
-                            request_method: string | null;
-                            request_url: string | null;
-                            payload: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description offline (the built-in rules, when LLM_BASE_URL is unset) or llm:<model> */
-                            extraction_method: string | null;
-                            /** @description every field sent as null */
-                            null_fields: string[] | null;
-                            /** @description the required fields of the request schema that were sent as null because nothing in the call gave a value: worth a look when it is not empty (an LLM, LLM_BASE_URL, fills free-text fields the offline rules cannot). Null when the delivery built no payload (a redelivery resends the original's) and for deliveries older than this field. */
-                            missing_required: string[] | null;
-                            http_status: number | null;
-                            duration_ms: number | null;
-                            /** @description the receiver's answer, first 4 KB */
-                            response_body: string | null;
+                content: {
+                    "application/json": {
+                        period: {
                             /** Format: date-time */
-                            created_at: string;
+                            start: string;
                             /** Format: date-time */
-                            started_at: string | null;
-                            /** Format: date-time */
-                            finished_at: string | null;
+                            end: string;
+                            timezone: string;
                         };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
+                        /** @description Figures over the period. */
+                        totals: {
+                            /** @description Calls whose start_time falls in the period. */
+                            calls: number;
+                            /** @description Calls that connected: call_duration > 0. */
+                            answered: number;
+                            /** @description Calls with status finished (a completed conversation). */
+                            finished: number;
+                            /** @description Calls with status finished and action_status interested, scheduled or transferred. */
+                            successful: number;
+                            /** @description successful / calls, a fraction from 0 to 1; null when there are no calls. */
+                            success_rate: number | null;
+                            /** @description Sum of call_duration in seconds (null durations count 0). */
+                            total_duration: number;
+                            /** @description total_duration / answered in seconds; null when no call was answered. */
+                            average_duration: number | null;
+                            /** @description Sum of cost as stored on calls (null costs count 0). */
+                            total_cost: number;
+                            /** @description total_cost / calls; null when there are no calls. */
+                            average_cost: number | null;
+                            /** @description Distinct contacts among the calls. */
+                            unique_contacts: number;
                         };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/detailed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Detailed analytics of the calls in a period
-         * @description Totals and breakdowns by status, action status, call type, campaign and hour of day, optionally compared with the preceding period of equal length. A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise). start_date defaults to one month before end_date, end_date to now; start_date after end_date is 422. Only calls of campaigns visible to the caller are counted (a sub-user: campaigns granted to it). A successful call has status finished and action_status interested, scheduled or transferred. Durations are seconds; cost is summed as stored on calls (unit not defined by the service). See docs/analytics.md.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    start_date?: string;
-                    end_date?: string;
-                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
-                    campaign_id?: number;
-                    /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
-                    call_types?: ("outbound" | "inbound" | "none")[];
-                    /** @description IANA zone for calendar buckets and hour of day (an extension of this service). Default UTC. */
-                    timezone?: string;
-                    /** @description Add the same totals for the preceding period of equal length, [start - (end - start), start), and the change. */
-                    compare_with_previous?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                        /** @description Every CallStatus value in the API's order, zeros included, then any other stored status. */
+                        by_status: {
+                            status: string;
+                            count: number;
+                        }[];
+                        /** @description interested, scheduled, transferred, then null (no action status); zeros included. */
+                        by_action_status: {
+                            action_status: string | null;
+                            count: number;
+                        }[];
+                        /** @description outbound, inbound, then null (test calls without a type); zeros included. */
+                        by_call_type: {
+                            call_type: string | null;
+                            count: number;
+                        }[];
+                        /** @description Campaigns with at least one call in the period, most calls first (then by id). */
+                        by_campaign: {
+                            campaign_id: number;
+                            campaign_title: string | null;
+                            calls: number;
+                            successful: number;
+                            total_cost: number;
+                            total_duration: number;
+                        }[];
+                        /** @description Hour of day of start_time in the requested timezone, 0 to 23, all 24 present. */
+                        by_hour: {
+                            hour: number;
+                            count: number;
+                            successful: number;
+                        }[];
+                        /** @description Only when compare_with_previous is true. */
+                        previous?: {
                             period: {
                                 /** Format: date-time */
                                 start: string;
@@ -8421,487 +8884,425 @@ export interface paths {
                                 /** @description Distinct contacts among the calls. */
                                 unique_contacts: number;
                             };
-                            /** @description Every CallStatus value in the API's order, zeros included, then any other stored status. */
-                            by_status: {
-                                status: string;
-                                count: number;
-                            }[];
-                            /** @description interested, scheduled, transferred, then null (no action status); zeros included. */
-                            by_action_status: {
-                                action_status: string | null;
-                                count: number;
-                            }[];
-                            /** @description outbound, inbound, then null (test calls without a type); zeros included. */
-                            by_call_type: {
-                                call_type: string | null;
-                                count: number;
-                            }[];
-                            /** @description Campaigns with at least one call in the period, most calls first (then by id). */
-                            by_campaign: {
-                                campaign_id: number;
-                                campaign_title: string | null;
-                                calls: number;
-                                successful: number;
-                                total_cost: number;
-                                total_duration: number;
-                            }[];
-                            /** @description Hour of day of start_time in the requested timezone, 0 to 23, all 24 present. */
-                            by_hour: {
-                                hour: number;
-                                count: number;
-                                successful: number;
-                            }[];
-                            /** @description Only when compare_with_previous is true. */
-                            previous?: {
-                                period: {
-                                    /** Format: date-time */
-                                    start: string;
-                                    /** Format: date-time */
-                                    end: string;
-                                    timezone: string;
-                                };
-                                /** @description Figures over the period. */
-                                totals: {
-                                    /** @description Calls whose start_time falls in the period. */
-                                    calls: number;
-                                    /** @description Calls that connected: call_duration > 0. */
-                                    answered: number;
-                                    /** @description Calls with status finished (a completed conversation). */
-                                    finished: number;
-                                    /** @description Calls with status finished and action_status interested, scheduled or transferred. */
-                                    successful: number;
-                                    /** @description successful / calls, a fraction from 0 to 1; null when there are no calls. */
-                                    success_rate: number | null;
-                                    /** @description Sum of call_duration in seconds (null durations count 0). */
-                                    total_duration: number;
-                                    /** @description total_duration / answered in seconds; null when no call was answered. */
-                                    average_duration: number | null;
-                                    /** @description Sum of cost as stored on calls (null costs count 0). */
-                                    total_cost: number;
-                                    /** @description total_cost / calls; null when there are no calls. */
-                                    average_cost: number | null;
-                                    /** @description Distinct contacts among the calls. */
-                                    unique_contacts: number;
-                                };
+                        };
+                        /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals. */
+                        change?: {
+                            calls: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
                             };
-                            /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals. */
-                            change?: {
-                                calls: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                answered: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                finished: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                successful: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                success_rate: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                total_duration: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                average_duration: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                total_cost: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                average_cost: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
-                                unique_contacts: {
-                                    /** @description current - previous; null when either is null. */
-                                    absolute: number | null;
-                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
-                                    percent: number | null;
-                                };
+                            answered: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            finished: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            successful: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            success_rate: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            total_duration: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            average_duration: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            total_cost: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            average_cost: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
+                            };
+                            unique_contacts: {
+                                /** @description current - previous; null when either is null. */
+                                absolute: number | null;
+                                /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                percent: number | null;
                             };
                         };
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/trends": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One metric per time bucket over a period
-         * @description Every bucket of the period is present, zeros included, with the total. A metric other than calls, cost, duration or successful is 422. A call counts in the period when its start_time falls in the half-open range [start_date, end_date): adjacent periods and buckets tile without counting a call twice. Calls without a start_time are never counted. A period may span at most 10 years and lies between 1800-01-01 and 9000-01-01 (422 otherwise). start_date defaults to one month before end_date, end_date to now; start_date after end_date is 422. Only calls of campaigns visible to the caller are counted (a sub-user: campaigns granted to it). A successful call has status finished and action_status interested, scheduled or transferred. Durations are seconds; cost is summed as stored on calls (unit not defined by the service). See docs/analytics.md.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    start_date?: string;
-                    end_date?: string;
-                    /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
-                    campaign_id?: number;
-                    /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
-                    call_types?: ("outbound" | "inbound" | "none")[];
-                    /** @description IANA zone for calendar buckets and hour of day (an extension of this service). Default UTC. */
-                    timezone?: string;
-                    /** @description calls = number of calls; cost = sum of cost; duration = sum of call_duration in seconds; successful = number of successful calls. */
-                    metric?: "calls" | "cost" | "duration" | "successful";
-                    /** @description Bucket size (an extension of this service). Default from the range: up to 2 days hour, up to 92 days day, longer month. Weeks start on Monday. At most 10,000 buckets. */
-                    granularity?: "hour" | "day" | "week" | "month";
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            metric: "calls" | "cost" | "duration" | "successful";
-                            /** @enum {string} */
-                            granularity: "hour" | "day" | "week" | "month";
-                            timezone: string;
-                            period: {
-                                /** Format: date-time */
-                                start: string;
-                                /** Format: date-time */
-                                end: string;
-                                timezone: string;
-                            };
-                            /** @description Every bucket from the one holding start_date to the one holding the last instant before end_date, zeros included. Buckets follow calendar boundaries in the timezone (so a day can be 23 or 25 hours long across a DST change); the first and last count only the part inside the period. */
-                            buckets: {
-                                /** Format: date-time */
-                                start: string;
-                                /** Format: date-time */
-                                end: string;
-                                value: number;
-                            }[];
-                            /** @description The metric over the whole period (the sum of the buckets). */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/assistants/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List assistants
-         * @description Newest first; count is the total. The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                owner_id: number;
-                                name: string;
-                                /**
-                                 * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
-                                 * @enum {string}
-                                 */
-                                provider: "sim" | "vapi" | "retell" | "twilio";
-                                provider_assistant_id: string | null;
-                                voice_connection_id: number | null;
-                                first_message: string | null;
-                                system_prompt: string | null;
-                                voice: string | null;
-                                language: string | null;
-                                model: string | null;
-                                /**
-                                 * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
-                                 * @enum {string}
-                                 */
-                                voicemail_action: "hang_up" | "leave_message";
-                                voicemail_message: string | null;
-                                max_duration_seconds: number | null;
-                                transfer_number: string | null;
-                                /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                                action_status_rules: {
-                                    /** @enum {string} */
-                                    action_status: "interested" | "scheduled" | "transferred";
-                                    /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
-                                    path: string;
-                                    /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
-                                    equals?: string | number | boolean;
-                                }[];
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                            /** @description total number of matches, not the page size */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /**
-         * Create an assistant
-         * @description Who talks on a campaign's calls (a campaign names it by assistant_id). 422 naming the field: a malformed {{...}} placeholder in first_message, system_prompt or voicemail_message; leave_message without voicemail_message; a voice_connection_id that is not a connection of this account with the same provider; vapi or retell without a connection while the service lacks that vendor's settings (the message names them); retell without an agent (provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID). The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_analytics_trends: {
+        parameters: {
+            query?: {
+                start_date?: string;
+                end_date?: string;
+                /** @description One campaign; default all campaigns visible to the caller (a sub-user: the campaigns granted to it). An unknown id, another account's campaign and (for a sub-user) a campaign not granted to it all answer the same 404 {"detail": "Campaign not found"}: a filter does not tell which ids exist. */
+                campaign_id?: number;
+                /** @description Keep only calls of these types; none = calls without a call type (test calls). Repeated keys or a comma list. Default: all calls. */
+                call_types?: ("outbound" | "inbound" | "none")[];
+                /** @description IANA zone for calendar buckets and hour of day (an extension of this service). Default UTC. */
+                timezone?: string;
+                /** @description calls = number of calls; cost = sum of cost; duration = sum of call_duration in seconds; successful = number of successful calls. */
+                metric?: "calls" | "cost" | "duration" | "successful";
+                /** @description Bucket size (an extension of this service). Default from the range: up to 2 days hour, up to 92 days day, longer month. Weeks start on Monday. At most 10,000 buckets. */
+                granularity?: "hour" | "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        metric: "calls" | "cost" | "duration" | "successful";
+                        /** @enum {string} */
+                        granularity: "hour" | "day" | "week" | "month";
+                        timezone: string;
+                        period: {
+                            /** Format: date-time */
+                            start: string;
+                            /** Format: date-time */
+                            end: string;
+                            timezone: string;
+                        };
+                        /** @description Every bucket from the one holding start_date to the one holding the last instant before end_date, zeros included. Buckets follow calendar boundaries in the timezone (so a day can be 23 or 25 hours long across a DST change); the first and last count only the part inside the period. */
+                        buckets: {
+                            /** Format: date-time */
+                            start: string;
+                            /** Format: date-time */
+                            end: string;
+                            value: number;
+                        }[];
+                        /** @description The metric over the whole period (the sum of the buckets). */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_assistants: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            owner_id: number;
+                            name: string;
+                            /**
+                             * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
+                             * @enum {string}
+                             */
+                            provider: "sim" | "vapi" | "retell" | "twilio";
+                            provider_assistant_id: string | null;
+                            voice_connection_id: number | null;
+                            first_message: string | null;
+                            system_prompt: string | null;
+                            voice: string | null;
+                            language: string | null;
+                            model: string | null;
+                            /**
+                             * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
+                             * @enum {string}
+                             */
+                            voicemail_action: "hang_up" | "leave_message";
+                            voicemail_message: string | null;
+                            max_duration_seconds: number | null;
+                            transfer_number: string | null;
+                            /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
+                            action_status_rules: {
+                                /** @enum {string} */
+                                action_status: "interested" | "scheduled" | "transferred";
+                                /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
+                                path: string;
+                                /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
+                                equals?: string | number | boolean;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matches, not the page size */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_assistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
+                     * @enum {string}
+                     */
+                    provider: "sim" | "vapi" | "retell" | "twilio";
+                    /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
+                    provider_assistant_id?: string | null;
+                    /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
+                    voice_connection_id?: number | null;
+                    /** @description what the assistant says first. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    first_message?: string | null;
+                    /** @description the assistant's instructions. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    system_prompt?: string | null;
+                    /** @description the vendor's voice id */
+                    voice?: string | null;
+                    /** @description BCP 47 tag, e.g. en-US */
+                    language?: string | null;
+                    /** @description the language model, e.g. gpt-4o */
+                    model?: string | null;
+                    /**
+                     * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
+                     * @enum {string}
+                     */
+                    voicemail_action?: "hang_up" | "leave_message";
+                    /** @description left on voicemail when voicemail_action is leave_message. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    voicemail_message?: string | null;
+                    /** @description the call ends after this many seconds; null = the vendor's default */
+                    max_duration_seconds?: number | null;
+                    /** @description where the assistant may transfer the call; normalised to E.164 */
+                    transfer_number?: string | null;
+                    /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
+                    action_status_rules?: {
+                        /** @enum {string} */
+                        action_status: "interested" | "scheduled" | "transferred";
+                        /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
+                        path: string;
+                        /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
+                        equals?: string | number | boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
                         name: string;
                         /**
                          * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                          * @enum {string}
                          */
                         provider: "sim" | "vapi" | "retell" | "twilio";
-                        /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
-                        provider_assistant_id?: string | null;
-                        /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
-                        voice_connection_id?: number | null;
-                        /** @description what the assistant says first. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        first_message?: string | null;
-                        /** @description the assistant's instructions. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        system_prompt?: string | null;
-                        /** @description the vendor's voice id */
-                        voice?: string | null;
-                        /** @description BCP 47 tag, e.g. en-US */
-                        language?: string | null;
-                        /** @description the language model, e.g. gpt-4o */
-                        model?: string | null;
+                        provider_assistant_id: string | null;
+                        voice_connection_id: number | null;
+                        first_message: string | null;
+                        system_prompt: string | null;
+                        voice: string | null;
+                        language: string | null;
+                        model: string | null;
                         /**
                          * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
                          * @enum {string}
                          */
-                        voicemail_action?: "hang_up" | "leave_message";
-                        /** @description left on voicemail when voicemail_action is leave_message. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        voicemail_message?: string | null;
-                        /** @description the call ends after this many seconds; null = the vendor's default */
-                        max_duration_seconds?: number | null;
-                        /** @description where the assistant may transfer the call; normalised to E.164 */
-                        transfer_number?: string | null;
+                        voicemail_action: "hang_up" | "leave_message";
+                        voicemail_message: string | null;
+                        max_duration_seconds: number | null;
+                        transfer_number: string | null;
                         /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                        action_status_rules?: {
+                        action_status_rules: {
                             /** @enum {string} */
                             action_status: "interested" | "scheduled" | "transferred";
                             /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
@@ -8909,280 +9310,106 @@ export interface paths {
                             /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
                             equals?: string | number | boolean;
                         }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string;
-                            /**
-                             * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
-                             * @enum {string}
-                             */
-                            provider: "sim" | "vapi" | "retell" | "twilio";
-                            provider_assistant_id: string | null;
-                            voice_connection_id: number | null;
-                            first_message: string | null;
-                            system_prompt: string | null;
-                            voice: string | null;
-                            language: string | null;
-                            model: string | null;
-                            /**
-                             * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
-                             * @enum {string}
-                             */
-                            voicemail_action: "hang_up" | "leave_message";
-                            voicemail_message: string | null;
-                            max_duration_seconds: number | null;
-                            transfer_number: string | null;
-                            /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                            action_status_rules: {
-                                /** @enum {string} */
-                                action_status: "interested" | "scheduled" | "transferred";
-                                /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
-                                path: string;
-                                /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
-                                equals?: string | number | boolean;
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/assistants/{id}": {
+    read_assistant: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: number;
+            };
             cookie?: never;
         };
-        /**
-         * Read an assistant
-         * @description The account owner lists, reads, creates, changes and deletes assistants; a sub-user lists and reads only the assistants of campaigns granted to it (another is 403) and may not create, change or delete them (403). Another account's assistant is 403, an unknown id 404.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string;
-                            /**
-                             * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
-                             * @enum {string}
-                             */
-                            provider: "sim" | "vapi" | "retell" | "twilio";
-                            provider_assistant_id: string | null;
-                            voice_connection_id: number | null;
-                            first_message: string | null;
-                            system_prompt: string | null;
-                            voice: string | null;
-                            language: string | null;
-                            model: string | null;
-                            /**
-                             * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
-                             * @enum {string}
-                             */
-                            voicemail_action: "hang_up" | "leave_message";
-                            voicemail_message: string | null;
-                            max_duration_seconds: number | null;
-                            transfer_number: string | null;
-                            /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                            action_status_rules: {
-                                /** @enum {string} */
-                                action_status: "interested" | "scheduled" | "transferred";
-                                /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
-                                path: string;
-                                /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
-                                equals?: string | number | boolean;
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Change an assistant
-         * @description Only the fields in the body change; the result is checked as a whole. 422 naming the field: a malformed {{...}} placeholder in first_message, system_prompt or voicemail_message; leave_message without voicemail_message; a voice_connection_id that is not a connection of this account with the same provider; vapi or retell without a connection while the service lacks that vendor's settings (the message names them); retell without an agent (provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID). Owner only.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            /** @description Every field optional; omitted = unchanged, null clears. The result is validated as a whole again. */
-            requestBody: {
                 content: {
                     "application/json": {
-                        name?: string;
+                        id: number;
+                        owner_id: number;
+                        name: string;
                         /**
                          * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
                          * @enum {string}
                          */
-                        provider?: "sim" | "vapi" | "retell" | "twilio";
-                        /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
-                        provider_assistant_id?: string | null;
-                        /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
-                        voice_connection_id?: number | null;
-                        /** @description what the assistant says first. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        first_message?: string | null;
-                        /** @description the assistant's instructions. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        system_prompt?: string | null;
-                        /** @description the vendor's voice id */
-                        voice?: string | null;
-                        /** @description BCP 47 tag, e.g. en-US */
-                        language?: string | null;
-                        /** @description the language model, e.g. gpt-4o */
-                        model?: string | null;
+                        provider: "sim" | "vapi" | "retell" | "twilio";
+                        provider_assistant_id: string | null;
+                        voice_connection_id: number | null;
+                        first_message: string | null;
+                        system_prompt: string | null;
+                        voice: string | null;
+                        language: string | null;
+                        model: string | null;
                         /**
                          * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
                          * @enum {string}
                          */
-                        voicemail_action?: "hang_up" | "leave_message";
-                        /** @description left on voicemail when voicemail_action is leave_message. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
-                        voicemail_message?: string | null;
-                        /** @description the call ends after this many seconds; null = the vendor's default */
-                        max_duration_seconds?: number | null;
-                        /** @description where the assistant may transfer the call; normalised to E.164 */
-                        transfer_number?: string | null;
+                        voicemail_action: "hang_up" | "leave_message";
+                        voicemail_message: string | null;
+                        max_duration_seconds: number | null;
+                        transfer_number: string | null;
                         /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                        action_status_rules?: {
+                        action_status_rules: {
                             /** @enum {string} */
                             action_status: "interested" | "scheduled" | "transferred";
                             /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
@@ -9190,993 +9417,947 @@ export interface paths {
                             /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
                             equals?: string | number | boolean;
                         }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    change_assistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional; omitted = unchanged, null clears. The result is validated as a whole again. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
+                     * @enum {string}
+                     */
+                    provider?: "sim" | "vapi" | "retell" | "twilio";
+                    /** @description the vendor's own assistant (Vapi) or agent (Retell) id; null = an inline assistant built from the fields below (Vapi) */
+                    provider_assistant_id?: string | null;
+                    /** @description an account's voice connection of the same provider (422 otherwise, another account's included); null = the service's credentials */
+                    voice_connection_id?: number | null;
+                    /** @description what the assistant says first. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    first_message?: string | null;
+                    /** @description the assistant's instructions. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    system_prompt?: string | null;
+                    /** @description the vendor's voice id */
+                    voice?: string | null;
+                    /** @description BCP 47 tag, e.g. en-US */
+                    language?: string | null;
+                    /** @description the language model, e.g. gpt-4o */
+                    model?: string | null;
+                    /**
+                     * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
+                     * @enum {string}
+                     */
+                    voicemail_action?: "hang_up" | "leave_message";
+                    /** @description left on voicemail when voicemail_action is leave_message. May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422. */
+                    voicemail_message?: string | null;
+                    /** @description the call ends after this many seconds; null = the vendor's default */
+                    max_duration_seconds?: number | null;
+                    /** @description where the assistant may transfer the call; normalised to E.164 */
+                    transfer_number?: string | null;
+                    /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
+                    action_status_rules?: {
+                        /** @enum {string} */
+                        action_status: "interested" | "scheduled" | "transferred";
+                        /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
+                        path: string;
+                        /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
+                        equals?: string | number | boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        /**
+                         * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
+                         * @enum {string}
+                         */
+                        provider: "sim" | "vapi" | "retell" | "twilio";
+                        provider_assistant_id: string | null;
+                        voice_connection_id: number | null;
+                        first_message: string | null;
+                        system_prompt: string | null;
+                        voice: string | null;
+                        language: string | null;
+                        model: string | null;
+                        /**
+                         * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
+                         * @enum {string}
+                         */
+                        voicemail_action: "hang_up" | "leave_message";
+                        voicemail_message: string | null;
+                        max_duration_seconds: number | null;
+                        transfer_number: string | null;
+                        /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
+                        action_status_rules: {
+                            /** @enum {string} */
+                            action_status: "interested" | "scheduled" | "transferred";
+                            /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
+                            path: string;
+                            /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
+                            equals?: string | number | boolean;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_assistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_voice_connections: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
                             owner_id: number;
                             name: string;
                             /**
-                             * @description sim (simulated calls), vapi or retell. vapi and retell need a voice_connection_id or the service's settings for that vendor (VAPI_API_KEY and VAPI_WEBHOOK_SECRET; RETELL_API_KEY): 422 naming what is missing. retell also needs an agent: provider_assistant_id, the connection's agent_id or RETELL_AGENT_ID.
+                             * @description vapi, retell or twilio; fixed once created
                              * @enum {string}
                              */
-                            provider: "sim" | "vapi" | "retell" | "twilio";
-                            provider_assistant_id: string | null;
-                            voice_connection_id: number | null;
-                            first_message: string | null;
-                            system_prompt: string | null;
-                            voice: string | null;
-                            language: string | null;
-                            model: string | null;
-                            /**
-                             * @description on reaching voicemail: hang_up (default) or leave_message (voicemail_message is then required)
-                             * @enum {string}
-                             */
-                            voicemail_action: "hang_up" | "leave_message";
-                            voicemail_message: string | null;
-                            max_duration_seconds: number | null;
-                            transfer_number: string | null;
-                            /** @description How the call's outcome becomes its action_status: after the call, the rules are tried in order against the vendor's post-call analysis; the first that matches sets action_status (interested, scheduled or transferred), none leaves it null. Default []. */
-                            action_status_rules: {
-                                /** @enum {string} */
-                                action_status: "interested" | "scheduled" | "transferred";
-                                /** @description dotted path into the vendor's post-call analysis, e.g. structuredData.interested (Vapi) or custom_analysis_data.appointment (Retell) */
-                                path: string;
-                                /** @description the value the path must hold (same type, strictly equal); left out: any truthy value matches (text "no", "false", "0" and "" count as false) */
-                                equals?: string | number | boolean;
-                            }[];
+                            provider: "vapi" | "retell" | "twilio";
+                            /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
+                            api_key: string;
+                            account_sid: string | null;
+                            /** @description masked like api_key; null when not set */
+                            webhook_secret: string | null;
+                            phone_number_id: string | null;
+                            agent_id: string | null;
+                            from_number: string | null;
+                            max_concurrent_calls: number | null;
+                            calls_per_second: number | null;
+                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
+                            events_url: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
-                        };
+                        }[];
+                        /** @description total number of the account's connections */
+                        count: number;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        post?: never;
-        /**
-         * Delete an assistant
-         * @description Owner only. 409 while a campaign uses it; the message names those campaigns (give them another assistant or none first).
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/voice-connections/": {
+    create_voice_connection: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List voice connections
-         * @description Newest first; secrets masked. An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                owner_id: number;
-                                name: string;
-                                /**
-                                 * @description vapi, retell or twilio; fixed once created
-                                 * @enum {string}
-                                 */
-                                provider: "vapi" | "retell" | "twilio";
-                                /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
-                                api_key: string;
-                                account_sid: string | null;
-                                /** @description masked like api_key; null when not set */
-                                webhook_secret: string | null;
-                                phone_number_id: string | null;
-                                agent_id: string | null;
-                                from_number: string | null;
-                                max_concurrent_calls: number | null;
-                                calls_per_second: number | null;
-                                /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
-                                events_url: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                            /** @description total number of the account's connections */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description vapi, retell or twilio; fixed once created
+                     * @enum {string}
+                     */
+                    provider: "vapi" | "retell" | "twilio";
+                    /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
+                    api_key: string;
+                    /** @description Twilio only, required there: the account SID (AC…) */
+                    account_sid?: string | null;
+                    /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
+                    webhook_secret?: string | null;
+                    /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
+                    phone_number_id?: string | null;
+                    /** @description Retell only: the agent of calls whose assistant names none */
+                    agent_id?: string | null;
+                    /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
+                    from_number?: string | null;
+                    /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
+                    max_concurrent_calls?: number | null;
+                    /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
+                    calls_per_second?: number | null;
                 };
             };
         };
-        put?: never;
-        /**
-         * Store vendor credentials (a voice connection)
-         * @description An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url. vapi needs webhook_secret and takes phone_number_id; retell takes agent_id and from_number (E.164); a setting of the other vendor is a 422 naming it.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
+                        id: number;
+                        owner_id: number;
                         name: string;
                         /**
                          * @description vapi, retell or twilio; fixed once created
                          * @enum {string}
                          */
                         provider: "vapi" | "retell" | "twilio";
-                        /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
+                        /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
                         api_key: string;
-                        /** @description Twilio only, required there: the account SID (AC…) */
-                        account_sid?: string | null;
-                        /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
-                        webhook_secret?: string | null;
-                        /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
-                        phone_number_id?: string | null;
-                        /** @description Retell only: the agent of calls whose assistant names none */
-                        agent_id?: string | null;
-                        /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
-                        from_number?: string | null;
-                        /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
-                        max_concurrent_calls?: number | null;
-                        /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
-                        calls_per_second?: number | null;
+                        account_sid: string | null;
+                        /** @description masked like api_key; null when not set */
+                        webhook_secret: string | null;
+                        phone_number_id: string | null;
+                        agent_id: string | null;
+                        from_number: string | null;
+                        max_concurrent_calls: number | null;
+                        calls_per_second: number | null;
+                        /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
+                        events_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string;
-                            /**
-                             * @description vapi, retell or twilio; fixed once created
-                             * @enum {string}
-                             */
-                            provider: "vapi" | "retell" | "twilio";
-                            /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
-                            api_key: string;
-                            account_sid: string | null;
-                            /** @description masked like api_key; null when not set */
-                            webhook_secret: string | null;
-                            phone_number_id: string | null;
-                            agent_id: string | null;
-                            from_number: string | null;
-                            max_concurrent_calls: number | null;
-                            calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
-                            events_url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/voice-connections/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a voice connection
-         * @description An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            owner_id: number;
-                            name: string;
-                            /**
-                             * @description vapi, retell or twilio; fixed once created
-                             * @enum {string}
-                             */
-                            provider: "vapi" | "retell" | "twilio";
-                            /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
-                            api_key: string;
-                            account_sid: string | null;
-                            /** @description masked like api_key; null when not set */
-                            webhook_secret: string | null;
-                            phone_number_id: string | null;
-                            agent_id: string | null;
-                            from_number: string | null;
-                            max_concurrent_calls: number | null;
-                            calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
-                            events_url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Change a voice connection
-         * @description Only the fields in the body change; a secret left out keeps its value. The provider is fixed. An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            /** @description Every field optional; omitted = unchanged (a secret left out keeps its stored value), null clears. The provider is fixed. */
-            requestBody: {
                 content: {
                     "application/json": {
-                        name?: string;
-                        /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
-                        api_key?: string;
-                        /** @description Twilio only, required there: the account SID (AC…) */
-                        account_sid?: string | null;
-                        /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
-                        webhook_secret?: string | null;
-                        /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
-                        phone_number_id?: string | null;
-                        /** @description Retell only: the agent of calls whose assistant names none */
-                        agent_id?: string | null;
-                        /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
-                        from_number?: string | null;
-                        /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
-                        max_concurrent_calls?: number | null;
-                        /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
-                        calls_per_second?: number | null;
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_voice_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        /**
+                         * @description vapi, retell or twilio; fixed once created
+                         * @enum {string}
+                         */
+                        provider: "vapi" | "retell" | "twilio";
+                        /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
+                        api_key: string;
+                        account_sid: string | null;
+                        /** @description masked like api_key; null when not set */
+                        webhook_secret: string | null;
+                        phone_number_id: string | null;
+                        agent_id: string | null;
+                        from_number: string | null;
+                        max_concurrent_calls: number | null;
+                        calls_per_second: number | null;
+                        /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
+                        events_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    change_voice_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional; omitted = unchanged (a secret left out keeps its stored value), null clears. The provider is fixed. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description The vendor's private API key (Bearer; Twilio: the auth token). Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. */
+                    api_key?: string;
+                    /** @description Twilio only, required there: the account SID (AC…) */
+                    account_sid?: string | null;
+                    /** @description Vapi only, required there: the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with). Write-only, sealed, masked. Retell signs with the API key: must be null. */
+                    webhook_secret?: string | null;
+                    /** @description Vapi only: the phoneNumberId calls go out from when the campaign's number has no provider_number_id */
+                    phone_number_id?: string | null;
+                    /** @description Retell only: the agent of calls whose assistant names none */
+                    agent_id?: string | null;
+                    /** @description Retell and Twilio: the number calls go out from when the campaign has none; normalised to E.164 */
+                    from_number?: string | null;
+                    /** @description calls in progress at once on these credentials; 0 = no cap; null = the vendor's default (Vapi 10, Retell 20) */
+                    max_concurrent_calls?: number | null;
+                    /** @description calls started per second on these credentials; null = the vendor's default (Vapi and Retell 5, Twilio 1) */
+                    calls_per_second?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        /**
+                         * @description vapi, retell or twilio; fixed once created
+                         * @enum {string}
+                         */
+                        provider: "vapi" | "retell" | "twilio";
+                        /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
+                        api_key: string;
+                        account_sid: string | null;
+                        /** @description masked like api_key; null when not set */
+                        webhook_secret: string | null;
+                        phone_number_id: string | null;
+                        agent_id: string | null;
+                        from_number: string | null;
+                        max_concurrent_calls: number | null;
+                        calls_per_second: number | null;
+                        /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
+                        events_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_voice_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_audit_events: {
+        parameters: {
+            query?: {
+                /** @description events at or after this time (inclusive); without an offset read as UTC */
+                since?: string;
+                /** @description events before this time (exclusive); without an offset read as UTC */
+                until?: string;
+                /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
+                actor?: string;
+                /** @description any of these kinds; repeated keys or a comma list */
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed")[];
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             id: number;
-                            owner_id: number;
-                            name: string;
                             /**
-                             * @description vapi, retell or twilio; fixed once created
+                             * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            provider: "vapi" | "retell" | "twilio";
-                            /** @description masked: **** (with the last 4 characters of a key of 16 or more) */
-                            api_key: string;
-                            account_sid: string | null;
-                            /** @description masked like api_key; null when not set */
-                            webhook_secret: string | null;
-                            phone_number_id: string | null;
-                            agent_id: string | null;
-                            from_number: string | null;
-                            max_concurrent_calls: number | null;
-                            calls_per_second: number | null;
-                            /** @description Read-only: set the vendor's server URL (Vapi) or webhook URL (Retell) to this, so the vendor posts this connection's call events here; Twilio: the Voice URL (POST) of the account's numbers, for inbound calls (outbound calls carry their own URLs). Null while the service's PUBLIC_BASE_URL is unset. */
-                            events_url: string | null;
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed";
                             /** Format: date-time */
                             created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /**
-         * Delete a voice connection
-         * @description 409 while an assistant names it (change or delete those assistants first). An account's own Vapi or Retell credentials, used instead of the service's (VAPI_*\/RETELL_* settings) by the assistants that name the connection. Account owner only: a sub-user gets 403 on every operation. Another account's connection is 403, an unknown id 404. api_key and webhook_secret are write-only: stored sealed (AES-256-GCM under SECRET_KEY) and answered masked. Set the vendor's server URL (Vapi) or webhook URL (Retell) to the connection's events_url.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/audit-events/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the account's audit events
-         * @description Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.
-         *
-         *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none (campaign.started is written just after the queueing commits, before the answer is sent). A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
-         *
-         *     Kinds:
-         *     - `suppression.added`: a number or contact was added to the account's suppression list
-         *     - `suppression.removed`: a suppression was removed
-         *     - `account.quiet_hours_changed`: the account's quiet hours changed
-         *     - `account.caps_changed`: the account's call frequency caps changed
-         *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
-         *     - `campaign.paused`: is_paused went from false to true
-         *     - `campaign.resumed`: is_paused went from true to false
-         *     - `campaign.archived`: is_archive went from false to true
-         *     - `campaign.unarchived`: is_archive went from true to false
-         *     - `prompt.approved`: the owner approved a pending prompt change; subject: the prompt-history entry; details: campaign_id, comment
-         *     - `prompt.rejected`: the owner rejected a pending prompt change; subject and details as prompt.approved
-         *     - `api_key.created`: an API key was generated through the API; details: name, masked_key
-         *     - `api_key.deleted`: an API key was deleted; details: name, masked_key
-         *     - `sub_user.grant_added`: campaigns were granted to a sub-user; subject: the sub-user; details: campaign_ids newly granted (a grant already held writes no event)
-         *     - `sub_user.grant_removed`: campaigns were revoked from a sub-user; subject and details as sub_user.grant_added
-         *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description events at or after this time (inclusive); without an offset read as UTC */
-                    since?: string;
-                    /** @description events before this time (exclusive); without an offset read as UTC */
-                    until?: string;
-                    /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
-                    actor?: string;
-                    /** @description any of these kinds; repeated keys or a comma list */
-                    kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed")[];
-                    skip?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
+                            actor: {
                                 /**
-                                 * @description what happened (see the operation's description)
+                                 * @description api_key when the request came with X-API-Key (user_id is then the account the key belongs to)
                                  * @enum {string}
                                  */
-                                kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed";
-                                /** Format: date-time */
-                                created_at: string;
-                                actor: {
-                                    /**
-                                     * @description api_key when the request came with X-API-Key (user_id is then the account the key belongs to)
-                                     * @enum {string}
-                                     */
-                                    type: "user" | "sub_user" | "api_key";
-                                    user_id: number | null;
-                                    sub_user_id: number | null;
-                                    api_key_id: number | null;
-                                    /** @description the account's e-mail, the sub-user's username or "api key <name>" (#<id> when unnamed), as it was when the event was written */
-                                    label: string;
-                                };
-                                subject: {
-                                    /** @enum {string} */
-                                    type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression";
-                                    /** @description the id of the row the event is about; it may since have been deleted */
-                                    id: number | null;
-                                };
-                                /** @description what changed; depends on the kind; never secrets */
-                                details: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description the client address as the service sees it (behind a proxy: see TRUST_PROXY) */
-                                ip: string | null;
-                                /** @description the User-Agent header, cut to 512 characters */
-                                user_agent: string | null;
-                            }[];
-                            /** @description the number of all events matching the filters, not the page size */
-                            count: number;
-                        };
+                                type: "user" | "sub_user" | "api_key";
+                                user_id: number | null;
+                                sub_user_id: number | null;
+                                api_key_id: number | null;
+                                /** @description the account's e-mail, the sub-user's username or "api key <name>" (#<id> when unnamed), as it was when the event was written */
+                                label: string;
+                            };
+                            subject: {
+                                /** @enum {string} */
+                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression";
+                                /** @description the id of the row the event is about; it may since have been deleted */
+                                id: number | null;
+                            };
+                            /** @description what changed; depends on the kind; never secrets */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the client address as the service sees it (behind a proxy: see TRUST_PROXY) */
+                            ip: string | null;
+                            /** @description the User-Agent header, cut to 512 characters */
+                            user_agent: string | null;
+                        }[];
+                        /** @description the number of all events matching the filters, not the page size */
+                        count: number;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/compliance/settings": {
+    read_compliance_settings: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Read the account's quiet hours and frequency caps
-         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description start of the account's calling window in each contact's local time (default 08:00) */
-                            quiet_hours_from: string;
-                            /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
-                            quiet_hours_to: string;
-                            /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
-                            max_calls_per_day: number;
-                            /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
-                            max_calls_per_week: number;
-                        };
-                    };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Change the account's quiet hours and frequency caps (owner only, audited)
-         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. The window must not cross midnight (from < to).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
                         /** @description start of the account's calling window in each contact's local time (default 08:00) */
@@ -10190,240 +10371,146 @@ export interface paths {
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description start of the account's calling window in each contact's local time (default 08:00) */
-                            quiet_hours_from: string;
-                            /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
-                            quiet_hours_to: string;
-                            /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
-                            max_calls_per_day: number;
-                            /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
-                            max_calls_per_week: number;
-                        };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
         };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/api/v1/suppressions/": {
+    update_compliance_settings: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List suppressed numbers
-         * @description Newest first. By default only suppressions that apply now (include_expired=true adds the expired ones). phone_number is an exact match after normalisation. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    skip?: number;
-                    limit?: number;
-                    /** @description exact number, normalised to E.164 when it parses as one (else matched as written, so matches nothing) */
-                    phone_number?: string;
-                    /** @description any of these sources (repeated keys or a comma list) */
-                    source?: ("manual" | "import" | "opt_out" | "integration")[];
-                    /** @description also list suppressions whose expires_at has passed */
-                    include_expired?: boolean;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description start of the account's calling window in each contact's local time (default 08:00) */
+                    quiet_hours_from: string;
+                    /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
+                    quiet_hours_to: string;
+                    /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
+                    max_calls_per_day: number;
+                    /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
+                    max_calls_per_week: number;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                /** @description E.164 */
-                                phone_number: string;
-                                reason: string | null;
-                                /**
-                                 * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
-                                 * @enum {string}
-                                 */
-                                source: "manual" | "import" | "opt_out" | "integration";
-                                /** @description the call the person opted out on (source opt_out) */
-                                call_id: number | null;
-                                /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
-                                created_by: {
-                                    /** @description the account owner who added it */
-                                    user_id: number | null;
-                                    /** @description the sub-user who added it */
-                                    sub_user_id: number | null;
-                                    /** @description their e-mail (a sub-user may have none) */
-                                    email: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string | null;
-                            }[];
-                            /** @description total number of matching suppressions, not the page size */
-                            count: number;
-                        };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description start of the account's calling window in each contact's local time (default 08:00) */
+                        quiet_hours_from: string;
+                        /** @description end of the window, exclusive; 24:00 = midnight (default 21:00) */
+                        quiet_hours_to: string;
+                        /** @description outbound calls to one number per rolling 24 hours across all of the account's campaigns (default 3) */
+                        max_calls_per_day: number;
+                        /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
+                        max_calls_per_week: number;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        put?: never;
-        /**
-         * Add a number to the do-not-call list
-         * @description source is manual (default) or integration; import and opt_out are set by the service. expires_at must be in the future (422 naming it otherwise, and nothing changes). Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+    };
+    list_suppressions: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description exact number, normalised to E.164 when it parses as one (else matched as written, so matches nothing) */
+                phone_number?: string;
+                /** @description any of these sources (repeated keys or a comma list) */
+                source?: ("manual" | "import" | "opt_out" | "integration")[];
+                /** @description also list suppressions whose expires_at has passed */
+                include_expired?: boolean;
             };
-            requestBody: {
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
-                        phone_number: string;
-                        /** @description free text, shown in the next_action_reason of the contacts it stops */
-                        reason?: string | null;
-                        /**
-                         * Format: date-time
-                         * @description when the suppression stops applying; must be in the future; null or omitted = never
-                         */
-                        expires_at?: string | null;
-                        /**
-                         * @description manual (default) or integration
-                         * @default manual
-                         * @enum {string}
-                         */
-                        source?: "manual" | "integration";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                        data: {
                             id: number;
                             /** @description E.164 */
                             phone_number: string;
@@ -10448,702 +10535,706 @@ export interface paths {
                             created_at: string;
                             /** Format: date-time */
                             expires_at: string | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                        }[];
+                        /** @description total number of matching suppressions, not the page size */
+                        count: number;
                     };
                 };
             };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/suppressions/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Is this number suppressed?
-         * @description The number is normalised as on addition (422 when it is not a phone number). suppressed is true when a suppression of the caller's account applies now; an expired one answers suppressed false and suppression null. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        get: {
-            parameters: {
-                query: {
-                    /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
-                    phone_number: string;
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the number looked up, in E.164 */
-                            phone_number: string;
-                            /** @description true when an unexpired suppression lists the number */
-                            suppressed: boolean;
-                            /** @description the unexpired suppression; null when none (an expired one is not shown) */
-                            suppression: {
-                                id: number;
-                                /** @description E.164 */
-                                phone_number: string;
-                                reason: string | null;
-                                /**
-                                 * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
-                                 * @enum {string}
-                                 */
-                                source: "manual" | "import" | "opt_out" | "integration";
-                                /** @description the call the person opted out on (source opt_out) */
-                                call_id: number | null;
-                                /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
-                                created_by: {
-                                    /** @description the account owner who added it */
-                                    user_id: number | null;
-                                    /** @description the sub-user who added it */
-                                    sub_user_id: number | null;
-                                    /** @description their e-mail (a sub-user may have none) */
-                                    email: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/suppressions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a number from the do-not-call list
-         * @description Account owner only (a sub-user: 403). Contacts the suppression moved to do_not_disturb stay so; changing their status is up to the owner. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/suppressions/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add many numbers as a tracked task
-         * @description A JSON array of {phone_number, reason?, expires_at?}, at most 10000 items (413 above; a body over 4 MiB is also 413). Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description at most 10000 items (more: 413) */
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @description any common format; an invalid number fails this row only */
-                        phone_number: string;
-                        /** @description free text, shown in the next_action_reason of the contacts it stops */
-                        reason?: string | null;
-                        /**
-                         * Format: date-time
-                         * @description a past date-time fails this row only; null or omitted = never
-                         */
-                        expires_at?: string | null;
-                    }[];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task_id: number;
-                            /** @enum {string} */
-                            kind: "bulk" | "csv";
-                            /**
-                             * @description pending (stored), running, completed, failed (see failure_reason)
-                             * @enum {string}
-                             */
-                            status: "pending" | "running" | "completed" | "failed";
-                            /** @description rows received */
-                            total: number;
-                            /** @description rows looked at so far: added + failed */
-                            processed: number;
-                            /** @description numbers added to the list, or updated when already listed */
-                            added: number;
-                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
-                            failed: number;
-                            /** @description all failed rows, including those beyond the stored errors */
-                            error_count: number;
-                            file_name: string | null;
-                            failure_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            started_at: string | null;
-                            /** Format: date-time */
-                            finished_at: string | null;
-                            /** @description the first 1000 failed rows, in row order */
-                            errors: {
-                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
-                                index: number;
-                                /** @description the phone number as given */
-                                phone_number: string;
-                                reason: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                        detail: string;
                     };
                 };
             };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/suppressions/bulk/{task_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Progress of a bulk or CSV suppression task
-         * @description Counters, timestamps and the first 1000 failed rows. Another account's task is 403 (and, for a sub-user, a task another person started).
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    task_id: number;
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task_id: number;
-                            /** @enum {string} */
-                            kind: "bulk" | "csv";
-                            /**
-                             * @description pending (stored), running, completed, failed (see failure_reason)
-                             * @enum {string}
-                             */
-                            status: "pending" | "running" | "completed" | "failed";
-                            /** @description rows received */
-                            total: number;
-                            /** @description rows looked at so far: added + failed */
-                            processed: number;
-                            /** @description numbers added to the list, or updated when already listed */
-                            added: number;
-                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
-                            failed: number;
-                            /** @description all failed rows, including those beyond the stored errors */
-                            error_count: number;
-                            file_name: string | null;
-                            failure_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            started_at: string | null;
-                            /** Format: date-time */
-                            finished_at: string | null;
-                            /** @description the first 1000 failed rows, in row order */
-                            errors: {
-                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
-                                index: number;
-                                /** @description the phone number as given */
-                                phone_number: string;
-                                reason: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/suppressions/import/csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add numbers from a CSV upload as a tracked task
-         * @description multipart/form-data with one file part. The header line names the columns, matched case-insensitively with spaces and punctuation ignored: phone_number (or phone) is required (422 without it), reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header; UTF-8 with or without BOM. At most 10000 data rows and 16 MiB (413 above, and nothing is added). Row index in errors = data row, 0-based, header excluded. Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description the CSV file
-                         */
-                        file: string;
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            task_id: number;
-                            /** @enum {string} */
-                            kind: "bulk" | "csv";
-                            /**
-                             * @description pending (stored), running, completed, failed (see failure_reason)
-                             * @enum {string}
-                             */
-                            status: "pending" | "running" | "completed" | "failed";
-                            /** @description rows received */
-                            total: number;
-                            /** @description rows looked at so far: added + failed */
-                            processed: number;
-                            /** @description numbers added to the list, or updated when already listed */
-                            added: number;
-                            /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
-                            failed: number;
-                            /** @description all failed rows, including those beyond the stored errors */
-                            error_count: number;
-                            file_name: string | null;
-                            failure_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            started_at: string | null;
-                            /** Format: date-time */
-                            finished_at: string | null;
-                            /** @description the first 1000 failed rows, in row order */
-                            errors: {
-                                /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
-                                index: number;
-                                /** @description the phone number as given */
-                                phone_number: string;
-                                reason: string;
-                            }[];
-                        };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
-                /** @description Error */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Error */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Error */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description Validation Error */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: {
-                                loc: (string | number)[];
-                                msg: string;
-                                type: string;
-                            }[];
-                        };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    };
+    add_suppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
+                    phone_number: string;
+                    /** @description free text, shown in the next_action_reason of the contacts it stops */
+                    reason?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the suppression stops applying; must be in the future; null or omitted = never
+                     */
+                    expires_at?: string | null;
+                    /**
+                     * @description manual (default) or integration
+                     * @default manual
+                     * @enum {string}
+                     */
+                    source?: "manual" | "integration";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        reason: string | null;
+                        /**
+                         * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
+                         * @enum {string}
+                         */
+                        source: "manual" | "import" | "opt_out" | "integration";
+                        /** @description the call the person opted out on (source opt_out) */
+                        call_id: number | null;
+                        /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
+                        created_by: {
+                            /** @description the account owner who added it */
+                            user_id: number | null;
+                            /** @description the sub-user who added it */
+                            sub_user_id: number | null;
+                            /** @description their e-mail (a sub-user may have none) */
+                            email: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    lookup_suppression: {
+        parameters: {
+            query: {
+                /** @description any common format; stored as E.164 (numbers without + are read in DEFAULT_COUNTRY) */
+                phone_number: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the number looked up, in E.164 */
+                        phone_number: string;
+                        /** @description true when an unexpired suppression lists the number */
+                        suppressed: boolean;
+                        /** @description the unexpired suppression; null when none (an expired one is not shown) */
+                        suppression: {
+                            id: number;
+                            /** @description E.164 */
+                            phone_number: string;
+                            reason: string | null;
+                            /**
+                             * @description manual or integration (POST /api/v1/suppressions/), import (bulk and CSV), opt_out (the person asked on a call)
+                             * @enum {string}
+                             */
+                            source: "manual" | "import" | "opt_out" | "integration";
+                            /** @description the call the person opted out on (source opt_out) */
+                            call_id: number | null;
+                            /** @description who added the number; null when the service did (an opt-out on a call) or the person was deleted */
+                            created_by: {
+                                /** @description the account owner who added it */
+                                user_id: number | null;
+                                /** @description the sub-user who added it */
+                                sub_user_id: number | null;
+                                /** @description their e-mail (a sub-user may have none) */
+                                email: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    remove_suppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulk_add_suppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description at most 10000 items (more: 413) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any common format; an invalid number fails this row only */
+                    phone_number: string;
+                    /** @description free text, shown in the next_action_reason of the contacts it stops */
+                    reason?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description a past date-time fails this row only; null or omitted = never
+                     */
+                    expires_at?: string | null;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        /** @enum {string} */
+                        kind: "bulk" | "csv";
+                        /**
+                         * @description pending (stored), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description rows received */
+                        total: number;
+                        /** @description rows looked at so far: added + failed */
+                        processed: number;
+                        /** @description numbers added to the list, or updated when already listed */
+                        added: number;
+                        /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                        failed: number;
+                        /** @description all failed rows, including those beyond the stored errors */
+                        error_count: number;
+                        file_name: string | null;
+                        failure_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /** @description the first 1000 failed rows, in row order */
+                        errors: {
+                            /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                            index: number;
+                            /** @description the phone number as given */
+                            phone_number: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_suppression_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        /** @enum {string} */
+                        kind: "bulk" | "csv";
+                        /**
+                         * @description pending (stored), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description rows received */
+                        total: number;
+                        /** @description rows looked at so far: added + failed */
+                        processed: number;
+                        /** @description numbers added to the list, or updated when already listed */
+                        added: number;
+                        /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                        failed: number;
+                        /** @description all failed rows, including those beyond the stored errors */
+                        error_count: number;
+                        file_name: string | null;
+                        failure_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /** @description the first 1000 failed rows, in row order */
+                        errors: {
+                            /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                            index: number;
+                            /** @description the phone number as given */
+                            phone_number: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    import_suppressions_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the CSV file
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task_id: number;
+                        /** @enum {string} */
+                        kind: "bulk" | "csv";
+                        /**
+                         * @description pending (stored), running, completed, failed (see failure_reason)
+                         * @enum {string}
+                         */
+                        status: "pending" | "running" | "completed" | "failed";
+                        /** @description rows received */
+                        total: number;
+                        /** @description rows looked at so far: added + failed */
+                        processed: number;
+                        /** @description numbers added to the list, or updated when already listed */
+                        added: number;
+                        /** @description rows that could not be added (invalid number, expires_at in the past, reason too long) */
+                        failed: number;
+                        /** @description all failed rows, including those beyond the stored errors */
+                        error_count: number;
+                        file_name: string | null;
+                        failure_reason: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /** @description the first 1000 failed rows, in row order */
+                        errors: {
+                            /** @description 0-based position in the request array, or data row of the CSV (header excluded) */
+                            index: number;
+                            /** @description the phone number as given */
+                            phone_number: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
-    schemas: never;
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
-}
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
