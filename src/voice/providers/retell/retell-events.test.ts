@@ -3,7 +3,7 @@ import type { CallEvent } from '../../provider.ts';
 import type { RetellScript } from '../../../../test/fakes/retell.ts';
 import { parseRetellEvents } from './retell-events.ts';
 import { RETELL_OUTCOMES } from './retell-outcomes.ts';
-import { AGENT, callRequest, retellScene, type RetellScene } from './retell-test-scene.ts';
+import { AGENT, callRequest, retellScene, type RetellScene } from '../../../../test/helpers/retell-scene.ts';
 import type { DisconnectionReason, PhoneCallResponse } from './retell-types.ts';
 
 const ended = (over: Partial<PhoneCallResponse>): string => JSON.stringify({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { callRequest, retellScene, type RetellScene } from './retell-test-scene.ts';
+import { callRequest, retellScene, type RetellScene } from '../../../../test/helpers/retell-scene.ts';
 
 let scene: RetellScene;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { sign as sdkSign, verify as sdkVerify } from 'retell-sdk';
 import { VoiceProviderError, type CallAssistant } from '../../provider.ts';
 import { RetellProvider } from './retell-provider.ts';
 import { signRetell, verifyRetell } from './retell-signature.ts';
-import { API_KEY, callRequest, credentials, retellScene, type RetellScene } from './retell-test-scene.ts';
+import { API_KEY, callRequest, credentials, retellScene, type RetellScene } from '../../../../test/helpers/retell-scene.ts';
 
 const assistant: CallAssistant = {
   id: 3, name: 'Spring', providerAssistantId: 'agent_custom', firstMessage: 'Hello Ann!', systemPrompt: 'You sell spring offers.', voice: '11labs-Adrian',

@@ -1,8 +1,8 @@
-import { startReceiver, type Receiver } from '../../../../test/fakes/webhook-receiver.ts';
-import { startFakeRetell, type FakeRetell, type FakeRetellOptions } from '../../../../test/fakes/retell.ts';
-import type { CallEvent, StartCallRequest } from '../../provider.ts';
-import type { VendorCredentials } from '../../vendor-credentials.ts';
-import { RetellProvider } from './retell-provider.ts';
+import { startReceiver, type Receiver } from '../fakes/webhook-receiver.ts';
+import { startFakeRetell, type FakeRetell, type FakeRetellOptions } from '../fakes/retell.ts';
+import type { CallEvent, StartCallRequest } from '../../src/voice/provider.ts';
+import type { VendorCredentials } from '../../src/voice/vendor-credentials.ts';
+import { RetellProvider } from '../../src/voice/providers/retell/retell-provider.ts';
 
 /** A fake Retell, a receiver standing in for the service's events route, and a provider pointed at the fake. */
 export interface RetellScene { fake: FakeRetell; receiver: Receiver; provider: RetellProvider; events(): CallEvent[]; close(): Promise<void> }

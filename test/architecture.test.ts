@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of docs/architecture.md, held against the imports of every file under
+ * src/ (tests excluded). A rule with known breaches lists them: a new breach fails, and so does
+ * a listed one that was fixed (take it off the list), so the list only shrinks.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Each file's relative imports, as paths from the repository root. */
+const imports = new Map(sources('src').map((file) => {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return [file, specifiers.map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)))] as const;
+}));
+
+function breaches(from: RegExp, to: RegExp): string[] {
+  return [...imports].flatMap(([file, targets]) => (from.test(file) ? targets.filter((t) => to.test(t)).map((t) => `${file} -> ${t}`) : [])).sort();
+}
+
+describe('the layers of src/', () => {
+  it('never imports test code from src/', () => {
+    expect(breaches(/^src\//, /^test\//)).toEqual([]);
+  });
+
+  it('keeps the database layer, the HTTP layer and the shared helpers free of modules and vendors', () => {
+    expect(breaches(/^src\/(db|http|shared)\//, /^src\/(modules|voice)\//)).toEqual([]);
+  });
+
+  it('keeps vendor adapters from importing modules, apart from the known breaches the vendor port will remove (issue 24)', () => {
+    expect(breaches(/^src\/voice\//, /^src\/modules\//)).toEqual([
+      'src/voice/connection-loader.ts -> src/modules/voice-connections/voice-connections.repository.ts',
+    ]);
+  });
+
+  it('keeps modules from importing a vendor\'s own files, apart from the known breaches the vendor port will remove (issue 24)', () => {
+    const found = [...new Set(breaches(/^src\/modules\//, /^src\/voice\/providers\//).map((b) => b.split(' -> ')[0]!))].sort();
+    expect(found).toEqual(KNOWN_MODULES_IMPORTING_VENDORS);
+  });
+});
+
+/** Modules that still reach into a vendor's folder (the Twilio agent's routes live in modules/agent today). */
+const KNOWN_MODULES_IMPORTING_VENDORS = [
+  'src/modules/agent/conversation-store.ts',
+  'src/modules/agent/relay-socket.ts',
+  'src/modules/agent/twilio.routes.ts',
+  'src/modules/dialer/call-events/call-events.routes.ts',
+  'src/modules/voice-connections/voice-connections.service.ts',
+];
