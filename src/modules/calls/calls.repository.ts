@@ -88,7 +88,8 @@ export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
  * columns, never the wide call data), then the page's calls are read by id and joined to
  * their campaign titles.
  *
- * fewMatches (the bounded count found at most EXACT_COUNT_UP_TO): the matches are collected
+ * fewMatches (the bounded count found at most EXACT_COUNT_UP_TO, or an estimate small enough
+ * that sorting the matches beats walking to them: calls.service.ts): the matches are collected
  * first and then sorted. Without it the planner may walk the id index from the newest call
  * and test each one, which reads every call when a search word is rare (its estimate of a
  * word prefix is 0.5% of the calls): OFFSET 0 keeps the filter planned on its own.

@@ -4,7 +4,7 @@ import { phoneFilter } from '../../shared/phone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign } from '../campaigns/campaign-access.ts';
 import { withStatementTimeout } from '../../db/bounded-list.ts';
-import { countCalls } from './calls.count.ts';
+import { countCalls, visibleCalls } from './calls.count.ts';
 import { callsPage, findCall, type CallFilters, type CallRecord } from './calls.repository.ts';
 import type { CallsQuery } from './calls.schemas.ts';
 import { prepareCallDataSearch } from './calls.search.ts';
@@ -17,6 +17,13 @@ const usedFilters = (q: CallsQuery) =>
   Object.entries(q)
     .filter(([key, value]) => !['skip', 'limit', 'after_id'].includes(key) && value !== undefined && value !== '')
     .map(([key]) => key);
+
+/**
+ * Whether reading the matches and sorting them costs less than walking the newest calls until
+ * `wanted` match: the walk reads about wanted x total / matches calls, the sort reads the matches.
+ * A day in March at 2M calls (5,500 matches, far from the newest ids) took 1.35 s walking.
+ */
+export const fewerThanTheWalk = (matches: number, wanted: number, total: number) => matches * matches <= wanted * total;
 
 /** The calls list with the API's pagination object; every query under the API's statement timeout. */
 export async function listCallsPage(args: { db: Db; principal: Principal; query: CallsQuery; defaultCountry: string; statementTimeoutMs: number }) {
@@ -43,9 +50,9 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
       callType: text(q.call_type),
       callData: callData === undefined ? undefined : await prepareCallDataSearch(db, callData),
     };
-    // The count first: a small exact one tells the page how to read (callsPage's fewMatches).
+    // The count first: it tells the page how to read (callsPage's fewMatches).
     const counted = await countCalls(db, args.principal, filters);
-    const fewMatches = counted.bounded && counted.exact;
+    const fewMatches = counted.bounded && (counted.exact || fewerThanTheWalk(counted.count, q.skip + q.limit, await visibleCalls(db, args.principal)));
     const page = await callsPage(db, { principal: args.principal, filters, afterId: q.after_id, skip: q.skip, limit: q.limit, fewMatches });
     return { data: page, count: counted.count, exact: counted.exact };
   });
