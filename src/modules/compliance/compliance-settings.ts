@@ -30,3 +30,10 @@ export async function complianceOf(db: Db, ownerIds: number[]): Promise<Map<numb
   }
   return result;
 }
+
+/** Writes the account's settings (one row per account; no row means the defaults). */
+export async function saveCompliance(db: Db, ownerId: number, s: ComplianceSettings): Promise<void> {
+  const values = { quiet_hours_from: s.quietFrom, quiet_hours_to: s.quietTo, max_calls_per_day: s.maxPerDay, max_calls_per_week: s.maxPerWeek, updated_at: new Date() };
+  await db.insertInto('account_compliance').values({ owner_id: ownerId, ...values })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet(values)).execute();
+}
