@@ -40,7 +40,6 @@ import { suppressionsRoutes } from './modules/compliance/suppressions/suppressio
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
-import { campaignStartedHook } from './modules/audit/campaign-started.hook.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -154,8 +153,6 @@ export async function buildApp(
         // The browser sends the cookie whoever wrote the page: see dashboard-session.ts.
         if (credentialKind(credentials) === 'session') requireCsrfHeader(request);
       });
-      // campaign.started for the dialer's queue operations (see the hook for why it is one).
-      api.addHook('preSerialization', campaignStartedHook(requestDeps.db));
       await api.register(sessionRoutes);
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });

@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { CampaignIdParams, ErrorResponses, Id, Message } from '../../http/schemas.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connection.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
 import { queueCampaignContacts } from './outbound/queue.ts';
@@ -26,8 +29,10 @@ export async function dialerRoutes(app: App) {
     },
   }, async (request) => {
     const campaign = await requireCampaign(db, request.principal, request.params.campaign_id);
-    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status: 'new', limit: null, reason: 'queued by campaign enqueue', wake: dialerWake }));
-    return message(campaign, n);
+    return db.transaction().execute(async (trx) => {
+      const n = await queueCampaignContacts(trx, { campaignId: campaign.id, status: 'new', limit: null, reason: 'queued by campaign enqueue', wake: dialerWake });
+      return startedCampaign(trx, request, campaign, message(campaign, n), { status: 'new', limit: null });
+    });
   });
 
   app.post('/contacts/enqueue_calls/:campaign_id', {
@@ -46,8 +51,10 @@ export async function dialerRoutes(app: App) {
   }, async (request) => {
     const campaign = await requireCampaign(db, request.principal, request.params.campaign_id);
     const { status, limit } = request.query;
-    const n = await db.transaction().execute((trx) => queueCampaignContacts(trx, { campaignId: campaign.id, status, limit, reason: `queued by contacts enqueue (status ${status})`, wake: dialerWake }));
-    return message(campaign, n);
+    return db.transaction().execute(async (trx) => {
+      const n = await queueCampaignContacts(trx, { campaignId: campaign.id, status, limit, reason: `queued by contacts enqueue (status ${status})`, wake: dialerWake });
+      return startedCampaign(trx, request, campaign, message(campaign, n), { status, limit });
+    });
   });
 
   queueSelectedRoute(app);
@@ -83,6 +90,28 @@ function queueSelectedRoute(app: App) {
     const n = result.queued.length;
     return { message: `Queued ${n} contact${n === 1 ? '' : 's'}`, ...result };
   });
+}
+
+/**
+ * campaign.started in the queueing's own transaction: queueing campaign-wide is starting the
+ * campaign, and a queueing that failed leaves no event.
+ */
+async function startedCampaign<M extends { message: string }>(
+  trx: Db,
+  request: FastifyRequest,
+  campaign: { id: number },
+  answer: M,
+  query: { status: string; limit: number | null },
+): Promise<M> {
+  const route = request.routeOptions.url ?? '';
+  await recordAudit(trx, {
+    principal: request.principal,
+    request,
+    kind: 'campaign.started',
+    subject: { type: 'campaign', id: campaign.id },
+    details: { route: `POST ${route}`, status: query.status, limit: query.limit, message: answer.message },
+  });
+  return answer;
 }
 
 function message(campaign: { id: number; owner_id: number }, n: number) {

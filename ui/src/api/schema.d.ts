@@ -1298,7 +1298,7 @@ export interface paths {
          * List the account's audit events
          * @description Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.
          *
-         *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none (campaign.started is written just after the queueing commits, before the answer is sent). A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
+         *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none. A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
          *
          *     Kinds:
          *     - `suppression.added`: a number or contact was added to the account's suppression list
