@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { generateToken } from '../../shared/credentials.ts';
 import type { Principal } from '../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
+import { deleteApiKeyRow, findApiKey, insertApiKey, listKeysOf, lockAndCountKeys } from './api-keys.repository.ts';
 
 /** Keys one account may hold: enough for every integration, bounded like every other input. */
 export const MAX_API_KEYS_PER_ACCOUNT = 100;
@@ -17,11 +17,7 @@ export function ownerOf(p: Principal): number {
 /** A new key for the account (CLI and set-up paths: no cap). */
 export async function createApiKey(db: Db, ownerId: number, name: string | null) {
   const { token, hash, displayPrefix } = generateToken('vck');
-  const row = await db
-    .insertInto('api_keys')
-    .values({ owner_id: ownerId, name, key_prefix: displayPrefix, key_hash: hash })
-    .returning(['id', 'name', 'created_at', 'last_used_at'])
-    .executeTakeFirstOrThrow();
+  const row = await insertApiKey(db, { owner_id: ownerId, name, key_prefix: displayPrefix, key_hash: hash });
   return { ...row, masked_key: `${displayPrefix}****`, key: token };
 }
 
@@ -29,11 +25,7 @@ export async function createApiKey(db: Db, ownerId: number, name: string | null)
 export async function createApiKeyWithinCap(db: Db, principal: Principal, name: string | null, request?: AuditRequest) {
   const ownerId = ownerOf(principal);
   return db.transaction().execute(async (trx) => {
-    // The account row's lock orders concurrent creates, so two cannot both take the last place.
-    // NO KEY UPDATE: it does not wait for the key-share locks that inserts referencing users hold.
-    await sql`SELECT 1 FROM users WHERE id = ${ownerId} FOR NO KEY UPDATE`.execute(trx);
-    const { n } = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_API_KEYS_PER_ACCOUNT) {
+    if ((await lockAndCountKeys(trx, ownerId)) >= MAX_API_KEYS_PER_ACCOUNT) {
       throw conflict(`An account can hold at most ${MAX_API_KEYS_PER_ACCOUNT} API keys; delete one before generating another`);
     }
     const key = await createApiKey(trx, ownerId, name);
@@ -44,24 +36,18 @@ export async function createApiKeyWithinCap(db: Db, principal: Principal, name: 
 
 /** The account's keys, newest first, each shown only by its first characters. */
 export async function listApiKeys(db: Db, ownerId: number) {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(['id', 'name', 'key_prefix', 'created_at', 'last_used_at'])
-    .where('owner_id', '=', ownerId)
-    .orderBy('id', 'desc')
-    .execute();
+  const rows = await listKeysOf(db, ownerId);
   return rows.map(({ key_prefix, ...row }) => ({ ...row, masked_key: `${key_prefix}****` }));
 }
 
 /** Deletes one of the account's keys: 404 when unknown, 403 when another account's (or a sub-user asks). Audited (api_key.deleted). */
 export async function deleteApiKey(db: Db, principal: Principal, id: number, request?: AuditRequest) {
-  const key = await db.selectFrom('api_keys').select(['id', 'owner_id', 'name', 'key_prefix']).where('id', '=', id).executeTakeFirst();
+  const key = await findApiKey(db, id);
   if (!key) throw notFound('API key');
   if (key.owner_id !== ownerOf(principal)) throw forbidden();
   await db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('api_keys').where('id', '=', key.id).executeTakeFirst();
     // A concurrent delete of the same key already wrote its event.
-    if (deleted.numDeletedRows === 0n) return;
+    if (!(await deleteApiKeyRow(trx, key.id))) return;
     await recordAudit(trx, { principal, request, kind: 'api_key.deleted', subject: { type: 'api_key', id: key.id }, details: { name: key.name, masked_key: `${key.key_prefix}****` } });
   });
   return { message: 'API key deleted' };
