@@ -21,6 +21,7 @@ const ConfigSchema = Type.Object({
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest one database statement of an API request may run before it is stopped and answered 503 (PostgreSQL; the calls list names its filters)' }),
+  REPORT_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000, description: 'longest one statement of an analytics report may run before it is stopped and answered 503 (PostgreSQL; reports read long periods, so their limit is their own)' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),
   HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000, description: 'a request\'s line and headers must arrive within this many ms, else 408 and the connection is closed' }),
@@ -71,7 +72,7 @@ export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 export class ConfigError extends Error {}
 
 const NUMBER_KEYS = [
-  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'API_STATEMENT_TIMEOUT_MS', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
+  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'API_STATEMENT_TIMEOUT_MS', 'REPORT_STATEMENT_TIMEOUT_MS', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
   'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
   'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'UPLOAD_TIMEOUT_MS',
 ];

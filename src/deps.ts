@@ -70,7 +70,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     dialerWake: createDialerWake(),
     callEventBatchers: new Map(),
     log: pino({ level: config.LOG_LEVEL }),
-    analyticsReports: createAnalyticsReports(database),
+    analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
   };
   return deps;
 }

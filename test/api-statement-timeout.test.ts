@@ -11,11 +11,12 @@ import { createTestApp, type TestApp } from './helpers/test-app.ts';
 // session) makes any list wait as long as it lasts: the request must give up with a 503
 // instead of holding its connection. PostgreSQL only: the embedded database has no timer.
 const LIMIT_MS = 300;
+const REPORT_LIMIT_MS = 700;
 let t: TestApp;
 let alice: Account;
 
 beforeAll(async () => {
-  t = await createTestApp({ API_STATEMENT_TIMEOUT_MS: String(LIMIT_MS) });
+  t = await createTestApp({ API_STATEMENT_TIMEOUT_MS: String(LIMIT_MS), REPORT_STATEMENT_TIMEOUT_MS: String(REPORT_LIMIT_MS) });
   alice = await createAccount(t);
   await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0 }] });
 });
@@ -46,6 +47,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL
     const free = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
     expect(free.statusCode).toBe(200);
     expect(free.json().data).toHaveLength(1);
+  });
+
+  it('stops an analytics report at REPORT_STATEMENT_TIMEOUT_MS, its own limit, with the same 503', async () => {
+    const admin = new pg.Client({ connectionString: t.database.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE calls IN ACCESS EXCLUSIVE MODE');
+      const started = performance.now();
+      const report = await t.request({ method: 'GET', url: '/api/v1/analytics/detailed', headers: alice.headers });
+      const waited = performance.now() - started;
+      expect(report.statusCode, report.body).toBe(503);
+      expect(report.json().detail).toMatch(/REPORT_STATEMENT_TIMEOUT_MS/);
+      // Its own limit, not the API's shorter one.
+      expect(waited).toBeGreaterThanOrEqual(REPORT_LIMIT_MS - 20);
+      expect(waited).toBeLessThan(5000);
+    } finally {
+      await admin.query('ROLLBACK');
+      await admin.end();
+    }
+    expect((await t.request({ method: 'GET', url: '/api/v1/analytics/detailed', headers: alice.headers })).statusCode).toBe(200);
   });
 
   it('leaves the background pool without the limit', async () => {

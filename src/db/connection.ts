@@ -22,6 +22,12 @@ export interface DatabaseHandle {
    * closed with the handle.
    */
   requestDatabase(statementTimeoutMs: number): Db;
+  /**
+   * A pool of its own on the same PostgreSQL database whose sessions carry `settings` (run-time
+   * parameters, as `-c name=value`), for work that needs settings the shared pool must not have;
+   * null on the embedded database (one small account, one pool). Its owner ends it.
+   */
+  sessionPool(settings: Record<string, string>, max: number): pg.Pool | null;
   close(): Promise<void>;
 }
 
@@ -40,8 +46,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.databaseUrl) {
     const connectionString = options.databaseUrl;
     const pool = new pg.Pool({ connectionString, max: options.poolSize });
-    return handle(pool, 'postgres', async () => {}, (statementTimeoutMs) =>
-      new pg.Pool({ connectionString, max: options.poolSize, statement_timeout: statementTimeoutMs }));
+    return handle(pool, 'postgres', async () => {}, (settings, max) => {
+      const sessionOptions = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+      const own = new pg.Pool({ connectionString, max, options: sessionOptions, allowExitOnIdle: true });
+      own.on('error', () => {});
+      return own;
+    });
   }
   const owner = options.joinRunningEmbedded ? readLockOwner(options.dataDir) : null;
   if (owner) {
@@ -57,7 +67,7 @@ function handle(
   pool: pg.Pool,
   kind: DatabaseHandle['kind'],
   stopServer: () => Promise<void>,
-  timedPool?: (statementTimeoutMs: number) => pg.Pool,
+  sessionPool?: (settings: Record<string, string>, max: number) => pg.Pool,
 ): DatabaseHandle {
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
@@ -68,14 +78,11 @@ function handle(
     pool,
     kind,
     requestDatabase(statementTimeoutMs) {
-      if (!timedPool) return db;
-      if (!requestDb) {
-        const timed = timedPool(statementTimeoutMs);
-        timed.on('error', () => {});
-        requestDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: timed }) });
-      }
+      if (!sessionPool) return db;
+      requestDb ??= new Kysely<Database>({ dialect: new PostgresDialect({ pool: sessionPool({ statement_timeout: String(statementTimeoutMs) }, pool.options.max) }) });
       return requestDb;
     },
+    sessionPool: (settings, max) => sessionPool?.(settings, max) ?? null,
     async close() {
       await requestDb?.destroy();
       await db.destroy();

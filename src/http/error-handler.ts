@@ -28,7 +28,7 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
     // The request pool's statement_timeout (API_STATEMENT_TIMEOUT_MS) stopped one of its queries.
     request.log.warn({ url: request.routeOptions.url }, 'request stopped by the statement timeout');
     return reply.code(503).header('retry-after', '1').send({
-      detail: 'This request\'s database work took longer than the service allows (API_STATEMENT_TIMEOUT_MS) and was stopped; narrow it (filters, a smaller page) or retry shortly',
+      detail: 'This request\'s database work took longer than the service allows (API_STATEMENT_TIMEOUT_MS; REPORT_STATEMENT_TIMEOUT_MS for analytics reports) and was stopped; narrow it (filters, a smaller page) or retry shortly',
     });
   }
   const status = fe.statusCode ?? 500;

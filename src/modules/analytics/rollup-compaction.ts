@@ -41,8 +41,8 @@ export interface AnalyticsReports {
   close(): Promise<void>;
 }
 
-export function createAnalyticsReports(database: DatabaseHandle): AnalyticsReports {
-  const runner = createReportRunner(database);
+export function createAnalyticsReports(database: DatabaseHandle, statementTimeoutMs: number): AnalyticsReports {
+  const runner = createReportRunner(database, statementTimeoutMs);
   let running = false;
   let last = 0;
   return {
