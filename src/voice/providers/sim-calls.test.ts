@@ -75,5 +75,15 @@ describe('simulated people on dialled calls', () => {
     expect(calls.some((k) => JSON.stringify(k.call_data.transcript ?? []).includes('heat pumps'))).toBe(false);
     const interested = finished.filter((k) => k.action_status === 'interested');
     for (const k of interested) expect(await deliveriesOf(k.id)).toHaveLength(1);
+    // What the operator's analytics page shows for the campaign: neither 0 % nor 100 % success.
+    const start = new Date(h.clock.now().getTime() - 24 * HOUR).toISOString();
+    const end = new Date(h.clock.now().getTime() + HOUR).toISOString();
+    const res = await h.t.request({ method: 'GET', url: `/api/v1/analytics/detailed?campaign_id=${c}&start_date=${start}&end_date=${end}`, headers: h.account.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const totals = res.json().totals;
+    expect(totals.calls).toBe(80);
+    expect(totals.successful).toBe(finished.filter((k) => ['interested', 'scheduled', 'transferred'].includes(k.action_status)).length);
+    expect(totals.success_rate).toBeGreaterThan(0.1);
+    expect(totals.success_rate).toBeLessThan(0.6);
   });
 });
