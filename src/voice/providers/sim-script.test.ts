@@ -77,6 +77,7 @@ describe('the _sim override', () => {
       expect([p.status, p.talkSec, p.actionStatus, p.persona]).toEqual(['finished', 30, null, 'not_interested']);
       expect(detectOptOut(p.transcript).optOut).toBe(false);
     }
+    for (let id = 1; id <= 300; id++) expect(plan({ duration: 45 }, id).persona ?? 'not_interested').toBe('not_interested');
     expect(plan({ status: 'finished', action_status: 'scheduled' })).toMatchObject({ actionStatus: 'scheduled', persona: 'callback' });
     expect(plan({ status: 'finished', action_status: 'interested', ended_by: 'HUMAN' })).toMatchObject({ actionStatus: 'interested', endedBy: 'HUMAN', persona: 'interested' });
     expect(plan({ status: 'voicemail', duration: 20 })).toMatchObject({ status: 'voicemail', talkSec: 20, persona: null, actionStatus: null });

@@ -84,7 +84,7 @@ export function planCall(input: PlanInput): SimPlan {
   const ringSec = status === 'invalid number' || status === 'insufficient funds' ? 1 : input.inbound ? 1 : status === 'unavailable' ? 30 : between(rng, 3, 18);
   // A forced outcome (a test's or a demo's _sim) gets the persona that agrees with it, never one
   // that would add an opt-out or an early hang-up the override did not ask for.
-  const forced = override.status !== undefined || override.action_status !== undefined;
+  const forced = (['status', 'action_status', 'duration', 'ended_by', 'transcript'] as const).some((k) => override[k] !== undefined);
   const persona = status !== 'finished' ? null : chosen ?? (forced ? personaFor(override.action_status ?? null) : pickPersona(rng, input.inbound));
   let talkSec = 0;
   if (persona) talkSec = between(rng, ...PERSONAS[persona].talkSec);
