@@ -1,4 +1,5 @@
 import type { TerminalCallStatus, TranscriptTurn } from '../provider.ts';
+import { conversation, opener, PERSONAS, personaFor, pickPersona, type PersonaKind, type SimActionStatus } from './sim-personas.ts';
 
 /**
  * What the simulator decides for one call: seeded per call id, so a run is
@@ -8,7 +9,10 @@ export interface SimPlan {
   status: TerminalCallStatus;
   ringSec: number;
   talkSec: number;
-  actionStatus: 'transferred' | 'scheduled' | 'interested' | null;
+  /** Who answered a `finished` call (sim-personas.ts); null for every other status. */
+  persona: PersonaKind | null;
+  actionStatus: SimActionStatus;
+  actionStatusReason: string | null;
   endedBy: 'HUMAN' | 'AI' | null;
   transcript: TranscriptTurn[];
   endedReason: string;
@@ -48,33 +52,52 @@ const ENDED_REASON: Record<string, string> = {
 export interface SimOverride {
   status?: TerminalCallStatus;
   duration?: number;
-  action_status?: 'transferred' | 'scheduled' | 'interested' | null;
+  action_status?: SimActionStatus;
   ended_by?: 'HUMAN' | 'AI' | null;
   transcript?: TranscriptTurn[];
   lost?: boolean;
+  /** Who answers (sim-personas.ts): the call is answered unless `status` says otherwise. */
+  persona?: PersonaKind;
 }
 
-export function planCall(input: { seed: number; callId: number; prompt: string | null; contactData: Record<string, unknown>; validNumber: boolean; inbound: boolean }): SimPlan {
+export interface PlanInput {
+  seed: number;
+  callId: number;
+  contactData: Record<string, unknown>;
+  validNumber: boolean;
+  inbound: boolean;
+  /** The campaign assistant's first message, filled; the agent's first words when given. */
+  firstMessage?: string | null;
+  /** What the assistant leaves on a voicemail (its leave_message setting). */
+  voicemailMessage?: string | null;
+}
+
+export function planCall(input: PlanInput): SimPlan {
   const rng = seededRandom((input.seed * 2654435761) ^ input.callId);
   const override = (input.contactData._sim ?? {}) as SimOverride;
   let status: TerminalCallStatus = input.inbound ? 'finished' : pick(rng);
   if (!input.validNumber) status = 'invalid number';
+  const chosen = override.persona && Object.hasOwn(PERSONAS, override.persona) ? override.persona : null;
+  if (chosen && input.validNumber) status = 'finished';
   if (override.status) status = override.status;
   const answered = status === 'finished' || status === 'voicemail' || status === 'silence' || status === 'terminated';
   const ringSec = status === 'invalid number' || status === 'insufficient funds' ? 1 : input.inbound ? 1 : status === 'unavailable' ? 30 : between(rng, 3, 18);
+  // A forced outcome (a test's or a demo's _sim) gets the persona that agrees with it, never one
+  // that would add an opt-out or an early hang-up the override did not ask for.
+  const forced = (['status', 'action_status', 'duration', 'ended_by', 'transcript'] as const).some((k) => override[k] !== undefined);
+  const persona = status !== 'finished' ? null : chosen ?? (forced ? personaFor(override.action_status ?? null) : pickPersona(rng, input.inbound));
   let talkSec = 0;
-  if (answered) talkSec = status === 'finished' ? between(rng, 35, 300) : status === 'voicemail' ? between(rng, 15, 40) : between(rng, 5, 20);
+  if (persona) talkSec = between(rng, ...PERSONAS[persona].talkSec);
+  else if (answered) talkSec = status === 'voicemail' ? between(rng, 15, 40) : between(rng, 5, 20);
   if (override.duration !== undefined) talkSec = Math.max(0, Math.round(override.duration));
-  let actionStatus: SimPlan['actionStatus'] = null;
-  if (status === 'finished') {
-    const r = rng();
-    actionStatus = r < 0.25 ? 'interested' : r < 0.37 ? 'scheduled' : r < 0.42 ? 'transferred' : null;
-  }
+  let actionStatus: SimActionStatus = persona ? PERSONAS[persona].action : null;
   if (override.action_status !== undefined) actionStatus = override.action_status;
-  let endedBy: SimPlan['endedBy'] = answered ? (rng() < 0.6 ? 'HUMAN' : 'AI') : null;
+  const actionStatusReason = persona && actionStatus && actionStatus === PERSONAS[persona].action ? PERSONAS[persona].reason : null;
+  const humanEnds = persona ? PERSONAS[persona].humanEnds : 0.6;
+  let endedBy: SimPlan['endedBy'] = answered ? (rng() < humanEnds ? 'HUMAN' : 'AI') : null;
   if (override.ended_by !== undefined) endedBy = override.ended_by;
-  const transcript = override.transcript ?? buildTranscript(status, actionStatus, input.prompt, input.contactData, rng);
-  return { status, ringSec, talkSec, actionStatus, endedBy, transcript, endedReason: ENDED_REASON[status] ?? status, lost: override.lost === true };
+  const transcript = override.transcript ?? buildTranscript(status, persona, input, rng);
+  return { status, ringSec, talkSec, persona, actionStatus, actionStatusReason, endedBy, transcript, endedReason: ENDED_REASON[status] ?? status, lost: override.lost === true };
 }
 
 function pick(rng: () => number): TerminalCallStatus {
@@ -85,38 +108,20 @@ function pick(rng: () => number): TerminalCallStatus {
   return 'finished';
 }
 
-function topicOf(prompt: string | null): string {
-  const first = (prompt ?? '').split(/[.!?\n]/)[0]?.trim() ?? '';
-  return first ? first.slice(0, 120) : 'our offer';
-}
-
 function field(data: Record<string, unknown>, ...keys: string[]): string | null {
   for (const k of keys) if (typeof data[k] === 'string' && data[k]) return data[k] as string;
   return null;
 }
 
-function buildTranscript(status: TerminalCallStatus, action: SimPlan['actionStatus'], prompt: string | null, data: Record<string, unknown>, rng: () => number): TranscriptTurn[] {
-  const name = field(data, 'name', 'first_name', 'full_name');
-  const hello = `Hello${name ? ` ${name}` : ''}, this is the virtual assistant calling about: ${topicOf(prompt)}.`;
-  if (status === 'voicemail') return [{ role: 'assistant', text: `${hello} Please call us back when you have a moment.` }];
-  if (status === 'silence') return [{ role: 'assistant', text: hello }, { role: 'assistant', text: 'Hello? Are you there?' }];
-  if (status === 'terminated') return [{ role: 'assistant', text: hello }, { role: 'user', text: 'Sorry, who is' }];
-  if (status !== 'finished') return [];
-  const email = field(data, 'email');
-  const turns: TranscriptTurn[] = [{ role: 'assistant', text: hello }, { role: 'user', text: rng() < 0.5 ? 'Hi, yes, go ahead.' : 'Hello. What is this about?' }];
-  turns.push({ role: 'assistant', text: 'I would like to ask you a couple of quick questions, it takes two minutes.' });
-  if (action === 'interested') {
-    turns.push({ role: 'user', text: `Yes, I am interested. Send the details to ${email ?? 'my e-mail'}, please.` });
-    turns.push({ role: 'assistant', text: 'Perfect, you will receive them today. Thank you!' });
-  } else if (action === 'scheduled') {
-    turns.push({ role: 'user', text: 'Not now. Call me back tomorrow at 10:00.' });
-    turns.push({ role: 'assistant', text: 'Sure, I scheduled a call for tomorrow at 10:00.' });
-  } else if (action === 'transferred') {
-    turns.push({ role: 'user', text: 'Can I speak to a person, please?' });
-    turns.push({ role: 'assistant', text: 'Of course, transferring you to a colleague now.' });
-  } else {
-    turns.push({ role: 'user', text: 'No, thank you, I am not interested.' });
-    turns.push({ role: 'assistant', text: 'Understood. Thank you for your time, goodbye.' });
+function buildTranscript(status: TerminalCallStatus, persona: PersonaKind | null, input: PlanInput, rng: () => number): TranscriptTurn[] {
+  const name = field(input.contactData, 'first_name', 'name', 'full_name');
+  const people = { inbound: input.inbound, firstMessage: input.firstMessage ?? null, name };
+  if (persona) return conversation({ ...people, kind: persona, email: field(input.contactData, 'email') }, rng);
+  if (status === 'voicemail') {
+    const message = input.voicemailMessage?.trim() || `Hello${name ? ` ${name}` : ''}, this is the virtual assistant calling about your recent enquiry. Please call us back when you have a moment.`;
+    return [{ role: 'assistant', text: message }];
   }
-  return turns;
+  if (status === 'silence') return [{ role: 'assistant', text: opener(people, rng) }, { role: 'assistant', text: 'Hello? Are you there?' }];
+  if (status === 'terminated') return [{ role: 'assistant', text: opener(people, rng) }, { role: 'user', text: 'Sorry, who is' }];
+  return [];
 }

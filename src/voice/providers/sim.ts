@@ -31,6 +31,7 @@ interface WireEvent {
   cost?: number;
   transcript?: CallEvent['transcript'];
   action_status?: CallEvent['actionStatus'];
+  action_status_reason?: string;
   ended_by?: CallEvent['endedBy'];
   ended_reason?: string;
   record_url?: string;
@@ -86,7 +87,12 @@ export class SimProvider implements VoiceProvider {
   private async schedule(req: StartCallRequest, t0: number): Promise<{ providerCallId: string }> {
     const providerCallId = `sim-${req.callId}`;
     if (this.calls.has(providerCallId)) return { providerCallId }; // idempotency key seen: no second dial
-    const plan = planCall({ seed: this.options.seed, callId: req.callId, prompt: req.prompt, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound' });
+    // Like a real vendor, the simulated agent speaks the assistant's first message and never the prompt.
+    const voicemail = req.assistant?.voicemail;
+    const plan = planCall({
+      seed: this.options.seed, callId: req.callId, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound',
+      firstMessage: req.assistant?.firstMessage ?? null, voicemailMessage: voicemail?.action === 'leave_message' ? voicemail.message : null,
+    });
     const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost };
     this.calls.set(providerCallId, sim);
     if (plan.lost) return { providerCallId };
@@ -101,6 +107,7 @@ export class SimProvider implements VoiceProvider {
     const ended: WireEvent = {
       ...base('ended', endSec, 2), status: plan.status, duration: plan.talkSec, cost, transcript: plan.transcript,
       action_status: plan.actionStatus, ended_by: plan.endedBy, ended_reason: plan.endedReason,
+      ...(plan.actionStatusReason ? { action_status_reason: plan.actionStatusReason } : {}),
     };
     sim.pending.push({ dueAt: at(endSec), event: ended, tries: 0 });
     // The recording is ready a little after the hang-up, as with real vendors.
@@ -246,6 +253,7 @@ function toCallEvent(e: WireEvent): CallEvent {
     ...(e.cost !== undefined ? { cost: e.cost } : {}),
     ...(e.transcript ? { transcript: e.transcript } : {}),
     ...(e.action_status !== undefined ? { actionStatus: e.action_status } : {}),
+    ...(e.action_status_reason ? { actionStatusReason: e.action_status_reason } : {}),
     ...(e.ended_by !== undefined ? { endedBy: e.ended_by } : {}),
     ...endedReasonOf(e),
     ...(e.record_url ? { recordUrl: e.record_url } : {}),
