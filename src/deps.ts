@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
@@ -49,7 +50,7 @@ export interface Deps {
   analyticsReports: AnalyticsReports;
 }
 
-export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
+export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
   const deps: Deps = {
     config,
     database,
@@ -69,7 +70,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
     callEventBatchers: new Map(),
-    log: pino({ level: config.LOG_LEVEL }),
+    log,
     analyticsReports: createAnalyticsReports(database),
   };
   return deps;
@@ -82,12 +83,12 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.database.close();
 }
 
-export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {
+export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean; log?: Logger } = {}): Promise<Deps> {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
     joinRunningEmbedded: options.joinRunningEmbedded ?? false,
   });
-  return depsFromDatabase(config, database);
+  return depsFromDatabase(config, database, options.log);
 }
