@@ -109,8 +109,16 @@ export async function main(argv: string[]): Promise<number> {
       const settings = parseConfig();
       await checkPortFree(settings.PORT, settings.HOST);
       const config = await loadConfig();
+      const { databaseAnnouncement } = await import('./db/announce.ts');
+      log.info(databaseAnnouncement(config));
+      // The embedded database starts on its own thread while the service's modules load here.
+      const embeddedServer = config.DATABASE_URL
+        ? undefined
+        : import('./db/embedded/embedded-server.ts').then(({ startEmbeddedServer, embeddedConnections }) => startEmbeddedServer(config.DATA_DIR, embeddedConnections(config.DB_POOL_SIZE)));
+      // startServer awaits it; this only keeps a failure (a locked DATA_DIR) from counting as unhandled meanwhile.
+      embeddedServer?.catch(() => {});
       const { startServer } = await import('./server.ts');
-      const service = await startServer(config, { log });
+      const service = await startServer(config, { log, ...(embeddedServer ? { embeddedServer } : {}) });
       onSignals(service.stop);
       return -1; // keep running
     }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
+import type { EmbeddedServer } from './db/embedded/embedded-server.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
@@ -83,12 +84,13 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.database.close();
 }
 
-export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean; log?: Logger } = {}): Promise<Deps> {
+export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean; log?: Logger; embeddedServer?: Promise<EmbeddedServer> } = {}): Promise<Deps> {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
     joinRunningEmbedded: options.joinRunningEmbedded ?? false,
+    ...(options.embeddedServer ? { embeddedServer: options.embeddedServer } : {}),
   });
   return depsFromDatabase(config, database, options.log);
 }

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
+import { databaseAnnouncement } from './db/announce.ts';
+import type { EmbeddedServer } from './db/embedded/embedded-server.ts';
 import { buildApp, type App } from './app.ts';
 import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -28,10 +28,14 @@ export async function prepareDatabase(deps: Deps, options: { announce?: boolean 
 }
 
 /** `voice-campaigns serve`: the HTTP API plus the background workers. The only place that listens. */
-export async function startServer(config: Config, options: { workers?: boolean; log?: Logger } = {}): Promise<RunningService> {
+export async function startServer(
+  config: Config,
+  /** `embeddedServer`: already starting, and announced, by the caller (cli.ts). */
+  options: { workers?: boolean; log?: Logger; embeddedServer?: Promise<EmbeddedServer> } = {},
+): Promise<RunningService> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  announceDatabase(config, log);
-  const deps = await createDeps(config, { log });
+  if (!options.embeddedServer) log.info(databaseAnnouncement(config));
+  const deps = await createDeps(config, { log, ...(options.embeddedServer ? { embeddedServer: options.embeddedServer } : {}) });
   // Decided here, once: the simulator's events go to the events service in-process; the
   // events route is for vendors.
   connectProviderEvents(deps);
@@ -61,15 +65,4 @@ export async function startServer(config: Config, options: { workers?: boolean; 
     await closeDeps(deps);
     throw error;
   }
-}
-
-/** Says which database start-up is waiting for; creating the embedded one takes seconds, once. */
-function announceDatabase(config: Config, log: Logger) {
-  if (config.DATABASE_URL) {
-    log.info(`Connecting to PostgreSQL at ${new URL(config.DATABASE_URL).host}`);
-    return;
-  }
-  // PG_VERSION is written by initdb: a directory without it is initialised on this start.
-  const fresh = !existsSync(join(config.DATA_DIR, 'pglite', 'PG_VERSION'));
-  log.info(fresh ? `Creating the embedded database in ${config.DATA_DIR} (first start only)` : `Opening the embedded database in ${config.DATA_DIR}`);
 }

@@ -24,6 +24,9 @@ function socketDirFor(dataDir: string): { dir: string; temporary: boolean } | nu
   return null;
 }
 
+/** The embedded server's connection limit for a pool of `poolSize`: room for the CLI beside it. */
+export const embeddedConnections = (poolSize: number) => poolSize + 4;
+
 const firstLine = (message: string | undefined) => (message ?? 'no reason given').trim().split('\n')[0]!.replace(/^Error: /, '');
 
 /**
