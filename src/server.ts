@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
-import { databaseAnnouncement } from './db/announce.ts';
 import type { EmbeddedServer } from './db/embedded/embedded-server.ts';
 import { buildApp, type App } from './app.ts';
 import { closeDeps, createDeps, type Deps } from './deps.ts';
@@ -30,11 +29,10 @@ export async function prepareDatabase(deps: Deps, options: { announce?: boolean 
 /** `voice-campaigns serve`: the HTTP API plus the background workers. The only place that listens. */
 export async function startServer(
   config: Config,
-  /** `embeddedServer`: already starting, and announced, by the caller (cli.ts). */
+  /** `embeddedServer`: already starting (cli.ts, which also says which database it waits for). */
   options: { workers?: boolean; log?: Logger; embeddedServer?: Promise<EmbeddedServer> } = {},
 ): Promise<RunningService> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  if (!options.embeddedServer) log.info(databaseAnnouncement(config));
   const deps = await createDeps(config, { log, ...(options.embeddedServer ? { embeddedServer: options.embeddedServer } : {}) });
   // Decided here, once: the simulator's events go to the events service in-process; the
   // events route is for vendors.
