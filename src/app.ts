@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
@@ -17,7 +17,7 @@ import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-sess
 import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
 import { dashboardStatic } from './http/dashboard-static.ts';
 import type { Principal } from './modules/auth/principal.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { healthRoutes, isHealthProbe } from './modules/health/health.routes.ts';
 import { loginRoutes } from './modules/auth/login.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -67,6 +67,24 @@ export const redactedRequest = (req: { method: string; url: string; host?: strin
   remoteAddress: req.ip,
 });
 
+/**
+ * Fastify's request lines, with health probes' at debug: at info, a probe polled every few
+ * seconds buries everything else. Same lines, same shape; a failed probe still logs its error.
+ */
+class ProbesAtDebug extends LogController {
+  override incomingRequest(...args: Parameters<LogController['incomingRequest']>) {
+    const [request] = args;
+    if (isHealthProbe(request.url)) request.log.debug({ req: request }, 'incoming request');
+    else super.incomingRequest(...args);
+  }
+
+  override requestCompleted(...args: Parameters<LogController['requestCompleted']>) {
+    const [error, request, reply] = args;
+    if (!error && isHealthProbe(request.url)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else super.requestCompleted(...args);
+  }
+}
+
 /** TRUST_PROXY as Fastify takes it: true, trust the nearest `hops` proxies, or a list of proxy addresses. */
 function trustProxy(value: string | undefined): boolean | string | ((address: string, hop: number) => boolean) {
   if (value === undefined || value === '' || /^false$/i.test(value)) return false;
@@ -105,6 +123,7 @@ export async function buildApp(
     trustProxy: proxies,
     frameworkErrors,
     clientErrorHandler,
+    logController: new ProbesAtDebug(),
   }).withTypeProvider<TypeBoxTypeProvider>();
   if (proxies === true) {
     app.log.warn('TRUST_PROXY=true takes the left-most X-Forwarded-For address, which a client can write itself; prefer a hop count');

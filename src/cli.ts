@@ -1,18 +1,15 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from './config.ts';
-import { closeDeps, createDeps } from './deps.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { DataDirLockedError } from './db/embedded/data-dir-lock.ts';
-import { EmbeddedDatabaseError } from './db/embedded/stale-socket.ts';
-import { prepareDatabase, startServer } from './server.ts';
-import { startWorkers } from './workers.ts';
-import { connectProviderEvents } from './modules/dialer/call-events/provider-events.ts';
-import { startupProblem } from './startup-errors.ts';
-import { createUser, findUserByEmail, type NewUserInput } from './modules/users/users.service.ts';
-import { UserCreate } from './modules/users/users.schemas.ts';
-import { buildValidator } from './http/validators.ts';
-import { toValidationIssues } from './http/validation-errors.ts';
-import { createApiKey } from './modules/api-keys/api-keys.service.ts';
+import { createLogger, startupLogLevel } from './logger.ts';
+import { checkPortFree } from './port-check.ts';
+import type { Deps } from './deps.ts';
+import type { Config } from './config.ts';
+import type { NewUserInput } from './modules/users/users.service.ts';
+
+// Nothing heavy is imported above: the settings (TypeBox, ~700 modules), the service (Fastify,
+// the modules, PGlite) are imported by the command that uses them, after `serve` has said it is
+// starting. Loading them takes seconds on a busy machine, and a person should not watch a
+// silent terminal meanwhile.
+const loadConfig = async () => (await import('./config.ts')).loadConfig();
 
 const USAGE = `Usage: voice-campaigns <command>   (--help prints this)
 
@@ -28,8 +25,10 @@ embedded database, the other commands connect to its database through the socket
 publishes in DATA_DIR, so they work at the same time.`;
 
 /** Runs a one-shot command against the database, joining a running embedded server if there is one. */
-async function withDatabase<T>(run: (deps: Awaited<ReturnType<typeof createDeps>>) => Promise<T>, options = { prepare: true }): Promise<T> {
-  const deps = await createDeps(loadConfig(), { joinRunningEmbedded: true });
+async function withDatabase<T>(run: (deps: Deps) => Promise<T>, options = { prepare: true }): Promise<T> {
+  const { closeDeps, createDeps } = await import('./deps.ts');
+  const { prepareDatabase } = await import('./server.ts');
+  const deps = await createDeps(await loadConfig(), { joinRunningEmbedded: true });
   try {
     if (options.prepare) await prepareDatabase(deps);
     return await run(deps);
@@ -81,7 +80,10 @@ function parseCommand(argv: string[]): { command: string; values: Record<string,
 }
 
 /** The API's own body validation, so the CLI refuses exactly what POST /api/v1/users refuses (422). */
-function checkNewUser(input: Record<string, unknown>): void {
+async function checkNewUser(input: Record<string, unknown>): Promise<void> {
+  const { UserCreate } = await import('./modules/users/users.schemas.ts');
+  const { buildValidator } = await import('./http/validators.ts');
+  const { toValidationIssues } = await import('./http/validation-errors.ts');
   const validate = buildValidator({})({ schema: UserCreate, method: 'POST', url: '/api/v1/users/', httpPart: 'body' });
   if (validate(input)) return;
   const issues = toValidationIssues((validate.errors ?? []) as never, 'body');
@@ -98,16 +100,38 @@ export async function main(argv: string[]): Promise<number> {
   const { command, values } = parsed;
   switch (command) {
     case 'serve': {
-      const service = await startServer(loadConfig());
+      // In this order: say so at once, find a taken port before anything is created (the data
+      // directory, its secret, the database), then load the service. LOG_LEVEL is read before
+      // the settings are validated; a bad one is refused by name a moment later.
+      const log = createLogger(startupLogLevel(process.env.LOG_LEVEL));
+      log.info('Starting voice-campaigns');
+      const { parseConfig } = await import('./config.ts');
+      const settings = parseConfig();
+      await checkPortFree(settings.PORT, settings.HOST);
+      const config = await loadConfig();
+      const { databaseAnnouncement } = await import('./db/announce.ts');
+      log.info(databaseAnnouncement(config));
+      // The embedded database starts on its own thread while the service's modules load here.
+      const embeddedServer = config.DATABASE_URL
+        ? undefined
+        : import('./db/embedded/embedded-server.ts').then(({ startEmbeddedServer, embeddedConnections }) => startEmbeddedServer(config.DATA_DIR, embeddedConnections(config.DB_POOL_SIZE)));
+      // startServer awaits it; this only keeps a failure (a locked DATA_DIR) from counting as unhandled meanwhile.
+      embeddedServer?.catch(() => {});
+      const { startServer } = await import('./server.ts');
+      const service = await startServer(config, { log, ...(embeddedServer ? { embeddedServer } : {}) });
       onSignals(service.stop);
       return -1; // keep running
     }
     case 'worker': {
-      const config = loadConfig();
+      const config = await loadConfig();
       if (!config.DATABASE_URL) {
         console.error('voice-campaigns worker needs DATABASE_URL: on the embedded database, `serve` already runs the workers.');
         return 2;
       }
+      const { createDeps, closeDeps } = await import('./deps.ts');
+      const { prepareDatabase } = await import('./server.ts');
+      const { startWorkers } = await import('./workers.ts');
+      const { connectProviderEvents } = await import('./modules/dialer/call-events/provider-events.ts');
       const deps = await createDeps(config);
       connectProviderEvents(deps);
       await prepareDatabase(deps);
@@ -118,6 +142,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       // Migrations only: prepareDatabase would apply them first and leave nothing to report.
+      const { migrateToLatest } = await import('./db/migrate.ts');
       const applied = await withDatabase(async (deps) => migrateToLatest(deps.db), { prepare: false });
       console.log(applied.length ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}` : 'database is up to date: no migration to apply');
       return 0;
@@ -125,7 +150,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'users create': {
       if (values.email === undefined || values.password === undefined) throw new UsageError('users create needs --email and --password');
       const input = { email: values.email, password: values.password, full_name: values['full-name'] ?? null, is_superuser: values.superuser === true, is_active: true };
-      checkNewUser(input);
+      await checkNewUser(input);
+      const { createUser } = await import('./modules/users/users.service.ts');
       await withDatabase(async ({ db }) => {
         const user = await createUser(db, input as NewUserInput);
         console.log(`created user ${user.id} <${user.email}>${user.is_superuser ? ' (superuser)' : ''}`);
@@ -134,6 +160,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'api-keys create': {
       if (values.email === undefined) throw new UsageError('api-keys create needs --email');
+      const { findUserByEmail } = await import('./modules/users/users.service.ts');
+      const { createApiKey } = await import('./modules/api-keys/api-keys.service.ts');
       return withDatabase(async ({ db }) => {
         const user = await findUserByEmail(db, String(values.email));
         if (!user) {
@@ -150,10 +178,11 @@ export async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command '${command}'`);
 }
 
-/** The settings for an error message; null when they are what failed. */
-function configOrNull() {
+/** The settings for an error message (read without creating DATA_DIR); null when they are what failed. */
+async function configOrNull(): Promise<Config | null> {
   try {
-    return loadConfig();
+    const { parseConfig } = await import('./config.ts');
+    return { ...parseConfig(), SECRET_KEY: '' };
   } catch {
     return null;
   }
@@ -168,11 +197,15 @@ export async function runCli(argv: string[]) {
       console.error(`voice-campaigns: ${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
+    const { ConfigError } = await import('./config.ts');
+    const { DataDirLockedError } = await import('./db/embedded/data-dir-lock.ts');
+    const { EmbeddedDatabaseError } = await import('./db/embedded/stale-socket.ts');
+    const { startupProblem } = await import('./startup-errors.ts');
     if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof EmbeddedDatabaseError) {
       console.error(error.message);
       process.exit(1);
     }
-    const config = configOrNull();
+    const config = await configOrNull();
     const problem = startupProblem(error, config);
     if (problem) {
       console.error(problem);

@@ -7,7 +7,8 @@ import { isSupportedCountry } from 'libphonenumber-js';
 
 /**
  * Every setting of the service, read from environment variables once at boot.
- * Nothing else in the code reads process.env. Each key is documented in the README.
+ * Nothing else in the code reads process.env (but `serve`, which reads LOG_LEVEL to say it is
+ * starting before these are loaded). Each key is documented in the README.
  */
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8000, description: 'HTTP port' }),
@@ -78,8 +79,17 @@ const NUMBER_KEYS = [
 ];
 const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
 
-/** Parses and validates settings; throws ConfigError naming every bad key. */
+/** Parses and validates settings; throws ConfigError naming every bad key. Creates DATA_DIR's secret when SECRET_KEY is unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const config = parseConfig(env);
+  return { ...config, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(config.DATA_DIR) };
+}
+
+/**
+ * The settings without touching the disk (DATA_DIR made absolute, no secret generated): what
+ * `serve` reads to check its port before it creates anything, and what an error message reads.
+ */
+export function parseConfig(env: Record<string, string | undefined> = process.env): RawConfig & { DATA_DIR: string } {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
     const value = env[key];
@@ -110,8 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const vendorProblem = missingVendorSettings(config);
   if (vendorProblem) throw new ConfigError(`Invalid configuration: ${vendorProblem}`);
-  const dataDir = resolve(config.DATA_DIR);
-  return { ...config, DATA_DIR: dataDir, SECRET_KEY: config.SECRET_KEY ?? readOrCreateSecret(dataDir) };
+  return { ...config, DATA_DIR: resolve(config.DATA_DIR) };
 }
 
 const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY', 'TWILIO_AUTH_TOKEN']);

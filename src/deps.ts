@@ -1,6 +1,8 @@
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './db/connection.ts';
+import type { EmbeddedServer } from './db/embedded/embedded-server.ts';
 import { createAccessTokenService, type AccessTokenService } from './modules/auth/access-token.ts';
 import { createAuthRepository, type AuthRepository } from './modules/auth/auth.repository.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
@@ -49,7 +51,7 @@ export interface Deps {
   analyticsReports: AnalyticsReports;
 }
 
-export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps {
+export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
   const deps: Deps = {
     config,
     database,
@@ -69,7 +71,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle): Deps
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
     callEventBatchers: new Map(),
-    log: pino({ level: config.LOG_LEVEL }),
+    log,
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
   };
   return deps;
@@ -82,12 +84,13 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.database.close();
 }
 
-export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean } = {}): Promise<Deps> {
+export async function createDeps(config: Config, options: { joinRunningEmbedded?: boolean; log?: Logger; embeddedServer?: Promise<EmbeddedServer> } = {}): Promise<Deps> {
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
     joinRunningEmbedded: options.joinRunningEmbedded ?? false,
+    ...(options.embeddedServer ? { embeddedServer: options.embeddedServer } : {}),
   });
-  return depsFromDatabase(config, database);
+  return depsFromDatabase(config, database, options.log);
 }

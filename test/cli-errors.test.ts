@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -70,17 +70,28 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the command line', () =
       const s = createServer().listen(0, '127.0.0.1', () => resolve(s));
     });
     const port = (taken.address() as { port: number }).port;
+    // A data directory serve would have to create: the port is checked before anything is.
+    const freshDataDir = join(mkdtempSync(join(tmpdir(), 'vc-cli-port-')), 'data');
     try {
-      const [refused, inUse] = await Promise.all([
+      const [refused, serveRefused, inUse] = await Promise.all([
         cli(['migrate'], { DATABASE_URL: 'postgres://app@127.0.0.1:1/app' }),
-        cli(['serve'], { PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'vc-cli-port-')) }),
+        cli(['serve'], { DATABASE_URL: 'postgres://app@127.0.0.1:1/app', PORT: '0', LOG_LEVEL: 'info' }),
+        cli(['serve'], { PORT: String(port), DATA_DIR: freshDataDir, LOG_LEVEL: 'info' }),
       ]);
+      const refusal = 'Cannot reach the database 127.0.0.1:1/app: nothing accepts connections there. Start PostgreSQL, or fix DATABASE_URL (unset it to use the embedded database)';
       expect(refused.code).toBe(1);
-      expect(refused.stderr.trim()).toBe('Cannot reach the database 127.0.0.1:1/app: nothing accepts connections there. Start PostgreSQL, or fix DATABASE_URL (unset it to use the embedded database)');
+      expect(refused.stderr.trim()).toBe(refusal);
+      // serve says each step once, then the one line.
+      expect([serveRefused.code, serveRefused.stderr.trim()]).toEqual([1, refusal]);
+      expect(serveRefused.stdout.trim().split('\n').map((l) => JSON.parse(l).msg)).toEqual(['Starting voice-campaigns', 'Connecting to PostgreSQL at 127.0.0.1:1']);
       expect(inUse.code).toBe(1);
-      expect(inUse.stderr.trim().split('\n').at(-1)).toBe(`Port ${port} on 127.0.0.1 is already in use: stop the program using it, or set PORT to a free port`);
+      expect(inUse.stderr.trim()).toBe(`Port ${port} on 127.0.0.1 is already in use: stop the program using it, or set PORT to a free port`);
+      expect(existsSync(freshDataDir)).toBe(false);
+      // It said it was starting, and started nothing else.
+      expect(inUse.stdout.trim().split('\n').map((l) => JSON.parse(l).msg)).toEqual(['Starting voice-campaigns']);
     } finally {
       taken.close();
+      rmSync(dirname(freshDataDir), { recursive: true, force: true });
     }
   });
 });

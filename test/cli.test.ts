@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './helpers/wait-for.ts';
 
 /**
  * The set-up story as a newcomer lives it: `voice-campaigns serve` as a real process on
@@ -16,6 +17,8 @@ const BIN = join(process.cwd(), 'bin/voice-campaigns.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'vc-cli-'));
 let server: ChildProcess;
 let baseUrl: string;
+/** serve's stdout (not a terminal here, so JSON lines), and when each line arrived after launch. */
+const output: { line: Record<string, unknown>; afterMs: number }[] = [];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -33,9 +36,16 @@ beforeAll(async () => {
   if (process.env.TEST_DATABASE_URL) return;
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
+  const launched = Date.now();
   server = spawn(process.execPath, [BIN, 'serve'], {
-    env: env({ PORT: String(port), FIRST_USER_EMAIL: 'admin@example.com', FIRST_USER_PASSWORD: 'first password' }),
-    stdio: 'ignore',
+    env: env({ PORT: String(port), FIRST_USER_EMAIL: 'admin@example.com', FIRST_USER_PASSWORD: 'first password', LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let partial = '';
+  server.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) output.push({ line: JSON.parse(line) as Record<string, unknown>, afterMs: Date.now() - launched });
   });
   for (let i = 0; i < 600; i++) {
     try {
@@ -78,6 +88,30 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('voice-campaigns serve o
     const me = await fetch(`${baseUrl}/api/v1/users/me`, { headers: { 'x-api-key': key } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: 'ops@example.com', full_name: 'Ops', is_superuser: false });
+  });
+
+  it('says what it is doing as JSON lines when stdout is not a terminal, starting at once', () => {
+    const messages = output.map((o) => o.line.msg);
+    expect(messages[0]).toBe('Starting voice-campaigns');
+    // Before, the first line came once the database, migrations and app were ready (12-50 s on
+    // a busy 2-core machine); now it comes before the service is even loaded.
+    expect(output[0]!.afterMs).toBeLessThan(5_000);
+    expect(messages).toContain(`Creating the embedded database in ${dataDir} (first start only)`);
+    expect(messages).toContainEqual(expect.stringMatching(/^Applying migrations 1\/\d+ \(0001_foundation\)$/));
+    expect(messages).toContain(`Listening on ${baseUrl}`);
+    expect(messages).toContain(`Dashboard: ${baseUrl}/`);
+    expect(messages.indexOf(`Listening on ${baseUrl}`)).toBeGreaterThan(messages.indexOf('Starting voice-campaigns'));
+  });
+
+  it('does not log the health probes at info (beforeAll polled /readyz until it answered)', async () => {
+    const before = output.length;
+    const [ready] = await Promise.all([fetch(`${baseUrl}/readyz`), fetch(`${baseUrl}/healthz`), fetch(`${baseUrl}/api/v1/users/me`)]);
+    expect(ready.status).toBe(200);
+    // The request to /users/me is logged: lines are written, only the probes' are not.
+    await waitFor(async () => output.slice(before).some((o) => (o.line.req as { url?: string } | undefined)?.url === '/api/v1/users/me'));
+    const urls = output.map((o) => (o.line.req as { url?: string } | undefined)?.url).filter(Boolean);
+    expect(urls).not.toContain('/readyz');
+    expect(urls).not.toContain('/healthz');
   });
 
   it('refuses a second serve on the same data directory with a clear message', async () => {

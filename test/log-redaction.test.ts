@@ -52,7 +52,30 @@ describe('the integration token in request logs', () => {
 
   it('keeps the rest of the address as sent', async () => {
     const before = lines.length;
-    await app.inject({ method: 'GET', url: '/healthz?phone=%2B1&took=keep' });
-    expect(lines.slice(before).some((l) => l.includes('/healthz?phone=%2B1&took=keep'))).toBe(true);
+    // Not a health probe: their request lines are at debug, below this logger's level.
+    await app.inject({ method: 'GET', url: '/api/v1/users/me?phone=%2B1&took=keep' });
+    expect(lines.slice(before).some((l) => l.includes('/api/v1/users/me?phone=%2B1&took=keep'))).toBe(true);
+  });
+});
+
+describe('health probes in request logs', () => {
+  it('are written at debug, not info, with the usual request lines', async () => {
+    const debugLines: string[] = [];
+    const sink = new Writable({ write(chunk, _encoding, done) { debugLines.push(...String(chunk).split('\n').filter(Boolean)); done(); } });
+    const debugApp = await buildApp({ ...t.deps, log: pino({ level: 'debug' }, sink) });
+    try {
+      await debugApp.inject({ method: 'GET', url: '/readyz' });
+      await debugApp.inject({ method: 'GET', url: '/healthz?from=probe' });
+      await debugApp.inject({ method: 'GET', url: '/api/v1/users/me' });
+      const levelsOf = (path: string) => {
+        const ids = new Set(debugLines.map((l) => JSON.parse(l)).filter((e) => e.req?.url?.startsWith(path)).map((e) => e.reqId));
+        return debugLines.map((l) => JSON.parse(l)).filter((e) => ids.has(e.reqId)).map((e) => `${e.level} ${e.msg}`);
+      };
+      expect(levelsOf('/readyz')).toEqual(['20 incoming request', '20 request completed']);
+      expect(levelsOf('/healthz')).toEqual(['20 incoming request', '20 request completed']);
+      expect(levelsOf('/api/v1/users/me')).toEqual(['30 incoming request', '30 request completed']);
+    } finally {
+      await debugApp.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
-import { startEmbeddedServer } from './embedded/embedded-server.ts';
+import { embeddedConnections, startEmbeddedServer, type EmbeddedServer } from './embedded/embedded-server.ts';
 import { readLockOwner } from './embedded/data-dir-lock.ts';
 
 // pg returns int8 and numeric as strings; PGlite over the socket does the same. Ids and
@@ -40,6 +40,11 @@ export interface DatabaseOptions {
    * service's database instead of failing (used by the CLI).
    */
   joinRunningEmbedded?: boolean;
+  /**
+   * The embedded server, already starting: `serve` starts it while it loads the rest of the
+   * service, so PGlite's start (on its own thread) and the module loading overlap.
+   */
+  embeddedServer?: Promise<EmbeddedServer>;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -58,7 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({ host: owner.host, port: owner.port, user: 'postgres', database: 'postgres', max: 2 });
     return handle(pool, 'embedded', async () => {});
   }
-  const server = await startEmbeddedServer(options.dataDir, options.poolSize + 4);
+  const server = await (options.embeddedServer ?? startEmbeddedServer(options.dataDir, embeddedConnections(options.poolSize)));
   const pool = new pg.Pool({ host: server.host, port: server.port, user: 'postgres', database: 'postgres', max: options.poolSize });
   return handle(pool, 'embedded', () => server.stop());
 }

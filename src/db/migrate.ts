@@ -52,10 +52,28 @@ const migrations: Record<string, Migration> = {
   '0021_calls_scale': callsScale,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Told before each pending migration runs: its name, its place among the pending ones, and their count. */
+export type MigrationProgress = (step: { name: string; index: number; count: number }) => void;
 
 /** Applies pending migrations; Kysely's lock table serialises concurrent starters. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<any>, onMigration?: MigrationProgress): Promise<string[]> {
+  let provider: MigrationProvider = { getMigrations: async () => migrations };
+  if (onMigration) {
+    // Kysely has no progress events: each migration's `up` says it is starting. Counting the
+    // pending ones first costs one read of the migrations table.
+    const executed = new Set((await new Migrator({ db, provider }).getMigrations()).filter((m) => m.executedAt).map((m) => m.name));
+    const pending = Object.keys(migrations).filter((name) => !executed.has(name)).sort(); // Kysely runs them in name order
+    const announced = Object.fromEntries(
+      Object.entries(migrations).map(([name, migration]) => [
+        name,
+        { ...migration, up: async (trx: Kysely<any>) => {
+          onMigration({ name, index: pending.indexOf(name) + 1, count: pending.length });
+          await migration.up(trx);
+        } },
+      ]),
+    );
+    provider = { getMigrations: async () => announced };
+  }
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

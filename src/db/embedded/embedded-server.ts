@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { acquireDataDirLock, type LockInfo } from './data-dir-lock.ts';
 import { EmbeddedDatabaseError, removeStaleSocket } from './stale-socket.ts';
+import { seedFromTemplate } from './template.ts';
 
 export interface EmbeddedServer extends Omit<LockInfo, 'pid'> {
   stop(): Promise<void>;
@@ -23,6 +24,9 @@ function socketDirFor(dataDir: string): { dir: string; temporary: boolean } | nu
   return null;
 }
 
+/** The embedded server's connection limit for a pool of `poolSize`: room for the CLI beside it. */
+export const embeddedConnections = (poolSize: number) => poolSize + 4;
+
 const firstLine = (message: string | undefined) => (message ?? 'no reason given').trim().split('\n')[0]!.replace(/^Error: /, '');
 
 /**
@@ -32,6 +36,9 @@ const firstLine = (message: string | undefined) => (message ?? 'no reason given'
 export async function startEmbeddedServer(dataDir: string, maxConnections: number): Promise<EmbeddedServer> {
   const lock = acquireDataDirLock(dataDir);
   const pgDir = join(dataDir, 'pglite');
+  // Under the lock, so no other process is creating it: a first start copies the initdb
+  // template when there is one (template.ts) instead of running initdb on the worker.
+  seedFromTemplate(pgDir);
   mkdirSync(pgDir, { recursive: true });
   const socketDir = socketDirFor(dataDir);
   const socketPath = socketDir ? join(socketDir.dir, SOCKET_NAME) : undefined;
