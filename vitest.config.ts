@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
+    // expect.poll waits for what a browser or a worker does next; its default 1 s is shorter than
+    // a request takes on a loaded 2-core CI machine (a dialog that closed after 1.2 s failed a test).
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 3,
