@@ -22,13 +22,23 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** Runs `read` while another session holds `table` locked (a long migration, a stuck admin session). */
+async function whileLocked<T>(table: 'contacts' | 'calls', read: () => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: t.database.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query('BEGIN');
+    await admin.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    return await read();
+  } finally {
+    await admin.query('ROLLBACK');
+    await admin.end();
+  }
+}
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL', () => {
   it('stops a request waiting past API_STATEMENT_TIMEOUT_MS with a 503 and Retry-After, then serves it again', async () => {
-    const admin = new pg.Client({ connectionString: t.database.databaseUrl });
-    await admin.connect();
-    try {
-      await admin.query('BEGIN');
-      await admin.query('LOCK TABLE contacts IN ACCESS EXCLUSIVE MODE');
+    await whileLocked('contacts', async () => {
       const started = performance.now();
       const blocked = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
       const waited = performance.now() - started;
@@ -40,21 +50,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL
       // What does not touch the locked table still answers meanwhile.
       expect((await t.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
       expect((await t.request({ method: 'GET', url: '/api/v1/campaigns/', headers: alice.headers })).statusCode).toBe(200);
-    } finally {
-      await admin.query('ROLLBACK');
-      await admin.end();
-    }
+    });
     const free = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
     expect(free.statusCode).toBe(200);
     expect(free.json().data).toHaveLength(1);
   });
 
   it('stops an analytics report at REPORT_STATEMENT_TIMEOUT_MS, its own limit, with the same 503', async () => {
-    const admin = new pg.Client({ connectionString: t.database.databaseUrl });
-    await admin.connect();
-    try {
-      await admin.query('BEGIN');
-      await admin.query('LOCK TABLE calls IN ACCESS EXCLUSIVE MODE');
+    await whileLocked('calls', async () => {
       const started = performance.now();
       const report = await t.request({ method: 'GET', url: '/api/v1/analytics/detailed', headers: alice.headers });
       const waited = performance.now() - started;
@@ -63,10 +66,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL
       // Its own limit, not the API's shorter one.
       expect(waited).toBeGreaterThanOrEqual(REPORT_LIMIT_MS - 20);
       expect(waited).toBeLessThan(5000);
-    } finally {
-      await admin.query('ROLLBACK');
-      await admin.end();
-    }
+    });
     expect((await t.request({ method: 'GET', url: '/api/v1/analytics/detailed', headers: alice.headers })).statusCode).toBe(200);
   });
 
