@@ -146,8 +146,8 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     at(ringMs + talkMs, async () => {
       if (call.call_status !== 'ongoing') return; // stopped meanwhile
       end(reason);
+      await started; // even a lost end waits for call_started's delivery, so idle() means delivered
       if (script === 'lose_end') return r.finish(); // get-call shows it ended; no event says so
-      await started;
       await twice('call_ended');
       if (script === 'out_of_order') await send(r, 'call_started');
       at(analyzeMs, async () => {
