@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WRITABLE as CONTACT_FIELDS_EDITED } from '../src/modules/contacts/contacts.repository.ts';
 
 /**
  * The layering rules of docs/architecture.md, held against the imports of every file under
@@ -48,6 +49,27 @@ describe('the layers of src/', () => {
     expect(found).toEqual(KNOWN_MODULES_IMPORTING_VENDORS);
   });
 });
+
+describe('the contact lifecycle (src/modules/contact-lifecycle)', () => {
+  it('knows no channel: it imports neither the dialer, nor the Twilio agent, nor a voice vendor', () => {
+    expect(breaches(/^src\/modules\/contact-lifecycle\//, /^src\/(modules\/(dialer|agent)|voice)\//)).toEqual([]);
+  });
+
+  it('is the only writer of a contact\'s status, attempts and next step', () => {
+    const writers = [...imports.keys()].filter((file) => !file.startsWith('src/db/migrations/') && CONTACT_UPDATE.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(writers.filter((f) => !f.startsWith('src/modules/contact-lifecycle/')).sort()).toEqual(['src/modules/contacts/contacts.repository.ts']);
+    // The contacts module updates only what a person edits; the lifecycle columns are not among them.
+    expect(CONTACT_FIELDS_EDITED.filter((c) => LIFECYCLE_COLUMNS.includes(c))).toEqual([]);
+  });
+
+  it('holds the lifecycle\'s writes in its repositories', () => {
+    const writers = [...imports.keys()].filter((file) => file.startsWith('src/modules/contact-lifecycle/') && CONTACT_UPDATE.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(writers.sort()).toEqual(['src/modules/contact-lifecycle/campaign-parking.repository.ts', 'src/modules/contact-lifecycle/contact-lifecycle.repository.ts']);
+  });
+});
+
+const CONTACT_UPDATE = /UPDATE\s+contacts\b|updateTable\(\s*'contacts'/i;
+const LIFECYCLE_COLUMNS: readonly string[] = ['status', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_code', 'next_action_reason'];
 
 /** Modules that still reach into a vendor's folder (the Twilio agent's routes live in modules/agent today). */
 const KNOWN_MODULES_IMPORTING_VENDORS = [

@@ -72,7 +72,7 @@ describe('lawful calling', () => {
     await h.t.deps.db.updateTable('contacts').set({ status: 'added_to_queue', next_action_time: h.clock.now() }).where('id', '=', id!).execute();
     expect(await h.round(campaign)).toBe(0);
     const contact = await h.contact(id!);
-    expect(contact.status).toBe('do_not_disturb');
+    expect(contact).toMatchObject({ status: 'do_not_disturb', next_action_code: 'suppressed' });
     expect(contact.next_action_reason).toContain(`suppression ${added.json().id}`);
   });
 

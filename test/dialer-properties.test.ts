@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
-import { isOpen } from '../src/modules/dialer/outbound/calling-window.ts';
-import { windowRuleFor } from '../src/modules/dialer/outbound/contact-window.ts';
+import { isOpen } from '../src/modules/contact-lifecycle/calling-window.ts';
+import { windowRuleFor } from '../src/modules/contact-lifecycle/contact-window.ts';
 
 let h: DialerHarness;
 beforeAll(async () => {

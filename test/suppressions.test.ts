@@ -117,7 +117,7 @@ describe('contacts of a suppressed number', () => {
 
     const api = await t.request({ method: 'POST', url: '/api/v1/contacts/', headers: alice.headers, payload: { status: 'new', campaign_id: campaign!.id, phone_number: phones[0] } });
     expect(api.statusCode).toBe(200);
-    expect(api.json()).toMatchObject({ status: 'do_not_disturb', next_action_reason: note(0), next_action_time: null });
+    expect(api.json()).toMatchObject({ status: 'do_not_disturb', next_action_code: 'suppressed', next_action_reason: note(0), next_action_time: null });
 
     const bulk = await t.request({ method: 'POST', url: '/api/v1/contacts/bulk', headers: alice.headers, payload: [{ campaign_id: campaign!.id, phone_number: phones[1], status: 'new' }, { campaign_id: campaign!.id, phone_number: usPhone(310) }] });
     expect((await waitForTask(t, alice.headers, bulk.json().task_id)).created).toBe(2);
@@ -145,7 +145,7 @@ describe('contacts of a suppressed number', () => {
     const s = (await add(alice, { phone_number: usPhone(401) })).json();
     const res = await t.request({ method: 'PUT', url: `/api/v1/contacts/${c!.id}`, headers: alice.headers, payload: { phone_number: usPhone(401), status: 'new' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'do_not_disturb', next_action_reason: `suppressed: manual (do-not-call list, suppression ${s.id})` });
+    expect(res.json()).toMatchObject({ status: 'do_not_disturb', next_action_code: 'suppressed', next_action_reason: `suppressed: manual (do-not-call list, suppression ${s.id})` });
   });
 
   it('no longer applies once expired: not listed by default, not suppressed, contacts created normally', async () => {

@@ -17,6 +17,8 @@ export interface ContactsTable {
   message_attempts: Generated<number>;
   next_action_time: NullableTimestamp;
   next_action_reason: string | null;
+  /** The machine-readable kind of next_action_reason (contact-lifecycle/next-action.ts). */
+  next_action_code: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { DUE_STATUSES } from '../dialer/outbound/due-contacts-claim.ts';
+import { dueStatusesSql } from '../contact-lifecycle/contact-states.ts';
 
 /**
  * The campaign summary's SQL. Each statement is bound to one campaign and served by an
@@ -55,7 +55,7 @@ export async function firstDueContacts(db: Db, campaignId: number, limit: number
   const { rows } = await sql<DueCandidate>`
     SELECT id, phone_number, timezone, next_action_time, next_action_reason
     FROM contacts
-    WHERE campaign_id = ${campaignId} AND status IN (${sql.join(DUE_STATUSES.map((s) => sql.lit(s)))})
+    WHERE campaign_id = ${campaignId} AND status IN ${dueStatusesSql()}
       AND next_action_time IS NOT NULL
     ORDER BY next_action_time
     LIMIT ${limit}`.execute(db);

@@ -3,11 +3,12 @@ import type { Db } from '../../db/connection.ts';
 import type { CampaignRow } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { CONTACT_STATUSES } from '../contacts/contacts.schemas.ts';
-import { isOpen, isUnrestricted, nextOpening, type WindowRule } from '../dialer/outbound/calling-window.ts';
-import { windowRuleFor } from '../dialer/outbound/contact-window.ts';
+import { isOpen, isUnrestricted, nextOpening, type WindowRule } from '../contact-lifecycle/calling-window.ts';
+import { windowRuleFor } from '../contact-lifecycle/contact-window.ts';
 import { complianceOf, quietBounds } from '../compliance/compliance-settings.ts';
-import { ARCHIVED_REASON, INBOUND_REASON, LIMIT_REASON, NO_WINDOW_REASON, PAUSED_REASON } from '../dialer/reasons.ts';
-import { limitActive } from '../dialer/outbound/usage.ts';
+import { CAMPAIGN_BLOCKS, NO_WINDOW } from '../contact-lifecycle/next-action.ts';
+import { campaignBlock } from '../contact-lifecycle/reachable-campaign.ts';
+import { limitActive } from '../contact-lifecycle/usage-limit.ts';
 import { requireCampaign } from './campaign-access.ts';
 import { countCallsInProgress, countContactsByStatus, firstDueContacts, type DueCandidate } from './campaign-summary.repository.ts';
 import type { CampaignSummary } from './campaign-summary.schemas.ts';
@@ -50,13 +51,12 @@ export async function campaignSummary({ db, principal, id, now }: { db: Db; prin
   };
 }
 
-/** The campaign states in which the dialer starts no call at all (its claim skips them; the sweep parks their contacts). */
+/** Why the dialer starts no call at all for the campaign (the lifecycle's rule: its claim skips it, the sweep parks its contacts), or null. */
 function blockedReason(c: CampaignRow): string | null {
-  if (c.is_archive) return ARCHIVED_REASON;
-  if (c.is_paused) return PAUSED_REASON;
-  if (c.campaign_type !== 'Outbound') return INBOUND_REASON;
-  if (c.limit_reached) return c.limit_end ? `${LIMIT_REASON} until ${c.limit_end.toISOString()} (the end of the limit period)` : LIMIT_REASON;
-  return null;
+  const code = campaignBlock(c);
+  if (code === null) return null;
+  if (code === 'usage_limit' && c.limit_end) return `${CAMPAIGN_BLOCKS.usage_limit} until ${c.limit_end.toISOString()} (the end of the limit period)`;
+  return CAMPAIGN_BLOCKS[code];
 }
 
 type NextCall = Pick<CampaignSummary, 'next_call_at' | 'next_call_reason' | 'next_contact_id'>;
@@ -85,7 +85,7 @@ async function nextCall(campaign: CampaignRow, candidates: DueCandidate[], live:
     const at = verdicts.get(key)!;
     if (at && (!best || at < best.at)) best = { at, from, contact, rule };
   }
-  if (!best) return { next_call_at: null, next_call_reason: NO_WINDOW_REASON, next_contact_id: null };
+  if (!best) return { next_call_at: null, next_call_reason: NO_WINDOW.reason, next_contact_id: null };
 
   const { at, from, contact, rule } = best;
   const limit = campaign.concurrent_call_limit ?? 0;

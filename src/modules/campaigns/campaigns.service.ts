@@ -4,7 +4,7 @@ import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { assistantInAccount } from '../assistants/assistants.repository.ts';
 import type { Principal } from '../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
-import { refreshUsage } from '../dialer/outbound/usage.ts';
+import { refreshUsage } from '../contact-lifecycle/usage-limit.ts';
 import { requireCampaign } from './campaign-access.ts';
 import { checkCampaignRules, promptOf, sameJson } from './campaign-rules.ts';
 import * as repo from './campaigns.repository.ts';

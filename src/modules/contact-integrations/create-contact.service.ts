@@ -4,8 +4,8 @@ import type { Clock } from '../../shared/clock.ts';
 import { forbidden, HttpError, unauthorized, unprocessable } from '../../http/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import { digestToken } from '../../shared/credentials.ts';
-import { queueContactsNow } from '../dialer/outbound/queue.ts';
-import type { DialerWake } from '../dialer/wake.ts';
+import { queueContactsNow } from '../contact-lifecycle/queueing.ts';
+import type { DueWake } from '../contact-lifecycle/queueing.ts';
 import { insertContacts, type WrittenContact } from '../contacts/contacts.repository.ts';
 import type { ContactIntegrationsRepository, IntegrationRow } from './contact-integrations.repository.ts';
 import { readContactInput, type ContactInput, type InputSource } from './create-contact-input.ts';
@@ -42,7 +42,7 @@ export async function enforceRateLimit(input: { repo: ContactIntegrationsReposit
  * when start_call applies: the request's start_call, else the integration's
  * auto_start_calls or the campaign's auto_calls.
  */
-export async function createOrUpdateContact(input: { db: Db; integration: IntegrationRow; contact: ContactInput; defaultCountry: string; loc: string; dialerWake: DialerWake }) {
+export async function createOrUpdateContact(input: { db: Db; integration: IntegrationRow; contact: ContactInput; defaultCountry: string; loc: string; dialerWake: DueWake }) {
   const { db, integration, contact, defaultCountry, loc } = input;
   const campaignId = contact.campaignId ?? integration.campaign_ids[0];
   if (campaignId === undefined) throw unprocessable([loc, 'campaign_id'], 'The integration has no campaign left; add one in its settings', 'value_error');
@@ -68,7 +68,7 @@ export async function createOrUpdateContact(input: { db: Db; integration: Integr
     const queued = inserted && start ? await queueContactsNow(trx, { contactIds: [id], reason: 'integration', wake: input.dialerWake }) : [];
     const row = await trx
       .selectFrom('contacts')
-      .select(['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_reason', 'created_at', 'updated_at'])
+      .select(['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_code', 'next_action_reason', 'created_at', 'updated_at'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     // Merged into an existing contact, data under the limit can add up past it: refused, and
@@ -99,7 +99,7 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
  * object falls back to the query for what it lacks) or, for an array body, each item on its
  * own, with an error in place of the items that fail.
  */
-export async function createContactsFromRequest(input: { db: Db; repo: ContactIntegrationsRepository; clock: Clock; defaultCountry: string; dialerWake: DialerWake; request: CreateContactRequest }) {
+export async function createContactsFromRequest(input: { db: Db; repo: ContactIntegrationsRepository; clock: Clock; defaultCountry: string; dialerWake: DueWake; request: CreateContactRequest }) {
   const { db, repo, clock, defaultCountry, dialerWake, request } = input;
   const { query, body } = request;
   const isArray = Array.isArray(body);

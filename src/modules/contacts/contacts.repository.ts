@@ -7,6 +7,7 @@ import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { pageWithCampaignTitle } from '../campaigns/titled-page.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Contact, ContactCreationMethod } from './contacts.schemas.ts';
+import type { NextActionCode } from '../contact-lifecycle/next-action.ts';
 import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { suppressedAmong, suppressionNote } from '../compliance/suppressions/suppressions.repository.ts';
 
@@ -37,6 +38,7 @@ const contactColumns = [
   'contacts.calls_attempts',
   'contacts.message_attempts',
   'contacts.next_action_time',
+  'contacts.next_action_code',
   'contacts.next_action_reason',
   'contacts.created_at',
   'contacts.updated_at',
@@ -91,7 +93,8 @@ export function findContactIdByPhone(db: Db, campaignId: number, phoneNumber: st
 }
 
 /** What a caller may set on a contact; its attempt counters belong to the dialer. */
-const WRITABLE = ['phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'next_action_time', 'next_action_reason'] as const;
+/** The fields a person edits; status and next step are the lifecycle's (setContactStep). */
+export const WRITABLE = ['phone_number', 'contact_data', 'timezone', 'source', 'creation_method'] as const;
 type Writable = Pick<NewContact, (typeof WRITABLE)[number]>;
 
 /**
@@ -111,6 +114,8 @@ export interface ContactDraft {
   source?: string | null;
   next_action_time?: Date | string | null;
   next_action_reason?: string | null;
+  /** Default: `set_by_user` when a reason is given, else null. */
+  next_action_code?: NextActionCode | null;
   created_at?: Date | string;
   updated_at?: Date | string;
 }
@@ -130,6 +135,9 @@ export interface WrittenContact {
   /** False for an existing contact that was merged. */
   inserted: boolean;
 }
+
+/** A created contact's next_action_code: the draft's, else `set_by_user` when it came with a reason. */
+const codeOf = (d: ContactDraft) => d.next_action_code ?? (d.next_action_reason ? 'set_by_user' : null);
 
 const stamp = (value: Date | string | null | undefined) => (value == null ? null : value instanceof Date ? value.toISOString() : value);
 
@@ -153,7 +161,7 @@ export async function insertContacts(trx: Transaction<Database> | Db, ownerId: n
   const suppressed = await suppressedAmong(trx, ownerId, sorted.map((r) => r.phone_number));
   const rows = sorted.map((r) => {
     const s = suppressed.get(r.phone_number);
-    return s ? { ...r, status: 'do_not_disturb', next_action_time: null, next_action_reason: suppressionNote(s) } : r;
+    return s ? { ...r, status: 'do_not_disturb', next_action_time: null, next_action_code: 'suppressed' as const, next_action_reason: suppressionNote(s) } : r;
   });
   const zones = await Promise.all(rows.map((r) => (r.timezone === undefined ? timezoneForPhone(r.phone_number) : r.timezone)));
   const onConflict = onDuplicate === 'skip'
@@ -165,15 +173,15 @@ export async function insertContacts(trx: Transaction<Database> | Db, ownerId: n
   // unnest keeps the statement at a fixed number of parameters whatever the batch size.
   const result = await sql<WrittenContact>`
     INSERT INTO contacts AS c (owner_id, campaign_id, phone_number, status, contact_data, timezone, source, creation_method,
-                               next_action_time, next_action_reason, created_at, updated_at)
+                               next_action_time, next_action_code, next_action_reason, created_at, updated_at)
     SELECT ${ownerId}, u.campaign_id, u.phone_number, u.status, u.contact_data::jsonb, u.timezone, u.source, u.creation_method,
-           u.next_action_time::timestamptz, u.next_action_reason, COALESCE(u.created_at::timestamptz, now()), COALESCE(u.updated_at::timestamptz, now())
+           u.next_action_time::timestamptz, u.next_action_code, u.next_action_reason, COALESCE(u.created_at::timestamptz, now()), COALESCE(u.updated_at::timestamptz, now())
       FROM unnest(${rows.map((r) => r.campaign_id)}::bigint[], ${rows.map((r) => r.phone_number)}::text[],
                   ${rows.map((r) => r.status ?? 'new')}::text[], ${rows.map((r) => (r.contact_data == null ? null : JSON.stringify(r.contact_data)))}::text[],
                   ${zones}::text[], ${rows.map((r) => r.source ?? null)}::text[], ${rows.map((r) => r.creation_method)}::text[],
-                  ${rows.map((r) => stamp(r.next_action_time))}::text[], ${rows.map((r) => r.next_action_reason ?? null)}::text[],
+                  ${rows.map((r) => stamp(r.next_action_time))}::text[], ${rows.map(codeOf)}::text[], ${rows.map((r) => r.next_action_reason ?? null)}::text[],
                   ${rows.map((r) => stamp(r.created_at))}::text[], ${rows.map((r) => stamp(r.updated_at))}::text[])
-        AS u(campaign_id, phone_number, status, contact_data, timezone, source, creation_method, next_action_time, next_action_reason, created_at, updated_at)
+        AS u(campaign_id, phone_number, status, contact_data, timezone, source, creation_method, next_action_time, next_action_code, next_action_reason, created_at, updated_at)
     ON CONFLICT (campaign_id, phone_number) ${onConflict}
     RETURNING id, campaign_id, phone_number, status, (xmax = 0) AS inserted`.execute(trx);
   return result.rows;

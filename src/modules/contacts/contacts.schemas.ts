@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CONTACT_DATA_LIMIT_NOTE } from '../../shared/contact-data-limit.ts';
+import { NEXT_ACTION_CODES } from '../contact-lifecycle/next-action.ts';
 import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 
 export const CONTACT_STATUSES = [
@@ -19,6 +20,15 @@ export const CONTACT_STATUSES = [
 ] as const;
 export const ContactStatus = StringEnum(CONTACT_STATUSES, { description: 'ContactStatus' });
 export type ContactStatus = Static<typeof ContactStatus>;
+
+/** Why the contact waits and what comes next, for code to match on (next_action_reason is the sentence for people). */
+export const NextActionCode = StringEnum(NEXT_ACTION_CODES, {
+  description: 'NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by '
+    + 'this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), '
+    + 'no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, '
+    + 'campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), '
+    + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).',
+});
 
 export const CONTACT_CREATION_METHODS = ['manual', 'import', 'integration', 'external_api', 'integration_messaging'] as const;
 export const ContactCreationMethod = StringEnum(CONTACT_CREATION_METHODS, { description: 'ContactCreationMethod' });
@@ -41,6 +51,7 @@ export const Contact = Type.Object({
   message_attempts: Type.Optional(Nullable(Type.Integer())),
   next_action_time: Type.Optional(Nullable(DateTime)),
   next_action_reason: Type.Optional(Nullable(Type.String())),
+  next_action_code: Type.Optional(Nullable(NextActionCode)),
   created_at: Type.Optional(Nullable(DateTime)),
   updated_at: Type.Optional(Nullable(DateTime)),
 });

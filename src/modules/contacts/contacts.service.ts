@@ -8,8 +8,10 @@ import { timezoneForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone, unknownTimeZone } from '../../shared/timezone.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canAccessCampaign, requireCampaign } from '../campaigns/campaign-access.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
-import type { DialerWake } from '../dialer/wake.ts';
+import { queueContactsNow } from '../contact-lifecycle/queueing.ts';
+import { QUEUED_ON_CREATION } from '../contact-lifecycle/contact-states.ts';
+import { setContactStep } from '../contact-lifecycle/contact-lifecycle.repository.ts';
+import type { DueWake } from '../contact-lifecycle/queueing.ts';
 import { suppressedAmong, suppressionNote } from '../compliance/suppressions/suppressions.repository.ts';
 import type { CampaignContactsQuery, ContactCreate, ContactsQuery, ContactUpdate } from './contacts.schemas.ts';
 import {
@@ -56,7 +58,7 @@ export async function createContact(args: {
   input: ContactCreate;
   defaultCountry: string;
   /** Wakes the dialer when the contact is queued on creation (auto_calls). */
-  dialerWake: DialerWake;
+  dialerWake: DueWake;
   loc?: Loc;
 }): Promise<ContactView> {
   const { input, principal } = args;
@@ -116,14 +118,17 @@ export async function updateContact(args: { db: Db; principal: Principal; id: nu
     try {
       await updateContactRow(trx, contact.id, {
         ...(phone !== undefined ? { phone_number: phone } : {}),
-        ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.contact_data !== undefined ? { contact_data: jsonOrNull(input.contact_data) } : {}),
         ...(input.timezone !== undefined ? { timezone: input.timezone } : (guessedZone ?? {})),
         ...(input.source !== undefined ? { source: input.source } : {}),
-        ...(input.next_action_time !== undefined ? { next_action_time: input.next_action_time } : {}),
-        ...(input.next_action_reason !== undefined ? { next_action_reason: input.next_action_reason } : {}),
-        ...(suppression ? { status: 'do_not_disturb', next_action_time: null, next_action_reason: suppressionNote(suppression) } : {}),
       });
+      await setContactStep(trx, contact.id, suppression
+        ? { status: 'do_not_disturb', next_action_time: null, next_action_reason: suppressionNote(suppression), code: 'suppressed' }
+        : {
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.next_action_time !== undefined ? { next_action_time: input.next_action_time } : {}),
+          ...(input.next_action_reason !== undefined ? { next_action_reason: input.next_action_reason } : {}),
+        });
     } catch (error) {
       if (isUniqueViolation(error) && phone) throw duplicate(phone, contact.campaign_id);
       throw error;

@@ -33,9 +33,10 @@ describe('creating a contact', () => {
       message_attempts: 0,
       next_action_time: null,
       next_action_reason: null,
+      next_action_code: null,
     });
     expect(Object.keys(body).sort()).toEqual(
-      ['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'campaign_title', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_reason', 'created_at', 'updated_at'].sort(),
+      ['id', 'campaign_id', 'phone_number', 'status', 'contact_data', 'timezone', 'source', 'creation_method', 'campaign_title', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_reason', 'next_action_code', 'created_at', 'updated_at'].sort(),
     );
     expect(new Date(body.created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const read = await t.request({ method: 'GET', url: `/api/v1/contacts/${body.id}`, headers: alice.headers });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { EnqueueQuery, STATUS_MACHINE_DOC } from './dialer.schemas.ts';
-import { queueCampaignContacts } from './outbound/queue.ts';
+import { queueCampaignContacts } from '../contact-lifecycle/queueing.ts';
 import { queueSelectedContacts } from './outbound/queue-selected.ts';
 
 const MESSAGE_DOC =

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { CONTACTS_DUE_CHANNEL } from '../contact-lifecycle/queueing.ts';
 
 /**
  * In-process wake-ups for the dialer loop: a contact queued or a slot freed in this
@@ -24,4 +25,5 @@ export function createDialerWake(): DialerWake {
   };
 }
 
-export const DIALER_CHANNEL = 'voice_campaigns_dialer';
+/** The dialer listens where the lifecycle announces due contacts. */
+export const DIALER_CHANNEL = CONTACTS_DUE_CHANNEL;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { QUEUED_ON_CREATION, queueContactsNow } from '../dialer/outbound/queue.ts';
-import type { DialerWake } from '../dialer/wake.ts';
+import { queueContactsNow } from '../contact-lifecycle/queueing.ts';
+import { QUEUED_ON_CREATION } from '../contact-lifecycle/contact-states.ts';
+import type { DueWake } from '../contact-lifecycle/queueing.ts';
 import { insertContacts } from '../contacts/contacts.repository.ts';
 import { MAX_STORED_ERRORS, type ImportError } from './imports.repository.ts';
 import type { PreparedChunk } from './import-rows.ts';
@@ -50,7 +51,7 @@ export async function loadChunk(db: Db, taskId: number, seq: number) {
  * Applies one prepared chunk. Returns false (and changes nothing) when the lease was lost
  * or the cursor moved: another worker owns the task now, or the sweeper ended it.
  */
-export async function applyChunk(db: Db, input: { taskId: number; workerId: string; chunk: PreparedChunk; dialerWake: DialerWake | undefined }): Promise<{ applied: boolean; done: boolean }> {
+export async function applyChunk(db: Db, input: { taskId: number; workerId: string; chunk: PreparedChunk; dialerWake: DueWake | undefined }): Promise<{ applied: boolean; done: boolean }> {
   const { taskId, workerId, chunk } = input;
   return db.transaction().execute(async (trx) => {
     const task = await trx

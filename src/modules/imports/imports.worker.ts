@@ -7,7 +7,7 @@ import type { BackgroundWorker } from '../../workers.ts';
 import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
 import { prepareChunk, type PreparedChunk } from './import-rows.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { DialerWake } from '../dialer/wake.ts';
+import type { DueWake } from '../contact-lifecycle/queueing.ts';
 
 export interface ImportWorkerOptions {
   /** Identifies this worker in task leases; unique per process by default. */
@@ -26,7 +26,7 @@ export interface ImportWorkerDeps {
   config: { DEFAULT_COUNTRY: string };
   metrics?: Pick<Metrics, 'importRows'>;
   /** This process's dialer, woken when imported contacts are queued (none in a process that runs only imports). */
-  dialerWake?: DialerWake;
+  dialerWake?: DueWake;
   /** A failed round is logged here (a child named after the worker) and the loop goes on. */
   log: Logger;
 }

@@ -1761,6 +1761,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -1980,6 +1985,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2014,6 +2024,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -5561,6 +5576,11 @@ export interface operations {
                             /** Format: date-time */
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
+                            /**
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @enum {string|null}
+                             */
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -5696,6 +5716,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -5821,6 +5846,11 @@ export interface operations {
                             /** Format: date-time */
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
+                            /**
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @enum {string|null}
+                             */
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -5926,6 +5956,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6049,6 +6084,11 @@ export interface operations {
                         /** Format: date-time */
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
+                        /**
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @enum {string|null}
+                         */
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/connection.ts';
 import type { SuppressionRow, SuppressionsTable } from '../../../db/tables/compliance.ts';
+import { suppressContacts } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 
 /**
  * All SQL of the do-not-call list. Every addition (one, bulk, opt-out, integration) goes through
@@ -58,12 +59,7 @@ export async function upsertSuppressions(trx: Db, ownerId: number, drafts: Suppr
     RETURNING s.*`.execute(trx);
   const active = written.rows.filter((r) => r.expires_at === null || new Date(r.expires_at) > new Date());
   if (active.length > 0) {
-    await sql`
-      UPDATE contacts AS c
-         SET status = 'do_not_disturb', next_action_time = NULL, next_action_reason = m.note, updated_at = now()
-        FROM unnest(${active.map((r) => r.phone_number)}::text[], ${active.map(suppressionNote)}::text[]) AS m(phone_number, note)
-       WHERE c.owner_id = ${ownerId} AND c.phone_number = m.phone_number
-         AND c.status NOT IN ('in progress', 'do_not_disturb')`.execute(trx);
+    await suppressContacts(trx, ownerId, active.map((r) => ({ phone: r.phone_number, reason: suppressionNote(r) })));
   }
   return written.rows;
 }

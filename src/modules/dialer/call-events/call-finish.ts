@@ -3,12 +3,12 @@ import type { Database } from '../../../db/schema.ts';
 import type { Deps } from '../../../deps.ts';
 import type { TerminalCallStatus, TranscriptTurn } from '../../../voice/provider.ts';
 import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
-import { nextOpening } from '../outbound/calling-window.ts';
-import { windowRuleFor } from '../outbound/contact-window.ts';
+import { retryStep, windowRuleFor } from '../../contact-lifecycle/contact-window.ts';
 import { complianceOf, quietBounds, type ComplianceSettings } from '../../compliance/compliance-settings.ts';
-import { contactAfterCall } from './status-machine.ts';
-import { refreshUsage } from '../outbound/usage.ts';
-import { FUNDS_REASON, NO_WINDOW_REASON } from '../reasons.ts';
+import { contactAfterCall, type AttemptOutcome } from '../../contact-lifecycle/after-call.ts';
+import { moveContactsAfterCalls, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
+import { FUNDS } from '../../contact-lifecycle/next-action.ts';
+import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 
 /**
@@ -58,13 +58,11 @@ export interface LockedCall {
 }
 
 
-interface ContactPatch {
-  id: number;
-  status: string;
-  next_action_time: Date | null;
-  next_action_reason: string;
-  calls_attempts: number;
-}
+type ContactPatch = ContactStep & { attempts: number };
+
+// Every terminal call status is an outcome the lifecycle knows, and no other (both directions).
+const sameOutcomes: [TerminalCallStatus, AttemptOutcome] extends [AttemptOutcome, TerminalCallStatus] ? true : never = true;
+void sameOutcomes;
 
 /**
  * Ends calls in the caller's transaction, a whole batch in a handful of statements (the
@@ -103,28 +101,25 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     const refund = o.refundAttempt === true || o.status === 'insufficient funds';
     const attempts = refund ? Math.max(0, contact.calls_attempts - 1) : contact.calls_attempts;
     const next = contactAfterCall({ callStatus: o.status, callType: call.call_type, attempts, maxAttempts: campaign.max_call_attempts, callInterval: campaign.call_interval, now: end });
-    let set: Omit<ContactPatch, 'id' | 'calls_attempts'>;
+    let set: Omit<ContactStep, 'id'>;
     if (o.optOut) {
       // The law before the campaign's retry rules: no follow-up call, whatever the call's status.
-      set = { status: 'do_not_disturb', next_action_time: null, next_action_reason: optOutReason(call.id, o.optOut) };
+      set = { status: 'do_not_disturb', at: null, next: { code: 'suppressed', reason: optOutReason(call.id, o.optOut) } };
     } else if (o.refundAttempt && o.status === 'failed') {
-      set = { status: 'call_scheduled', next_action_time: new Date(now.getTime() + 60_000), next_action_reason: 'provider refused the call (retryable); retrying in 1 min, attempt not counted' };
+      set = { status: 'call_scheduled', at: new Date(now.getTime() + 60_000), next: { code: 'vendor_refused', reason: 'provider refused the call (retryable); retrying in 1 min, attempt not counted' } };
     } else if (next.kind === 'funds') {
       pause.add(campaign.id);
-      set = { status: 'awaiting_queue', next_action_time: null, next_action_reason: FUNDS_REASON };
+      set = { status: 'awaiting_queue', at: null, next: FUNDS };
     } else if (next.kind === 'retry') {
       compliance ??= await complianceOf(trx, [...contacts.values()].map((c) => c.owner_id));
-      const at = nextOpening(await windowRuleFor(campaign, contact, quietBounds(compliance.get(contact.owner_id)!)), next.at);
-      set = at
-        ? { status: 'call_scheduled', next_action_time: at, next_action_reason: at > next.at ? `${next.reason}; moved to the next calling window` : next.reason }
-        : { status: 'awaiting_queue', next_action_time: null, next_action_reason: NO_WINDOW_REASON };
+      set = retryStep(await windowRuleFor(campaign, contact, quietBounds(compliance.get(contact.owner_id)!)), next);
     } else {
-      set = { status: next.status, next_action_time: null, next_action_reason: next.reason };
+      set = { status: next.status, at: null, next: next.next };
     }
-    patches.push({ id: contact.id, calls_attempts: attempts, ...set });
+    patches.push({ id: contact.id, attempts, ...set });
     contact.status = set.status; // one contact ends once even if two of its calls end in this batch
   }
-  await updateContacts(trx, patches);
+  await moveContactsAfterCalls(trx, patches);
   await suppressOptOuts(trx, optOuts);
   // Campaign rows are written in id order, pauses and usage alike, as every batch does,
   // so two batches cannot deadlock on them.
@@ -189,15 +184,4 @@ async function readCampaigns(trx: Trx, ids: number[]) {
     .select([sql<string | null>`call_allowed_from_time::text`.as('call_allowed_from_time'), sql<string | null>`call_allowed_to_time::text`.as('call_allowed_to_time')])
     .where('id', 'in', [...new Set(ids)]).execute();
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-async function updateContacts(trx: Trx, patches: ContactPatch[]) {
-  if (patches.length === 0) return;
-  await sql`
-    UPDATE contacts c SET status = u.status, next_action_time = u.next_at, next_action_reason = u.reason,
-      calls_attempts = u.attempts, updated_at = now()
-    FROM unnest(${patches.map((p) => p.id)}::bigint[], ${patches.map((p) => p.status)}::text[],
-                ${patches.map((p) => p.next_action_time)}::timestamptz[], ${patches.map((p) => p.next_action_reason)}::text[],
-                ${patches.map((p) => p.calls_attempts)}::int[]) AS u(id, status, next_at, reason, attempts)
-    WHERE c.id = u.id`.execute(trx);
 }

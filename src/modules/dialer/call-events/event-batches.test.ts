@@ -5,7 +5,8 @@ import { SIGNATURE_HEADER, signBody, webhookSecret } from '../../../voice/signat
 import type { StartCallRequest, VoiceProvider } from '../../../voice/provider.ts';
 import { dialDueContacts } from '../outbound/outbound.service.ts';
 import { applyCallEvents } from './call-events.service.ts';
-import { insertCalls, markContactsCalling } from '../outbound/call-rows.ts';
+import { insertCalls } from '../outbound/call-rows.ts';
+import { markContactsCalling } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import type { CallEvent } from '../../../voice/provider.ts';
 
 // A delivery of several events must give the same call row as the same events delivered one

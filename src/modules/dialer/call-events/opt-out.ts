@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { suppressContacts } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import type { Database } from '../../../db/schema.ts';
 import { detectOptOut } from '../../compliance/opt-out/opt-out-detector.ts';
 import type { CallOutcome } from './call-finish.ts';
@@ -42,11 +43,6 @@ export async function suppressOptOuts(trx: Transaction<Database>, items: { owner
       VALUES (${item.ownerId}, ${item.phone}, ${item.reason}, 'opt_out', ${item.callId})
       ON CONFLICT (owner_id, phone_number) DO UPDATE SET source = 'opt_out', call_id = EXCLUDED.call_id, reason = EXCLUDED.reason, expires_at = NULL
       RETURNING id`.execute(trx);
-    await sql`
-      UPDATE contacts SET status = 'do_not_disturb', next_action_time = NULL, updated_at = now(),
-        next_action_reason = ${`suppressed: ${item.reason} (do-not-call list, suppression ${rows[0]!.id})`}
-      WHERE id IN (
-        SELECT id FROM contacts WHERE owner_id = ${item.ownerId} AND phone_number = ${item.phone}
-          AND status NOT IN ('in progress', 'do_not_disturb') ORDER BY id FOR UPDATE SKIP LOCKED)`.execute(trx);
+    await suppressContacts(trx, item.ownerId, [{ phone: item.phone, reason: `suppressed: ${item.reason} (do-not-call list, suppression ${rows[0]!.id})` }], { skipLocked: true });
   }
 }

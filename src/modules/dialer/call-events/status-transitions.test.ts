@@ -18,7 +18,7 @@ describe('enqueue operations', () => {
     const res = await h.enqueue(c);
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatchObject({ message: 'Queued 3 contacts', user_id: h.account.id, campaign_id: c, contact_id: 0, call_id: null, role_id: 'user', source: 'api' });
-    for (const id of ids) expect((await h.contact(id)).status).toBe('added_to_queue');
+    for (const id of ids) expect(await h.contact(id)).toMatchObject({ status: 'added_to_queue', next_action_code: 'queued', next_action_reason: 'queued by campaign enqueue' });
   });
 
   it('queues at most limit contacts of a status, oldest first, and rejects limit 0', async () => {
@@ -56,7 +56,7 @@ async function callOnce(campaignFields: Record<string, unknown>, sim: Record<str
   await h.enqueue(c);
   expect(await h.round(c)).toBe(1);
   const during = await h.contact(id!);
-  expect(during.status).toBe('in progress');
+  expect(during).toMatchObject({ status: 'in progress', next_action_code: 'calling', next_action_reason: 'call 1 in progress' });
   await h.advance(2 * HOUR);
   return { campaign: c, id: id!, contact: await h.contact(id!), calls: await h.callsOf(id!) };
 }
@@ -64,7 +64,7 @@ async function callOnce(campaignFields: Record<string, unknown>, sim: Record<str
 describe('what a call\'s end does to its contact', () => {
   it('ends the contact as finished after a conversation and records the call', async () => {
     const { contact, calls } = await callOnce({ title: 'Survey', campaign_data: { prompt: 'Ask about the new bakery. Be kind.' } }, { status: 'finished', duration: 90, action_status: 'interested' });
-    expect(contact).toMatchObject({ status: 'finished', calls_attempts: 1, next_action_time: null });
+    expect(contact).toMatchObject({ status: 'finished', calls_attempts: 1, next_action_time: null, next_action_code: 'completed' });
     expect(calls).toHaveLength(1);
     const call = calls[0];
     expect(call).toMatchObject({ status: 'finished', call_type: 'outbound', call_duration: 90, action_status: 'interested', campaign_title: 'Survey', from_number: '+12125550100' });
@@ -87,8 +87,7 @@ describe('what a call\'s end does to its contact', () => {
       const t0 = h.clock.now().getTime();
       await h.advance(60_000 * 5);
       let contact = await h.contact(id!);
-      expect(contact.status).toBe('call_scheduled');
-      expect(contact.calls_attempts).toBe(1);
+      expect(contact).toMatchObject({ status: 'call_scheduled', calls_attempts: 1, next_action_code: 'retry_scheduled' });
       // the first retry waits call_interval[0] minutes from the end of the call
       expect(contact.next_action_time.getTime() - t0).toBeGreaterThanOrEqual(10 * 60_000);
       expect(contact.next_action_time.getTime() - t0).toBeLessThan(15 * 60_000);
@@ -103,7 +102,7 @@ describe('what a call\'s end does to its contact', () => {
       expect(await h.round(c)).toBe(1);
       await h.advance(60_000 * 5);
       contact = await h.contact(id!);
-      expect(contact).toMatchObject({ status: exhausted, calls_attempts: 3, next_action_time: null });
+      expect(contact).toMatchObject({ status: exhausted, calls_attempts: 3, next_action_time: null, next_action_code: 'completed' });
       expect(await h.callsOf(id!)).toHaveLength(3);
     });
   }
@@ -121,7 +120,7 @@ describe('what a call\'s end does to its contact', () => {
 
   it('pauses the campaign on insufficient funds and puts the contact back in the queue without counting the attempt', async () => {
     const { campaign, contact } = await callOnce({ max_call_attempts: 2 }, { status: 'insufficient funds' });
-    expect(contact).toMatchObject({ status: 'awaiting_queue', calls_attempts: 0 });
+    expect(contact).toMatchObject({ status: 'awaiting_queue', calls_attempts: 0, next_action_code: 'insufficient_funds' });
     const row = await h.t.deps.db.selectFrom('campaigns').select('is_paused').where('id', '=', campaign).executeTakeFirstOrThrow();
     expect(row.is_paused).toBe(true);
     // resuming the campaign brings the contact back

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { markContactInbound } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import type { Deps } from '../../../deps.ts';
 import { conflict } from '../../../http/errors.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
@@ -32,7 +33,7 @@ export async function recordInboundCall(deps: Deps, input: {
     if (!contact) {
       const [written] = await insertContacts(trx, campaign.owner_id, [{
         campaign_id: campaign.id, phone_number: caller, status: 'in progress', contact_data: {},
-        creation_method: 'manual', source: 'inbound_call', next_action_reason: 'inbound call in progress',
+        creation_method: 'manual', source: 'inbound_call', next_action_code: 'inbound_call', next_action_reason: 'inbound call in progress',
       }]);
       created = written !== undefined;
       // Not written: the same caller's other call created the contact a moment ago.
@@ -52,7 +53,7 @@ export async function recordInboundCall(deps: Deps, input: {
     // A person who asked not to be called (or was paused) stays so: set to in progress, the
     // contact would end finished and be dialled by the next enqueue of finished contacts.
     if (contact.status !== 'do_not_disturb' && contact.status !== 'paused') {
-      await trx.updateTable('contacts').set({ status: 'in progress', next_action_time: null, next_action_reason: 'inbound call in progress', updated_at: sql<Date>`now()` }).where('id', '=', contact.id).execute();
+      await markContactInbound(trx, contact.id);
     }
     return { call: call.rows[0], contact, created };
   });

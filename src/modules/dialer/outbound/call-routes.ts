@@ -5,6 +5,8 @@ import { providerFor, routeKey, VoiceNotConfiguredError, type Route } from '../.
 import type { ClaimedContact } from './due-contacts-claim.ts';
 import type { DialCampaign } from './concurrency-locks.ts';
 import { isPaced, takeRouteSlots, type RoutePacing } from './vendor-pacing.ts';
+import type { NextAction } from '../../contact-lifecycle/next-action.ts';
+import { reachableCampaignSql } from '../../contact-lifecycle/reachable-campaign.ts';
 
 /**
  * Which vendor route a campaign's calls take: its assistant's provider and voice connection,
@@ -25,7 +27,7 @@ export async function pacedRoutes(deps: Deps): Promise<{ pacing: Map<string, Rou
   const { rows } = await sql<{ provider: string | null; connection_id: number | null }>`
     SELECT DISTINCT a.provider, a.voice_connection_id AS connection_id
     FROM campaigns cp LEFT JOIN assistants a ON a.id = cp.assistant_id AND a.owner_id = cp.owner_id
-    WHERE NOT cp.is_paused AND NOT cp.is_archive AND NOT cp.limit_reached AND cp.campaign_type = 'Outbound'`.execute(deps.db);
+    WHERE ${reachableCampaignSql('cp')}`.execute(deps.db);
   const pacing = new Map<string, RoutePacing>();
   let allPaced = rows.length > 0;
   for (const row of rows) {
@@ -48,7 +50,7 @@ export async function paceByRoute(trx: Transaction<Database>, deps: Deps, chosen
   const byRoute = new Map<string, Chosen[]>();
   for (const c of chosen) byRoute.set(routeKey(c.route), [...(byRoute.get(routeKey(c.route)) ?? []), c]);
   const kept: Chosen[] = [];
-  const deferred: { id: number; at: Date; reason: string }[] = [];
+  const deferred: { id: number; at: Date; next: NextAction }[] = [];
   for (const key of [...byRoute.keys()].sort()) {
     const group = byRoute.get(key)!;
     const route = group[0]!.route;
@@ -58,7 +60,7 @@ export async function paceByRoute(trx: Transaction<Database>, deps: Deps, chosen
     } catch (error) {
       if (!(error instanceof VoiceNotConfiguredError)) throw error;
       const at = new Date(now.getTime() + UNCONFIGURED_RETRY_MS);
-      for (const c of group) deferred.push({ id: c.contact.id, at, reason: `voice provider unavailable: ${error.message}` });
+      for (const c of group) deferred.push({ id: c.contact.id, at, next: { code: 'vendor_pacing', reason: `voice provider unavailable: ${error.message}` } });
       continue;
     }
     if (!isPaced(pacing)) {
@@ -67,7 +69,7 @@ export async function paceByRoute(trx: Transaction<Database>, deps: Deps, chosen
     }
     const { granted, retryAt } = await takeRouteSlots(trx, deps, route, pacing, group.length, now);
     kept.push(...group.slice(0, granted));
-    for (const c of group.slice(granted)) deferred.push({ id: c.contact.id, at: retryAt, reason: `waiting for a free ${route.provider} line (vendor pacing)` });
+    for (const c of group.slice(granted)) deferred.push({ id: c.contact.id, at: retryAt, next: { code: 'vendor_pacing', reason: `waiting for a free ${route.provider} line (vendor pacing)` } });
   }
   return { kept, deferred };
 }

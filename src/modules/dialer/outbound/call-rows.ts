@@ -5,7 +5,8 @@ import type { Database } from '../../../db/schema.ts';
  * The rows a dialling round writes. Invariants: at most one call in progress per contact and
  * per number of an account (the unique live-call indexes; a second one is "not inserted",
  * ON CONFLICT DO NOTHING, and its contact is retried later), and a contact is `in progress`
- * exactly when its call row is, both written in the claim's transaction.
+ * exactly when its call row is, both written in the claim's transaction (round-writer.ts; the
+ * contact's side is the lifecycle repository's markContactsCalling).
  *
  * Lock order: last in a round, after the cap, contact and campaign locks
  * (concurrency-locks.ts). The calls are inserted in (owner, number) order, the order of the
@@ -48,30 +49,4 @@ export async function insertCalls(trx: Trx, calls: NewOutboundCall[], now: Date)
     ON CONFLICT DO NOTHING
     RETURNING id, contact_id`.execute(trx);
   return rows;
-}
-
-export async function markContactsCalling(trx: Trx, contactIds: number[]): Promise<void> {
-  if (contactIds.length === 0) return;
-  await sql`
-    UPDATE contacts SET status = 'in progress', calls_attempts = calls_attempts + 1, next_action_time = NULL,
-      next_action_reason = 'call ' || (calls_attempts + 1) || ' in progress', updated_at = now()
-    WHERE id = ANY(${contactIds}::bigint[])`.execute(trx);
-}
-
-/** Moves contacts to a later time (outside their window, or their number is busy in another call). */
-export async function rescheduleContacts(trx: Trx, rows: { id: number; at: Date | null; reason: string; status: string }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await sql`
-    UPDATE contacts c SET status = u.s, next_action_time = u.t, next_action_reason = u.r, updated_at = now()
-    FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.at)}::timestamptz[], ${rows.map((r) => r.reason)}::text[], ${rows.map((r) => r.status)}::text[]) AS u(id, t, r, s)
-    WHERE c.id = u.id`.execute(trx);
-}
-
-/** Leaves contacts due, later: their status stays (a vendor's pacing or settings held them back). */
-export async function deferContacts(trx: Trx, rows: { id: number; at: Date; reason: string }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await sql`
-    UPDATE contacts c SET next_action_time = u.t, next_action_reason = u.r, updated_at = now()
-    FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.at)}::timestamptz[], ${rows.map((r) => r.reason)}::text[]) AS u(id, t, r)
-    WHERE c.id = u.id`.execute(trx);
 }

@@ -1,6 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { campaignRouteSql } from './vendor-pacing.ts';
+import { dueStatusesSql } from '../../contact-lifecycle/contact-states.ts';
+import { reachableCampaignSql } from '../../contact-lifecycle/reachable-campaign.ts';
 
 /**
  * The claim of due contacts. Invariant: a due contact is dialled by at most one round at a
@@ -17,8 +19,6 @@ import { campaignRouteSql } from './vendor-pacing.ts';
  */
 
 type Trx = Transaction<Database>;
-
-export const DUE_STATUSES = ['added_to_queue', 'call_scheduled'] as const;
 
 export interface ClaimedContact {
   id: number;
@@ -58,14 +58,14 @@ export async function claimDueContacts(trx: Trx, input: {
       SELECT cp.id,
              least(CASE WHEN coalesce(cp.concurrent_call_limit, 0) > 0 THEN cp.concurrent_call_limit - coalesce(l.n, 0) ELSE ${input.limit} END, ${routeCap}) AS free
       FROM campaigns cp LEFT JOIN live l ON l.campaign_id = cp.id
-      WHERE NOT cp.is_paused AND NOT cp.is_archive AND NOT cp.limit_reached AND cp.campaign_type = 'Outbound'
-        AND EXISTS (SELECT 1 FROM contacts d WHERE d.campaign_id = cp.id AND d.status IN ('added_to_queue', 'call_scheduled') AND d.next_action_time <= ${input.now})
+      WHERE ${reachableCampaignSql('cp')}
+        AND EXISTS (SELECT 1 FROM contacts d WHERE d.campaign_id = cp.id AND d.status IN ${dueStatusesSql()} AND d.next_action_time <= ${input.now})
       ORDER BY random()
     )
     SELECT c.* FROM room r CROSS JOIN LATERAL (
       SELECT id, campaign_id, owner_id, phone_number, timezone, contact_data, calls_attempts, status
       FROM contacts c
-      WHERE c.campaign_id = r.id AND c.status IN ('added_to_queue', 'call_scheduled') AND c.next_action_time <= ${input.now}
+      WHERE c.campaign_id = r.id AND c.status IN ${dueStatusesSql()} AND c.next_action_time <= ${input.now}
       ORDER BY c.next_action_time, c.id
       LIMIT greatest(r.free, 0)
       FOR UPDATE SKIP LOCKED

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialerHarness, liveCalls, usNumber, type DialerHarness } from '../../../../test/helpers/dialer-harness.ts';
+import { sweepCampaignStates } from './sweep.ts';
 
 let h: DialerHarness;
 // Monday 2030-01-07 15:00 UTC = 10:00 in New York.
@@ -173,14 +174,32 @@ describe('paused and archived campaigns', () => {
     expect((await h.contact(first!)).status).toBe('finished');
     await h.enqueue(c);
     expect(await h.round(c)).toBe(0);
-    expect(await h.contact(second!)).toMatchObject({ status: 'awaiting_queue', next_action_reason: 'campaign paused' });
+    expect(await h.contact(second!)).toMatchObject({ status: 'awaiting_queue', next_action_code: 'campaign_paused', next_action_reason: 'campaign paused' });
     await h.t.deps.db.updateTable('campaigns').set({ is_paused: false, is_archive: true }).where('id', '=', c).execute();
     expect(await h.round(c)).toBe(0);
-    expect(await h.contact(second!)).toMatchObject({ status: 'awaiting_queue', next_action_reason: 'campaign archived' });
+    expect(await h.contact(second!)).toMatchObject({ status: 'awaiting_queue', next_action_code: 'campaign_archived', next_action_reason: 'campaign archived' });
     await h.t.deps.db.updateTable('campaigns').set({ is_archive: false }).where('id', '=', c).execute();
+    await sweepCampaignStates({ deps: h.t.deps });
+    expect(await h.contact(second!)).toMatchObject({ status: 'added_to_queue', next_action_code: 'requeued', next_action_reason: 'back in the queue: campaign archived no longer applies' });
     await h.round();
     expect((await h.contact(second!)).status).toBe('in progress');
     await h.advance(5 * MIN);
+  });
+});
+
+describe('parked contacts are found by their code, not their sentence', () => {
+  it('revives a contact parked for its campaign, and leaves one whose reason only reads the same (set through the API)', async () => {
+    const c = await h.campaign({ is_paused: true });
+    const [parked, lookalike] = await h.contacts(c, [usNumber(), usNumber()]);
+    await h.enqueue(c);
+    await h.t.request({ method: 'PUT', url: `/api/v1/contacts/${lookalike}`, headers: h.account.headers, payload: { status: 'awaiting_queue', next_action_reason: 'campaign paused' } });
+    await sweepCampaignStates({ deps: h.t.deps });
+    expect(await h.contact(parked!)).toMatchObject({ status: 'awaiting_queue', next_action_code: 'campaign_paused' });
+    expect(await h.contact(lookalike!)).toMatchObject({ status: 'awaiting_queue', next_action_code: 'set_by_user', next_action_reason: 'campaign paused' });
+    await h.t.deps.db.updateTable('campaigns').set({ is_paused: false }).where('id', '=', c).execute();
+    await sweepCampaignStates({ deps: h.t.deps });
+    expect(await h.contact(parked!)).toMatchObject({ status: 'added_to_queue', next_action_code: 'requeued' });
+    expect(await h.contact(lookalike!)).toMatchObject({ status: 'awaiting_queue', next_action_code: 'set_by_user' });
   });
 });
 
@@ -194,6 +213,7 @@ describe('calling windows in the dialer', () => {
     const contact = await h.contact(id!);
     expect(contact.status).toBe('call_scheduled');
     expect(contact.next_action_reason).toContain('outside calling window');
+    expect(contact.next_action_code).toBe('outside_window');
     const opening = contact.next_action_time.getTime();
     expect(new Date(opening).toISOString().slice(11, 16)).toBe('00:00'); // 09:00 Tokyo
     h.clock.set(new Date(opening - MIN));

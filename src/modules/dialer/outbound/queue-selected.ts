@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canAccessCampaign } from '../../campaigns/campaign-access.ts';
 import type { DialerWake } from '../wake.ts';
-import { queueContactsNow } from './queue.ts';
+import { queueContactsNow } from '../../contact-lifecycle/queueing.ts';
 
 /**
  * Queues chosen contacts (the dashboard's "Queue selected"), across campaigns. All or nothing on

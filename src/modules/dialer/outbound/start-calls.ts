@@ -10,7 +10,8 @@ import { finishCall } from '../call-events/call-events.service.ts';
 import type { ClaimedContact } from './due-contacts-claim.ts';
 import type { DialCampaign } from './concurrency-locks.ts';
 import { blockRoute } from './vendor-pacing.ts';
-import { suppressedReason, suppressionsOf } from './compliance-checks.ts';
+import { suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
+import { withdrawAttempt, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 
 /** How long a route waits after a vendor's rate refusal that named no Retry-After. */
 const REFUSAL_BACKOFF_MS = 5_000;
@@ -120,7 +121,7 @@ async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderEr
 
 /** A call written but not dialled because its number was suppressed meanwhile: no call, no attempt, the contact do_not_disturb. */
 async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: string) {
-  await withdrawCall(deps, call, { status: 'do_not_disturb', at: null, reason: `${reason}; suppressed after the call was queued, not dialled` });
+  await withdrawCall(deps, call, { status: 'do_not_disturb', at: null, next: { code: 'suppressed', reason: `${reason}; suppressed after the call was queued, not dialled` } });
 }
 
 /**
@@ -131,21 +132,18 @@ async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: st
 async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceProviderError) {
   const until = new Date(deps.clock.now().getTime() + (error.retryAfterMs ?? REFUSAL_BACKOFF_MS));
   await blockRoute(deps.db, call.route, until);
-  await withdrawCall(deps, call, { status: 'call_scheduled', at: until, reason: `${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted` });
+  await withdrawCall(deps, call, { status: 'call_scheduled', at: until, next: { code: 'vendor_refused', reason: `${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted` } });
   deps.log.warn({ route: routeKey(call.route), until }, 'voice vendor refused a call for its limits; route backs off');
 }
 
 /** Removes a call that was never placed and gives its contact's attempt back, with the contact's next step. */
-async function withdrawCall(deps: Deps, call: StartingCall, next: { status: string; at: Date | null; reason: string }) {
+async function withdrawCall(deps: Deps, call: StartingCall, step: Omit<ContactStep, 'id'>) {
   await deps.db.transaction().execute(async (trx) => {
     // Lock order of an event batch: the call, then its contact.
     const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
     if (rows.length === 0) return;
     await sql`SELECT id FROM contacts WHERE id = ${call.contact.id} FOR UPDATE`.execute(trx);
     await sql`DELETE FROM calls WHERE id = ${call.id}`.execute(trx);
-    await sql`
-      UPDATE contacts SET status = ${next.status}, calls_attempts = greatest(calls_attempts - 1, 0), next_action_time = ${next.at},
-        next_action_reason = ${next.reason}, updated_at = now()
-      WHERE id = ${call.contact.id} AND status = 'in progress'`.execute(trx);
+    await withdrawAttempt(trx, { id: call.contact.id, ...step });
   });
 }

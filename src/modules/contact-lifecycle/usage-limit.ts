@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 
 /**
  * Usage limits. Invariant: a campaign with an active limit (limit_value per limit_unit in

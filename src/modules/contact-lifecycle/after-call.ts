@@ -1,16 +1,21 @@
-import type { TerminalCallStatus } from '../../../voice/provider.ts';
+import type { NextAction } from './next-action.ts';
 
 /**
- * What a call's terminal status does to its contact (the table in docs/dialer.md).
- * `retry` schedules another call while attempts remain; `exhausted` is the contact's
- * final status when they do not.
+ * What an attempt's outcome does to its contact (the table in docs/dialer.md). `retry`
+ * schedules another attempt while attempts remain; `exhausted` is the contact's final status
+ * when they do not. The outcomes are the terminal statuses of a call (voice/provider.ts
+ * TERMINAL_CALL_STATUSES; call-finish.ts holds the two lists equal at compile time).
  */
+export type AttemptOutcome =
+  | 'finished' | 'failed' | 'busy_or_rejected' | 'invalid number' | 'insufficient funds'
+  | 'rejected' | 'terminated' | 'unavailable' | 'voicemail' | 'silence';
+
 export interface OutcomeRule {
   retry: boolean;
   exhausted: string;
 }
 
-export const OUTCOME_RULES: Record<TerminalCallStatus, OutcomeRule> = {
+export const OUTCOME_RULES: Record<AttemptOutcome, OutcomeRule> = {
   finished: { retry: false, exhausted: 'finished' },
   busy_or_rejected: { retry: true, exhausted: 'busy' },
   rejected: { retry: true, exhausted: 'busy' },
@@ -32,13 +37,14 @@ export function retryDelayMinutes(callInterval: number[] | null, retryNumber: nu
   return callInterval[Math.min(retryNumber, callInterval.length) - 1]!;
 }
 
+/** The step after an attempt, before the calling window is applied to a retry (contact-window.ts). */
 export type ContactAfterCall =
-  | { kind: 'final'; status: string; reason: string }
-  | { kind: 'retry'; at: Date; reason: string }
+  | { kind: 'final'; status: string; next: NextAction }
+  | { kind: 'retry'; at: Date; next: NextAction }
   | { kind: 'funds' };
 
 export function contactAfterCall(input: {
-  callStatus: TerminalCallStatus;
+  callStatus: AttemptOutcome;
   callType: string | null;
   attempts: number;
   maxAttempts: number | null;
@@ -51,8 +57,12 @@ export function contactAfterCall(input: {
   const max = input.maxAttempts ?? 1;
   if (rule.retry && input.callType !== 'inbound' && input.attempts < max) {
     const minutes = retryDelayMinutes(input.callInterval, input.attempts);
-    return { kind: 'retry', at: new Date(input.now.getTime() + minutes * 60_000), reason: `retry ${input.attempts + 1} of ${max} after '${callStatus}' (call_interval ${minutes} min)` };
+    return {
+      kind: 'retry',
+      at: new Date(input.now.getTime() + minutes * 60_000),
+      next: { code: 'retry_scheduled', reason: `retry ${input.attempts + 1} of ${max} after '${callStatus}' (call_interval ${minutes} min)` },
+    };
   }
   const why = rule.retry && input.callType !== 'inbound' ? `'${callStatus}' and no attempts left (${input.attempts} of ${max})` : `last call '${callStatus}'`;
-  return { kind: 'final', status: rule.exhausted, reason: why };
+  return { kind: 'final', status: rule.exhausted, next: { code: 'completed', reason: why } };
 }

@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { WEEKDAYS, type WorkSchedule } from '../../campaigns/work-schedule.ts';
+import { WEEKDAYS, type WorkSchedule } from '../campaigns/work-schedule.ts';
 
 /**
  * When a call may start: pure functions over one contact's rule, so they are easy to

@@ -1,7 +1,8 @@
-import { timezonesForPhone } from '../../../shared/phone-timezones.ts';
-import { isValidTimeZone } from '../../../shared/timezone.ts';
-import type { WorkSchedule } from '../../campaigns/work-schedule.ts';
-import type { WindowRule } from './calling-window.ts';
+import { timezonesForPhone } from '../../shared/phone-timezones.ts';
+import { isValidTimeZone } from '../../shared/timezone.ts';
+import type { WorkSchedule } from '../campaigns/work-schedule.ts';
+import { nextOpening, type WindowRule } from './calling-window.ts';
+import { NO_WINDOW, type NextAction } from './next-action.ts';
 
 export interface CampaignWindowFields {
   call_allowed_from_time: string | null;
@@ -42,4 +43,16 @@ export async function windowRuleFor(
     schedule,
     quiet,
   };
+}
+
+/**
+ * Where a retry lands: at the first moment from `retry.at` that the contact's window and the
+ * account's quiet hours allow (the shown next_action_time is when the call really can start),
+ * or waiting for the campaign to change when its window never opens.
+ */
+export function retryStep(rule: WindowRule, retry: { at: Date; next: NextAction }): { status: string; at: Date | null; next: NextAction } {
+  const at = nextOpening(rule, retry.at);
+  if (!at) return { status: 'awaiting_queue', at: null, next: NO_WINDOW };
+  const reason = at > retry.at ? `${retry.next.reason}; moved to the next calling window` : retry.next.reason;
+  return { status: 'call_scheduled', at, next: { code: retry.next.code, reason } };
 }

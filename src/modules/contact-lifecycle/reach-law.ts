@@ -1,14 +1,14 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import type { Db } from '../../../db/connection.ts';
-import type { ComplianceSettings } from '../../compliance/compliance-settings.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Db } from '../../db/connection.ts';
+import type { ComplianceSettings } from '../compliance/compliance-settings.ts';
 
 /**
- * The claim's legal checks, in the round's transaction:
+ * The law's checks per number, in the caller's transaction (the dialing round's claim today):
  * - the do-not-call list, read after the contacts and campaigns are locked (a suppression added
- *   since the contact was queued is seen; start-calls.ts looks again just before dialling);
+ *   since the contact was queued is seen; the dialer's start-calls.ts looks again just before dialling);
  * - the frequency caps, counted under a lock per (account, number) taken in (account, number)
- *   order, the order calls are inserted in (call-rows.ts), so two processes calling one number
+ *   order, the order the dialer inserts calls in (dialer/outbound/call-rows.ts), so two processes calling one number
  *   from different campaigns count each other's calls.
  */
 type Trx = Transaction<Database>;

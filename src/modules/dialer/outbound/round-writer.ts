@@ -1,0 +1,49 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { deferContacts, markContactsCalling, moveContacts } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
+import { insertCalls, type NewOutboundCall } from './call-rows.ts';
+import type { RoundPlan } from './round-plan.ts';
+import type { StartingCall } from './start-calls.ts';
+
+/**
+ * Applies a round's plan in its transaction: the call rows, the called contacts `in progress`,
+ * and every other contact's next step. A contact whose call was not inserted (another call to
+ * the same number or contact is live: the unique live-call indexes) is tried again a minute later.
+ * Answers the calls to start after commit.
+ *
+ * Lock order: last in a round (call-rows.ts): the call rows in (owner, number) order, then the
+ * contact rows the claim already holds.
+ */
+
+type Trx = Transaction<Database>;
+
+const NUMBER_BUSY_RETRY_MS = 60_000;
+
+export async function writeRound(trx: Trx, plan: RoundPlan): Promise<StartingCall[]> {
+  const rows: NewOutboundCall[] = plan.chosen.map(({ contact, campaign, route, callerId }) => ({
+    contactId: contact.id,
+    ownerId: contact.owner_id,
+    campaignId: campaign.id,
+    from: callerId.number,
+    to: contact.phone_number,
+    title: campaign.title,
+    contactData: JSON.stringify(contact.contact_data ?? {}),
+    callData: JSON.stringify({ provider: route.provider, ...(campaign.assistant_id !== null && { assistant_id: campaign.assistant_id }), caller_id: callerId, transcript: [] }),
+    provider: route.provider,
+    connectionId: route.connectionId,
+  }));
+  const inserted = await insertCalls(trx, rows, plan.startAt);
+  await markContactsCalling(trx, inserted.map((r) => r.contact_id));
+  const callOf = new Map(inserted.map((r) => [r.contact_id, r.id]));
+  const retryAt = new Date(plan.startAt.getTime() + NUMBER_BUSY_RETRY_MS);
+  const moves = [...plan.moves];
+  for (const { contact } of plan.chosen) {
+    if (!callOf.has(contact.id)) moves.push({ id: contact.id, status: 'call_scheduled', at: retryAt, next: { code: 'number_busy', reason: 'another call to this number is in progress' } });
+  }
+  await deferContacts(trx, plan.deferrals);
+  await moveContacts(trx, moves);
+  return plan.chosen.flatMap((c) => {
+    const id = callOf.get(c.contact.id);
+    return id === undefined ? [] : [{ id, contact: c.contact, campaign: c.campaign, route: c.route, from: c.callerId.number }];
+  });
+}
