@@ -1,6 +1,6 @@
 import { unprocessable } from '../../http/errors.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
-import { workScheduleProblem, type WorkSchedule } from './work-schedule.ts';
+import { workScheduleProblem, type WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
 
 /**
  * Checks the schema cannot express. `body` is what the client sent; `current` the stored

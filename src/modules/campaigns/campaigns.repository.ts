@@ -7,7 +7,7 @@ import { phoneNumbersOfCampaigns } from '../phone-numbers/phone-numbers.reposito
 import { campaignVisibleTo } from './campaign-access.ts';
 import type { CAMPAIGN_TYPES, LIMIT_UNITS } from './campaigns.schemas.ts';
 import { listPromptHistory } from './prompt-history.repository.ts';
-import type { WorkSchedule } from './work-schedule.ts';
+import type { WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
 
 /** All SQL for campaigns. Every function takes a db handle or a transaction. */
 

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, Id, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
 import { WALL_CLOCK_TIME } from '../../http/validators.ts';
 import { PhoneNumber } from '../phone-numbers/phone-numbers.schemas.ts';
-import { WorkSchedule } from './work-schedule.ts';
+import { WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
 
 export const CAMPAIGN_TYPES = ['Outbound', 'Inbound'] as const;
 export const LIMIT_UNITS = ['contacts', 'minutes', 'cost'] as const;

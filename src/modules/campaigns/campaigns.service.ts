@@ -11,7 +11,7 @@ import * as repo from './campaigns.repository.ts';
 import type { CampaignCreate, CampaignListQuery, CampaignUpdate } from './campaigns.schemas.ts';
 import { refuseOwnerOnlyChanges } from './owner-only-fields.ts';
 import { recordPromptChange } from './prompt-history.service.ts';
-import type { WorkSchedule } from './work-schedule.ts';
+import type { WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import { secondsOfDay } from '../contact-lifecycle/calling-window.ts';
+import { secondsOfDay } from '../../shared/time-of-day.ts';
 
 /**
  * An account's limits no campaign can exceed (account_compliance; no row = the defaults): the

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { isOpen, nextOpening, type WindowRule } from './calling-window.ts';
 import { contactZones } from './contact-window.ts';
-import { WEEKDAYS } from '../campaigns/work-schedule.ts';
+import { WEEKDAYS } from './work-schedule.ts';
 
 const rule = (r: Partial<WindowRule>): WindowRule => ({ allowedFrom: null, allowedTo: null, zones: ['UTC'], schedule: null, ...r });
 const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toJSDate();

@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
-import { WEEKDAYS, type WorkSchedule } from '../campaigns/work-schedule.ts';
+import { secondsOfDay } from '../../shared/time-of-day.ts';
+import { WEEKDAYS, type WorkSchedule } from './work-schedule.ts';
 
 /**
  * When a call may start: pure functions over one contact's rule, so they are easy to
@@ -26,11 +27,6 @@ export interface WindowRule {
 }
 
 const DAY = 86_400;
-
-export function secondsOfDay(hhmm: string): number {
-  const [h, m, s] = hhmm.split(':').map(Number);
-  return (h ?? 0) * 3600 + (m ?? 0) * 60 + Math.floor(s ?? 0);
-}
 
 function allowedBounds(rule: WindowRule): [number, number] | null {
   if (rule.allowedFrom === null && rule.allowedTo === null) return null;

@@ -1,6 +1,6 @@
 import { timezonesForPhone } from '../../shared/phone-timezones.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
-import type { WorkSchedule } from '../campaigns/work-schedule.ts';
+import type { WorkSchedule } from './work-schedule.ts';
 import { nextOpening, type WindowRule } from './calling-window.ts';
 import { NO_WINDOW, type NextAction } from './next-action.ts';
 

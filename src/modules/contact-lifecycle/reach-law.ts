@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/connection.ts';
-import type { ComplianceSettings } from '../compliance/compliance-settings.ts';
 
 /**
  * The law's checks per number, in the caller's transaction (the dialing round's claim today):
@@ -12,6 +11,12 @@ import type { ComplianceSettings } from '../compliance/compliance-settings.ts';
  *   from different campaigns count each other's calls.
  */
 type Trx = Transaction<Database>;
+
+/** The account's frequency caps (compliance settings: maxPerDay, maxPerWeek). */
+export interface FrequencyCaps {
+  maxPerDay: number;
+  maxPerWeek: number;
+}
 
 export interface NumberKey {
   ownerId: number;
@@ -41,7 +46,7 @@ const NUMBER_LOCK_CLASS = 7_302;
  * For each number: null when another outbound call may start now, else the first moment the
  * caps allow one (a 24-hour and a 7-day rolling window over the account's outbound calls).
  */
-export async function capVerdicts(trx: Trx, keys: NumberKey[], settings: Map<number, ComplianceSettings>, now: Date): Promise<Map<string, Date | null>> {
+export async function capVerdicts(trx: Trx, keys: NumberKey[], settings: Map<number, FrequencyCaps>, now: Date): Promise<Map<string, Date | null>> {
   const verdicts = new Map<string, Date | null>();
   if (keys.length === 0) return verdicts;
   const unique = [...new Map(keys.map((k) => [`${k.ownerId}|${k.phone}`, k])).values()]

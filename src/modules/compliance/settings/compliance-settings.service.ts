@@ -2,7 +2,7 @@ import type { Db } from '../../../db/connection.ts';
 import { forbidden, unprocessable } from '../../../http/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
-import { secondsOfDay } from '../../contact-lifecycle/calling-window.ts';
+import { secondsOfDay } from '../../../shared/time-of-day.ts';
 import { complianceOf, saveCompliance, type ComplianceSettings } from '../compliance-settings.ts';
 import type { Settings } from './compliance-settings.schemas.ts';
 
