@@ -1,6 +1,6 @@
 import { vendorSettingsMissing, type Config } from '../config.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { VoiceProvider } from './provider.ts';
+import type { DefaultVoiceProvider, VoiceProvider } from './provider.ts';
 import { webhookSecret } from './signature.ts';
 import { SimProvider } from './providers/sim.ts';
 import type { VendorCredentials } from './vendor-credentials.ts';
@@ -134,17 +134,17 @@ export function createVoiceRegistry(input: {
  * The provider of a route: the process's default provider (deps.voice, which tests may swap)
  * for VOICE_PROVIDER with the environment's credentials, else the registry's instance.
  */
-export async function providerFor(deps: { voice: VoiceProvider; voices: VoiceRegistry; config: Config }, route: Route): Promise<VoiceProvider> {
+export async function providerFor(deps: { voice: DefaultVoiceProvider; voices: VoiceRegistry; config: Config }, route: Route): Promise<VoiceProvider> {
   if (route.connectionId === null && route.provider === deps.config.VOICE_PROVIDER) return deps.voice;
   return deps.voices.forRoute(route);
 }
 
-export function createSimProvider(config: Config, clock: Clock): VoiceProvider {
+export function createSimProvider(config: Config, clock: Clock): SimProvider {
   return new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED });
 }
 
 /** The provider VOICE_PROVIDER names, with the environment's credentials (checked at start-up by loadConfig). */
-export function createVoiceProvider(config: Config, clock: Clock): VoiceProvider {
+export function createVoiceProvider(config: Config, clock: Clock): DefaultVoiceProvider {
   if (config.VOICE_PROVIDER === 'sim') return createSimProvider(config, clock);
   const credentials = environmentCredentials(config, config.VOICE_PROVIDER);
   if (!credentials) throw new Error(`VOICE_PROVIDER=${config.VOICE_PROVIDER} needs ${vendorSettingsMissing(config, config.VOICE_PROVIDER).join(' and ')}`);

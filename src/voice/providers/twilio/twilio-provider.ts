@@ -38,7 +38,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class TwilioProvider implements VoiceProvider {
   readonly name = 'twilio';
   readonly runsConversation = true;
-  readonly capabilities = { inboundSimulation: false, reconcileAfterMs: (TWILIO_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
+  readonly capabilities = { reconcileAfterMs: (TWILIO_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
   readonly pacing;
   readonly credentials: VendorCredentials;
   readonly route: Route;
