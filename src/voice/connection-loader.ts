@@ -2,7 +2,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connection.ts';
 import type { SecretBox } from '../shared/secret-box.ts';
 import { openVoiceConnection } from '../modules/voice-connections/voice-connections.repository.ts';
-import { defaultPacing, type ConnectionCredentials } from './registry.ts';
+import type { ConnectionCredentials } from './registry.ts';
+import { vendor } from './vendors.ts';
 
 /**
  * An account's voice connection as an adapter's credentials: its secrets opened, the vendor's
@@ -13,7 +14,8 @@ export function connectionLoader(db: Db, secrets: SecretBox, config: Config) {
   return async (id: number): Promise<ConnectionCredentials | null> => {
     const opened = await openVoiceConnection(db, secrets, id);
     if (!opened) return null;
-    const pacing = defaultPacing(config, opened.provider);
+    const definition = vendor(opened.provider);
+    const pacing = definition.defaultPacing(config);
     return {
       provider: opened.provider,
       ownerId: opened.owner_id,
@@ -21,7 +23,7 @@ export function connectionLoader(db: Db, secrets: SecretBox, config: Config) {
       apiKey: opened.apiKey,
       accountSid: opened.accountSid,
       webhookSecret: opened.webhookSecret,
-      baseUrl: { vapi: config.VAPI_BASE_URL, retell: config.RETELL_BASE_URL, twilio: config.TWILIO_BASE_URL }[opened.provider],
+      baseUrl: definition.baseUrl(config),
       phoneNumberId: opened.phoneNumberId,
       agentId: opened.agentId,
       fromNumber: opened.fromNumber,
