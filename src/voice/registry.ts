@@ -29,6 +29,11 @@ export function routeEventsUrl(publicBaseUrl: string | undefined, route: Route):
   return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/voice/${route.provider}/events${query}`;
 }
 
+/** The URL a vendor requested, as it signed it (Twilio does): the public base and the request's own path and query. */
+export function requestedUrl(publicBaseUrl: string, pathAndQuery: string): string {
+  return publicBaseUrl.replace(/\/+$/, '') + pathAndQuery;
+}
+
 export class VoiceNotConfiguredError extends Error {}
 
 export interface VoiceRegistry {

@@ -73,6 +73,11 @@ export class TwilioProvider implements VoiceProvider {
     return verifyTwilioSignature(this.credentials.apiKey, input.headers['x-twilio-signature'], input.url, formOf(input));
   }
 
+  /** The relay socket's handshake: Twilio signs its URL alone (ws:// or wss://, as the TwiML gave it). */
+  verifyHandshake(url: string, signature: string | string[] | undefined): boolean {
+    return verifyTwilioSignature(this.credentials.apiKey, signature, url);
+  }
+
   parseWebhook(input: WebhookInput): CallEvent[] {
     return parseTwilioCallback(formOf(input), callIdFromUrl(input.url), this.clock.now());
   }
