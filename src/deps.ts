@@ -10,6 +10,7 @@ import { createSecretBox, type SecretBox } from './shared/secret-box.ts';
 import { createVoiceProvider, createVoiceRegistry, type VoiceRegistry } from './voice/registry.ts';
 import { connectionLoader } from './voice/connection-loader.ts';
 import type { DefaultVoiceProvider } from './voice/provider.ts';
+import { openVoiceConnection } from './modules/voice-connections/voice-connections.repository.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
@@ -68,7 +69,8 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     voices: createVoiceRegistry({
       config,
       clock: { now: () => deps.clock.now() },
-      loadConnection: (id) => connectionLoader(deps.db, deps.secrets, config)(id),
+      // The registry (src/voice) knows no module: the voice-connections repository is given to it here.
+      loadConnection: connectionLoader((id) => openVoiceConnection(deps.db, deps.secrets, id), config),
     }),
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
