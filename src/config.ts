@@ -4,12 +4,19 @@ import { join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
+import { VENDOR_NAMES, vendor, vendorSettingsMissing, VOICE_PROVIDER_NAMES, type VoiceProviderName } from './voice/vendors.ts';
 
 /**
  * Every setting of the service, read from environment variables once at boot.
  * Nothing else in the code reads process.env (but `serve`, which reads LOG_LEVEL to say it is
  * starting before these are loaded). Each key is documented in the README.
  */
+/**
+ * The simulator and the vendors (voice/vendors.ts). Typed `string` here and narrowed in RawConfig:
+ * the vendors' definitions are typed with RawConfig, so the schema's own type may not depend on them.
+ */
+const VOICE_PROVIDER_ENUM: readonly string[] = VOICE_PROVIDER_NAMES;
+
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8000, description: 'HTTP port' }),
   HOST: Type.String({ default: '127.0.0.1', description: 'HTTP bind address' }),
@@ -30,7 +37,7 @@ const ConfigSchema = Type.Object({
   UPLOAD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 600_000, description: 'the same for a multipart upload or a body over 1 MiB (CSV imports, bulk JSON), counted from the request\'s first byte' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
-  VOICE_PROVIDER: Type.Unsafe<'sim' | 'vapi' | 'retell' | 'twilio'>({ type: 'string', enum: ['sim', 'vapi', 'retell', 'twilio'], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi, retell or twilio (our own agent on Twilio)' }),
+  VOICE_PROVIDER: Type.Unsafe<string>({ type: 'string', enum: [...VOICE_PROVIDER_ENUM], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi, retell or twilio (our own agent on Twilio)' }),
   VAPI_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Vapi private API key (Bearer); unset = Vapi only through accounts\' voice connections' })),
   VAPI_BASE_URL: Type.String({ default: 'https://api.vapi.ai', description: 'Vapi API base URL (a fake: npm run fake:vapi)' }),
   VAPI_PHONE_NUMBER_ID: Type.Optional(Type.String({ description: 'Vapi phoneNumberId calls go out from when the campaign\'s number has no provider_number_id' })),
@@ -67,7 +74,7 @@ const ConfigSchema = Type.Object({
   }),
 });
 
-export type RawConfig = Static<typeof ConfigSchema>;
+export type RawConfig = Omit<Static<typeof ConfigSchema>, 'VOICE_PROVIDER'> & { VOICE_PROVIDER: VoiceProviderName };
 export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 
 export class ConfigError extends Error {}
@@ -125,38 +132,24 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 
 const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY', 'TWILIO_AUTH_TOKEN']);
 
-/** The settings each vendor needs before the service may use its own credentials for it. */
-export const VENDOR_SETTINGS = {
-  vapi: ['VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET'],
-  retell: ['RETELL_API_KEY'],
-  twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'],
-} as const satisfies Record<string, readonly (keyof RawConfig)[]>;
-
-/** Which of a vendor's settings are missing (empty when it is configured). */
-export function vendorSettingsMissing(config: RawConfig, vendor: keyof typeof VENDOR_SETTINGS): string[] {
-  return VENDOR_SETTINGS[vendor].filter((key) => config[key] === undefined);
-}
-
 /**
  * The default provider must be usable: a vendor named by VOICE_PROVIDER without its key is a
  * start-up error, not a failed first call. A vendor configured only in part is one too.
  */
 function missingVendorSettings(config: RawConfig): string | null {
-  for (const vendor of Object.keys(VENDOR_SETTINGS) as (keyof typeof VENDOR_SETTINGS)[]) {
-    const missing = vendorSettingsMissing(config, vendor);
-    const isDefault = config.VOICE_PROVIDER === vendor;
-    const partly = missing.length > 0 && missing.length < VENDOR_SETTINGS[vendor].length;
+  for (const name of VENDOR_NAMES) {
+    const missing = vendorSettingsMissing(config, name);
+    const isDefault = config.VOICE_PROVIDER === name;
+    const partly = missing.length > 0 && missing.length < vendor(name).settings.length;
     if (missing.length > 0 && (isDefault || partly)) {
-      const why = isDefault ? `VOICE_PROVIDER=${vendor} needs` : `${vendor} is configured in part; it also needs`;
+      const why = isDefault ? `VOICE_PROVIDER=${name} needs` : `${name} is configured in part; it also needs`;
       return `${why} ${missing.join(' and ')}`;
     }
   }
-  // Twilio fetches the call's TwiML and opens the conversation socket here: it must reach this service.
-  if (vendorSettingsMissing(config, 'twilio').length === 0 && config.PUBLIC_BASE_URL === undefined) {
-    return 'twilio needs PUBLIC_BASE_URL: Twilio fetches each call\'s instructions and opens its conversation socket at this service\'s public address (e.g. https://calls.example.com)';
-  }
-  if (config.VOICE_PROVIDER === 'retell' && config.RETELL_AGENT_ID === undefined) {
-    return 'VOICE_PROVIDER=retell needs RETELL_AGENT_ID (the agent of campaigns without an assistant)';
+  // What a vendor needs beyond its own settings (Twilio: PUBLIC_BASE_URL; Retell as the default: an agent).
+  for (const name of VENDOR_NAMES) {
+    const problem = vendor(name).startupProblem?.(config) ?? null;
+    if (problem) return problem;
   }
   return null;
 }

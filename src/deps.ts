@@ -9,7 +9,8 @@ import { systemClock, type Clock } from './shared/clock.ts';
 import { createSecretBox, type SecretBox } from './shared/secret-box.ts';
 import { createVoiceProvider, createVoiceRegistry, type VoiceRegistry } from './voice/registry.ts';
 import { connectionLoader } from './voice/connection-loader.ts';
-import type { VoiceProvider } from './voice/provider.ts';
+import type { DefaultVoiceProvider } from './voice/provider.ts';
+import { openVoiceConnection } from './modules/voice-connections/voice-connections.repository.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
 import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
@@ -33,8 +34,11 @@ export interface Deps {
   clock: Clock;
   /** Seals secrets the service must read back (webhook credentials) under SECRET_KEY. */
   secrets: SecretBox;
-  /** The voice driver chosen by VOICE_PROVIDER (default: the simulator). */
-  voice: VoiceProvider;
+  /**
+   * The voice driver chosen by VOICE_PROVIDER (default: the simulator, whose in-process abilities
+   * connectProviderEvents and the dialer worker's resume use; every other path sees a VoiceProvider).
+   */
+  voice: DefaultVoiceProvider;
   /** Every provider by route (the assistant's provider and voice connection); the default route is `voice`. */
   voices: VoiceRegistry;
   /** Post-call payload extractor: an OpenAI-compatible server when LLM_BASE_URL is set, else offline rules. */
@@ -65,7 +69,8 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     voices: createVoiceRegistry({
       config,
       clock: { now: () => deps.clock.now() },
-      loadConnection: (id) => connectionLoader(deps.db, deps.secrets, config)(id),
+      // The registry (src/voice) knows no module: the voice-connections repository is given to it here.
+      loadConnection: connectionLoader((id) => openVoiceConnection(deps.db, deps.secrets, id), config),
     }),
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),

@@ -38,15 +38,16 @@ describe('the layers of src/', () => {
     expect(breaches(/^src\/(db|http|shared)\//, /^src\/(modules|voice)\//)).toEqual([]);
   });
 
-  it('keeps vendor adapters from importing modules, apart from the known breaches the vendor port will remove (issue 24)', () => {
-    expect(breaches(/^src\/voice\//, /^src\/modules\//)).toEqual([
-      'src/voice/connection-loader.ts -> src/modules/voice-connections/voice-connections.repository.ts',
-    ]);
+  it('keeps vendor adapters from importing modules (the composition root wires what they need, src/deps.ts)', () => {
+    expect(breaches(/^src\/voice\//, /^src\/modules\//)).toEqual([]);
   });
 
-  it('keeps modules from importing a vendor\'s own files, apart from the known breaches the vendor port will remove (issue 24)', () => {
-    const found = [...new Set(breaches(/^src\/modules\//, /^src\/voice\/providers\//).map((b) => b.split(' -> ')[0]!))].sort();
-    expect(found).toEqual(KNOWN_MODULES_IMPORTING_VENDORS);
+  it('keeps modules from importing a vendor\'s own files (they use the port: src/voice/vendors.ts, registry.ts, provider.ts)', () => {
+    expect(breaches(/^src\/modules\//, /^src\/voice\/providers\//)).toEqual([]);
+  });
+
+  it('keeps the rest of src/ outside src/voice from a vendor\'s own files too: only src/voice registers them', () => {
+    expect(breaches(/^src\/(?!voice\/)/, /^src\/voice\/providers\/[^/]+\//)).toEqual([]);
   });
 });
 
@@ -70,12 +71,3 @@ describe('the contact lifecycle (src/modules/contact-lifecycle)', () => {
 
 const CONTACT_UPDATE = /UPDATE\s+contacts\b|updateTable\(\s*'contacts'/i;
 const LIFECYCLE_COLUMNS: readonly string[] = ['status', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_code', 'next_action_reason'];
-
-/** Modules that still reach into a vendor's folder (the Twilio agent's routes live in modules/agent today). */
-const KNOWN_MODULES_IMPORTING_VENDORS = [
-  'src/modules/agent/conversation-store.ts',
-  'src/modules/agent/relay-socket.ts',
-  'src/modules/agent/twilio.routes.ts',
-  'src/modules/dialer/call-events/call-events.routes.ts',
-  'src/modules/voice-connections/voice-connections.service.ts',
-];

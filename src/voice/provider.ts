@@ -116,7 +116,6 @@ export type FetchedCall = { state: 'in progress' } | { state: 'ended'; event: Ca
 export interface VoiceProvider {
   readonly name: string;
   readonly capabilities: {
-    inboundSimulation: boolean;
     /** Real milliseconds after which a call without an end event is reconciled. */
     reconcileAfterMs: number;
   };
@@ -143,18 +142,6 @@ export interface VoiceProvider {
   /** The vendor's answer to an inbound request: the assistant for the call, or a refusal when `call` is null. */
   answerInbound?(request: InboundCallRequest, call: StartCallRequest | null): VendorAnswer;
   /**
-   * Only for a provider whose calls live in this process (the simulator): takes up again a call
-   * started at `startedAt` by a process that stopped, as if it had gone on meanwhile. A vendor's
-   * calls go on at the vendor and report when they end, so vendors leave this out.
-   */
-  resumeCall?(req: StartCallRequest, startedAt: Date): Promise<void>;
-  /**
-   * Only for a provider whose calls live in this process (the simulator): where its signed
-   * events go. Given once, when the process is assembled (connectProviderEvents in
-   * modules/dialer/call-events/provider-events.ts); a vendor posts to the events route instead.
-   */
-  setDelivery?(deliver: EventDelivery | null): void;
-  /**
    * Fills what a vendor's end event lacks from the vendor's own record (Twilio's status callback
    * carries no price: it is read from the call resource). Errors leave the events as they are.
    */
@@ -170,6 +157,36 @@ export interface VoiceProvider {
 
 /** Hands over one signed event body, as a vendor would post it to POST /api/v1/voice/{provider}/events (`path`). */
 export type EventDelivery = (req: { path: string; body: string; headers: Record<string, string> }) => Promise<void>;
+
+/**
+ * What only a provider whose calls live in this process (the simulator) can do; no vendor has
+ * these, so they are not part of VoiceProvider. The composition root wires them: server.ts and
+ * the worker command give the delivery (connectProviderEvents), the dialer worker resumes calls
+ * at start-up, and the simulated inbound route exists only with them.
+ */
+export interface InProcessCalls {
+  /** Calls can be simulated arriving at one of an Inbound campaign's numbers (POST /api/v1/voice/sim/inbound). */
+  readonly simulatesInbound: true;
+  /**
+   * Takes up again a call started at `startedAt` by a process that stopped, as if it had gone on
+   * meanwhile. A vendor's calls go on at the vendor and report when they end.
+   */
+  resumeCall(req: StartCallRequest, startedAt: Date): Promise<void>;
+  /**
+   * Where its signed events go. Given once, when the process is assembled (connectProviderEvents
+   * in modules/dialer/call-events/provider-events.ts); a vendor posts to the events route instead.
+   */
+  setDelivery(deliver: EventDelivery | null): void;
+}
+
+/**
+ * The process's default provider (VOICE_PROVIDER, deps.voice): a vendor's adapter, or the
+ * simulator with its in-process abilities. Every other path takes the plain VoiceProvider.
+ */
+export type DefaultVoiceProvider = VoiceProvider & Partial<InProcessCalls>;
+
+export const hasInProcessCalls = (provider: DefaultVoiceProvider): provider is VoiceProvider & InProcessCalls =>
+  provider.simulatesInbound === true && typeof provider.resumeCall === 'function' && typeof provider.setDelivery === 'function';
 
 /**
  * `rate_limited`: the vendor refused for its concurrency or rate limit (HTTP 429 and the like); no

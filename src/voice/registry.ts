@@ -1,21 +1,12 @@
-import { vendorSettingsMissing, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { VoiceProvider } from './provider.ts';
+import type { DefaultVoiceProvider, VoiceProvider } from './provider.ts';
 import { webhookSecret } from './signature.ts';
 import { SimProvider } from './providers/sim.ts';
 import type { VendorCredentials } from './vendor-credentials.ts';
-import { vendorAdapters, type VendorName } from './vendors.ts';
+import { isVendorName, vendor, vendorSettingsMissing, type VendorName } from './vendors.ts';
 
-/**
- * Voice providers by route. A route is a provider name and, for an account's own vendor
- * credentials, its voice connection: `vapi` (the environment's Vapi key) or `vapi#12`
- * (connection 12's). Each route has one adapter instance per process, created on first use;
- * a connection's is re-read after CONNECTION_TTL_MS so a rotated key takes effect.
- */
-export const VOICE_PROVIDER_NAMES = ['sim', 'vapi', 'retell', 'twilio'] as const;
-export type VoiceProviderName = (typeof VOICE_PROVIDER_NAMES)[number];
-
-/** A connection's credentials in the clear (modules/voice-connections opens them). */
+/** A connection's credentials in the clear (modules/voice-connections opens them; connection-loader.ts adds the vendor's defaults). */
 export type ConnectionCredentials = VendorCredentials & { provider: string; ownerId: number };
 export type ConnectionLoader = (connectionId: number) => Promise<ConnectionCredentials | null>;
 
@@ -38,6 +29,11 @@ export function routeEventsUrl(publicBaseUrl: string | undefined, route: Route):
   return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/voice/${route.provider}/events${query}`;
 }
 
+/** The URL a vendor requested, as it signed it (Twilio does): the public base and the request's own path and query. */
+export function requestedUrl(publicBaseUrl: string, pathAndQuery: string): string {
+  return publicBaseUrl.replace(/\/+$/, '') + pathAndQuery;
+}
+
 export class VoiceNotConfiguredError extends Error {}
 
 export interface VoiceRegistry {
@@ -49,36 +45,18 @@ export interface VoiceRegistry {
 }
 
 /** The environment's credentials of a vendor, or null when its settings are missing. */
-export function environmentCredentials(config: Config, vendor: VendorName): VendorCredentials | null {
-  if (vendorSettingsMissing(config, vendor).length > 0) return null;
-  if (vendor === 'vapi') {
-    return {
-      connectionId: null, apiKey: config.VAPI_API_KEY!, baseUrl: config.VAPI_BASE_URL, webhookSecret: config.VAPI_WEBHOOK_SECRET ?? null,
-      phoneNumberId: config.VAPI_PHONE_NUMBER_ID ?? null, agentId: null, fromNumber: null,
-      maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND,
-    };
-  }
-  if (vendor === 'twilio') {
-    return {
-      connectionId: null, apiKey: config.TWILIO_AUTH_TOKEN!, accountSid: config.TWILIO_ACCOUNT_SID!, baseUrl: config.TWILIO_BASE_URL, webhookSecret: null,
-      phoneNumberId: null, agentId: null, fromNumber: config.TWILIO_FROM_NUMBER ?? null,
-      maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND,
-    };
-  }
-  return {
-    connectionId: null, apiKey: config.RETELL_API_KEY!, baseUrl: config.RETELL_BASE_URL, webhookSecret: null,
-    phoneNumberId: null, agentId: config.RETELL_AGENT_ID ?? null, fromNumber: config.RETELL_FROM_NUMBER ?? null,
-    maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND,
-  };
+export function environmentCredentials(config: Config, name: VendorName): VendorCredentials | null {
+  if (vendorSettingsMissing(config, name).length > 0) return null;
+  return vendor(name).environmentCredentials(config);
 }
 
-/** The pacing defaults of a vendor (the environment's settings), for connections that leave theirs empty. */
-export function defaultPacing(config: Config, vendor: VendorName) {
-  if (vendor === 'vapi') return { maxConcurrent: config.VAPI_MAX_CONCURRENT_CALLS, callsPerSecond: config.VAPI_CALLS_PER_SECOND };
-  if (vendor === 'twilio') return { maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND };
-  return { maxConcurrent: config.RETELL_MAX_CONCURRENT_CALLS, callsPerSecond: config.RETELL_CALLS_PER_SECOND };
-}
-
+/**
+ * Voice providers by route. A route is a provider name and, for an account's own vendor
+ * credentials, its voice connection: `vapi` (the environment's Vapi key) or `vapi#12`
+ * (connection 12's). Each route has one adapter instance per process, created on first use
+ * by its vendor's definition (vendors.ts);
+ * a connection's is re-read after CONNECTION_TTL_MS so a rotated key takes effect.
+ */
 export function createVoiceRegistry(input: {
   config: Config;
   clock: Clock;
@@ -93,10 +71,10 @@ export function createVoiceRegistry(input: {
     if (provider) return provider;
     if (name === 'sim') {
       provider = createSimProvider(input.config, input.clock);
-    } else if (name in vendorAdapters) {
-      const credentials = environmentCredentials(input.config, name as VendorName);
-      if (!credentials) throw new VoiceNotConfiguredError(`${name} is not configured: set ${vendorSettingsMissing(input.config, name as VendorName).join(' and ')}, or give the assistant a voice connection`);
-      provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
+    } else if (isVendorName(name)) {
+      const credentials = environmentCredentials(input.config, name);
+      if (!credentials) throw new VoiceNotConfiguredError(`${name} is not configured: set ${vendorSettingsMissing(input.config, name).join(' and ')}, or give the assistant a voice connection`);
+      provider = vendor(name).createAdapter({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
     } else {
       throw new VoiceNotConfiguredError(`unknown voice provider '${name}'`);
     }
@@ -109,8 +87,8 @@ export function createVoiceRegistry(input: {
     const cached = connections.get(id);
     if (cached && input.clock.now().getTime() - cached.loadedAt < CONNECTION_TTL_MS) return cached.provider;
     const credentials = await input.loadConnection(id);
-    if (!credentials || credentials.provider !== name || !(name in vendorAdapters)) throw new VoiceNotConfiguredError(`voice connection ${id} (${name}) does not exist`);
-    const provider = vendorAdapters[name as VendorName]({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
+    if (!credentials || credentials.provider !== name || !isVendorName(name)) throw new VoiceNotConfiguredError(`voice connection ${id} (${name}) does not exist`);
+    const provider = vendor(name).createAdapter({ credentials, clock: input.clock, publicBaseUrl: input.config.PUBLIC_BASE_URL });
     cached?.provider.close?.();
     if (cached) all.delete(cached.provider);
     connections.set(id, { provider, loadedAt: input.clock.now().getTime() });
@@ -134,19 +112,19 @@ export function createVoiceRegistry(input: {
  * The provider of a route: the process's default provider (deps.voice, which tests may swap)
  * for VOICE_PROVIDER with the environment's credentials, else the registry's instance.
  */
-export async function providerFor(deps: { voice: VoiceProvider; voices: VoiceRegistry; config: Config }, route: Route): Promise<VoiceProvider> {
+export async function providerFor(deps: { voice: DefaultVoiceProvider; voices: VoiceRegistry; config: Config }, route: Route): Promise<VoiceProvider> {
   if (route.connectionId === null && route.provider === deps.config.VOICE_PROVIDER) return deps.voice;
   return deps.voices.forRoute(route);
 }
 
-export function createSimProvider(config: Config, clock: Clock): VoiceProvider {
+export function createSimProvider(config: Config, clock: Clock): SimProvider {
   return new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED });
 }
 
 /** The provider VOICE_PROVIDER names, with the environment's credentials (checked at start-up by loadConfig). */
-export function createVoiceProvider(config: Config, clock: Clock): VoiceProvider {
+export function createVoiceProvider(config: Config, clock: Clock): DefaultVoiceProvider {
   if (config.VOICE_PROVIDER === 'sim') return createSimProvider(config, clock);
   const credentials = environmentCredentials(config, config.VOICE_PROVIDER);
   if (!credentials) throw new Error(`VOICE_PROVIDER=${config.VOICE_PROVIDER} needs ${vendorSettingsMissing(config, config.VOICE_PROVIDER).join(' and ')}`);
-  return vendorAdapters[config.VOICE_PROVIDER]({ credentials, clock, publicBaseUrl: config.PUBLIC_BASE_URL });
+  return vendor(config.VOICE_PROVIDER).createAdapter({ credentials, clock, publicBaseUrl: config.PUBLIC_BASE_URL });
 }

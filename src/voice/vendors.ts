@@ -1,17 +1,30 @@
-import type { Clock } from '../shared/clock.ts';
-import type { VoiceProvider } from './provider.ts';
-import { RetellProvider } from './providers/retell/retell-provider.ts';
-import { TwilioProvider } from './providers/twilio/twilio-provider.ts';
-import { VapiProvider } from './providers/vapi/vapi-provider.ts';
-import type { VendorCredentials } from './vendor-credentials.ts';
+import type { RawConfig } from '../config.ts';
+import { retell } from './providers/retell/retell-vendor.ts';
+import { twilio } from './providers/twilio/twilio-vendor.ts';
+import { vapi } from './providers/vapi/vapi-vendor.ts';
+import type { VendorDefinition } from './vendor-definition.ts';
 
-/** The vendor adapters, by the name their events route and settings use. */
-export type VendorName = 'vapi' | 'retell' | 'twilio';
-/** `publicBaseUrl`: where a vendor reaches this service (PUBLIC_BASE_URL); Twilio needs it for every call. */
-type VendorFactory = (input: { credentials: VendorCredentials; clock: Clock; publicBaseUrl?: string }) => VoiceProvider;
+/**
+ * Every voice vendor, declared once: the settings, the API's schemas (voice connections,
+ * assistants) and the registry read their names from here. Adding a vendor is its folder and
+ * one line here. The order is the order of every enum of vendor names (the OpenAPI document's
+ * included), so a new vendor goes last.
+ */
+export const VENDORS = { vapi, retell, twilio } as const satisfies Record<string, VendorDefinition>;
 
-export const vendorAdapters: Record<VendorName, VendorFactory> = {
-  vapi: ({ credentials, clock }) => new VapiProvider({ credentials, clock }),
-  retell: ({ credentials, clock }) => new RetellProvider({ credentials, clock }),
-  twilio: ({ credentials, clock, publicBaseUrl }) => new TwilioProvider({ credentials, clock, publicBaseUrl: publicBaseUrl ?? null }),
-};
+export type VendorName = keyof typeof VENDORS;
+export const VENDOR_NAMES = Object.keys(VENDORS) as VendorName[];
+
+/** The simulator, then the vendors: what VOICE_PROVIDER and an assistant's provider may name. */
+export const VOICE_PROVIDER_NAMES = ['sim', ...VENDOR_NAMES] as const;
+export type VoiceProviderName = (typeof VOICE_PROVIDER_NAMES)[number];
+
+export const isVendorName = (name: string): name is VendorName => Object.hasOwn(VENDORS, name);
+
+/** A vendor's definition, typed as the interface (VENDORS[name] is a union of the three). */
+export const vendor = (name: VendorName): VendorDefinition => VENDORS[name];
+
+/** Which of a vendor's settings are missing (empty when the service has its credentials). */
+export function vendorSettingsMissing(config: RawConfig, name: VendorName): string[] {
+  return vendor(name).settings.filter((key) => config[key] === undefined).map(String);
+}

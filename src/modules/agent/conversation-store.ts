@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { CallEvent, TranscriptTurn } from '../../voice/provider.ts';
-import { isMachine } from '../../voice/providers/twilio/twilio-events.ts';
+import { VENDORS } from '../../voice/vendors.ts';
 
 /**
  * What our agent heard and said on a call (agent_conversations, migration 0015), kept as the
@@ -76,7 +76,7 @@ export async function withAgentConversations(deps: Deps, events: CallEvent[]): P
     const id = event.type === 'ended' ? callOf(event) : null;
     const row = id === null ? undefined : byCall.get(id);
     if (!row) return event;
-    const machine = isMachine(row.answered_by);
+    const machine = VENDORS.twilio.agent.isMachine(row.answered_by);
     const transcript = Array.isArray(row.transcript) ? (row.transcript as TranscriptTurn[]) : [];
     return {
       ...event,

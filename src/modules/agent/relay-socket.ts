@@ -3,10 +3,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
-import { providerFor } from '../../voice/registry.ts';
-import { TwilioProvider } from '../../voice/providers/twilio/twilio-provider.ts';
-import { verifyTwilioSignature } from '../../voice/providers/twilio/twilio-signature.ts';
-import { requestedUrl, TWILIO_PATH } from '../../voice/providers/twilio/twilio-urls.ts';
+import { providerFor, requestedUrl } from '../../voice/registry.ts';
+import { VENDORS } from '../../voice/vendors.ts';
 import type { AgentBrain } from './agent-brain.ts';
 import { loadCallScript } from './call-script.ts';
 import { saveConversation, type ConversationUpdate } from './conversation-store.ts';
@@ -14,7 +12,8 @@ import { LlmBrain } from './llm-brain.ts';
 import { RelaySession } from './relay-session.ts';
 import { ScriptedBrain } from './scripted-brain.ts';
 
-const RELAY_PATH = `${TWILIO_PATH}/relay`;
+const twilio = VENDORS.twilio.agent;
+const RELAY_PATH = `${twilio.path}/relay`;
 /** Twilio's messages are small (a caller's sentence); anything near this is not Twilio. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -51,11 +50,11 @@ async function upgrade(deps: Deps, sockets: WebSocketServer, brain: AgentBrain, 
   const connection = query.get('connection');
   const connectionId = connection === null ? null : /^\d{1,15}$/.test(connection) ? Number(connection) : NaN;
   if (!base || callId === null || Number.isNaN(connectionId)) return refuse(socket, 404, 'Not Found');
-  const provider = await providerFor(deps, { provider: 'twilio', connectionId }).catch(() => null);
-  if (!(provider instanceof TwilioProvider)) return refuse(socket, 404, 'Not Found');
+  const provider = twilio.adapterOf(await providerFor(deps, { provider: 'twilio', connectionId }).catch(() => null));
+  if (!provider) return refuse(socket, 404, 'Not Found');
   // Twilio signs the socket's URL as the TwiML gave it: ws:// or wss://.
   const signedUrl = requestedUrl(base, request.url!).replace(/^http/, 'ws');
-  if (!verifyTwilioSignature(provider.credentials.apiKey, request.headers['x-twilio-signature'], signedUrl)) return refuse(socket, 403, 'Forbidden');
+  if (!provider.verifyHandshake(signedUrl, request.headers['x-twilio-signature'])) return refuse(socket, 403, 'Forbidden');
   const script = await loadCallScript(deps, callId);
   if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== connectionId) return refuse(socket, 404, 'Not Found');
   sockets.handleUpgrade(request, socket, head, (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null)));

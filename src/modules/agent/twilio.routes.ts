@@ -3,11 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app.ts';
 import { keepRawBodies, TWILIO_BODY_LIMITS } from '../../http/raw-body.ts';
 import { Detail } from '../../http/schemas.ts';
-import { providerFor, VoiceNotConfiguredError } from '../../voice/registry.ts';
-import { isMachine } from '../../voice/providers/twilio/twilio-events.ts';
-import { formOf, TwilioProvider } from '../../voice/providers/twilio/twilio-provider.ts';
-import { dialTwiml, hangupTwiml, relayTwiml, sayTwiml } from '../../voice/providers/twilio/twilio-twiml.ts';
-import { requestedUrl } from '../../voice/providers/twilio/twilio-urls.ts';
+import { providerFor, requestedUrl, VoiceNotConfiguredError } from '../../voice/registry.ts';
+import { VENDORS } from '../../voice/vendors.ts';
 import { handleProviderEvents } from '../dialer/call-events/provider-events.ts';
 import { callIsOnRoute } from '../dialer/call-events/route-scope.ts';
 import { answerVendorInbound } from '../dialer/inbound/vendor-inbound.ts';
@@ -23,6 +20,9 @@ const TwilioQuery = Type.Object({
 });
 const FORM = ['application/x-www-form-urlencoded'];
 const SIGNED = 'Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the auth token, of PUBLIC_BASE_URL + this path and query, then the form parameters sorted by name); a bad signature answers 403 and changes nothing. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413 (Twilio sends a few dozen). The request reaches only a call of the route whose auth token signed it (TWILIO_AUTH_TOKEN, or the connection\'s): a `call` of another route is answered exactly as an unknown call (a hang-up, 204, or unknown_calls) and nothing of it is read or written.';
+
+const { adapterOf, formOf, isMachine, twiml } = VENDORS.twilio.agent;
+const { dial: dialTwiml, hangup: hangupTwiml, relay: relayTwiml, say: sayTwiml } = twiml;
 
 /** Any of these routes' requests (their query is TwilioQuery). */
 type TwilioRequest = FastifyRequest & { query: { call?: number; connection?: number } };
@@ -41,13 +41,13 @@ export async function twilioAgentRoutes(app: App) {
   async function verified(request: FastifyRequest, reply: FastifyReply) {
     const query = (request as TwilioRequest).query;
     const base = deps.config.PUBLIC_BASE_URL;
-    let provider;
+    let provider = null;
     try {
-      provider = await providerFor(deps, { provider: 'twilio', connectionId: query.connection ?? null });
+      provider = adapterOf(await providerFor(deps, { provider: 'twilio', connectionId: query.connection ?? null }));
     } catch (error) {
       if (!(error instanceof VoiceNotConfiguredError)) throw error;
     }
-    if (!base || !(provider instanceof TwilioProvider)) {
+    if (!base || !provider) {
       reply.code(404).send({ detail: 'Twilio is not configured on this service' });
       return null;
     }

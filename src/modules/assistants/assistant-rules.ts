@@ -1,8 +1,9 @@
-import { vendorSettingsMissing, type Config } from '../../config.ts';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import { unprocessable } from '../../http/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import { templateProblem } from '../../voice/call-template.ts';
+import { isVendorName, vendor, vendorSettingsMissing } from '../../voice/vendors.ts';
 import { findVoiceConnection } from '../voice-connections/voice-connections.repository.ts';
 import type { AssistantValues } from './assistants.repository.ts';
 
@@ -33,17 +34,15 @@ export async function checkAssistant(db: Db, config: Config, ownerId: number, v:
       throw bad('voice_connection_id', `voice connection ${connection.id} is a ${connection.provider} connection; this assistant's provider is ${v.provider}`);
     }
     connectionAgent = connection.agent_id;
-  } else if (v.provider !== 'sim') {
-    const missing = vendorSettingsMissing(config, v.provider as 'vapi' | 'retell' | 'twilio');
+  } else if (isVendorName(v.provider)) {
+    const missing = vendorSettingsMissing(config, v.provider);
     if (missing.length > 0) {
       throw bad('provider', `${v.provider} is not configured on this service (${missing.join(' and ')} unset): name a voice_connection_id of your own ${v.provider} credentials`);
     }
   }
-  if (v.provider === 'twilio' && !config.PUBLIC_BASE_URL) {
-    throw bad('provider', 'twilio needs the service\'s PUBLIC_BASE_URL (Twilio fetches each call\'s instructions and opens its conversation socket there); it is unset');
-  }
-  if (v.provider === 'retell' && !v.provider_assistant_id && !connectionAgent && !config.RETELL_AGENT_ID) {
-    throw bad('provider_assistant_id', 'retell needs an agent: set provider_assistant_id, or the voice connection\'s agent_id (the service has no RETELL_AGENT_ID)');
+  if (isVendorName(v.provider)) {
+    const problem = vendor(v.provider).assistantProblem?.({ config, providerAssistantId: v.provider_assistant_id, connectionAgentId: connectionAgent }) ?? null;
+    if (problem) throw bad(problem.field, problem.message);
   }
   return { ...v, transfer_number: transfer };
 }

@@ -1,9 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Id, Nullable, StringEnum } from '../../http/schemas.ts';
+import { VOICE_PROVIDER_NAMES, type VoiceProviderName } from '../../voice/vendors.ts';
 import { ACTION_STATUSES } from './action-status-rules.ts';
 
-export const ASSISTANT_PROVIDERS = ['sim', 'vapi', 'retell', 'twilio'] as const;
-export type AssistantProvider = (typeof ASSISTANT_PROVIDERS)[number];
+/** The simulator and every vendor (voice/vendors.ts). */
+export const ASSISTANT_PROVIDERS = VOICE_PROVIDER_NAMES;
+export type AssistantProvider = VoiceProviderName;
 
 const PLACEHOLDERS = 'May use {{contact.<field>}} and {{campaign.<field>}} placeholders, filled per call (unknown ones stay empty); a malformed template is a 422.';
 

@@ -2,6 +2,7 @@ import { columns } from '../../db/columns.ts';
 import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import type { VendorName } from '../../voice/vendors.ts';
 
 /** All SQL for voice connections. Secrets arrive here already sealed and leave sealed (see openVoiceConnection). */
 
@@ -45,7 +46,7 @@ export async function assistantsUsing(db: Db, connectionId: number): Promise<num
 export interface OpenedVoiceConnection {
   id: number;
   owner_id: number;
-  provider: 'vapi' | 'retell' | 'twilio';
+  provider: VendorName;
   apiKey: string;
   accountSid: string | null;
   webhookSecret: string | null;

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, StringEnum } from '../../http/schemas.ts';
+import { VENDOR_NAMES, type VendorName } from '../../voice/vendors.ts';
 
-/** The vendors an account may bring its own credentials for. */
-export const VOICE_VENDORS = ['vapi', 'retell', 'twilio'] as const;
-export type VoiceVendor = (typeof VOICE_VENDORS)[number];
-export const VoiceVendor = StringEnum(VOICE_VENDORS, { description: 'vapi, retell or twilio; fixed once created' });
+/** The vendors an account may bring its own credentials for: every vendor (voice/vendors.ts). */
+export type VoiceVendor = VendorName;
+export const VoiceVendor = StringEnum(VENDOR_NAMES, { description: 'vapi, retell or twilio; fixed once created' });
 
 const Secret = (description: string) => Type.String({ minLength: 8, maxLength: 4096, description });
 const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });

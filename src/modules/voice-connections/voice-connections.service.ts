@@ -1,11 +1,12 @@
-import { routeEventsUrl } from '../../voice/registry.ts';
-import { twilioCallUrls } from '../../voice/providers/twilio/twilio-urls.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
 import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
+import { routeEventsUrl } from '../../voice/registry.ts';
+import { CONNECTION_FIELDS } from '../../voice/vendor-definition.ts';
+import { isVendorName, vendor } from '../../voice/vendors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { mask } from '../webhooks/sealed-credentials.ts';
 import * as repo from './voice-connections.repository.ts';
@@ -28,9 +29,11 @@ export async function requireVoiceConnection(db: Db, principal: Principal, id: n
 
 /** Where the vendor must post this connection's events; null until PUBLIC_BASE_URL is set. */
 export const eventsUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: string, id: number) => {
-  // Twilio's outbound calls carry their own callback URLs; the connection's URL is its numbers' Voice URL.
-  if (provider === 'twilio') return config.PUBLIC_BASE_URL ? twilioCallUrls(config.PUBLIC_BASE_URL, { provider, connectionId: id }, null).twiml : null;
-  return routeEventsUrl(config.PUBLIC_BASE_URL, { provider, connectionId: id });
+  const route = { provider, connectionId: id };
+  // A vendor may be reached elsewhere (Twilio: its numbers' Voice URL); else the events route.
+  const own = isVendorName(provider) ? vendor(provider).connectionEventsUrl : undefined;
+  if (own) return config.PUBLIC_BASE_URL ? own(config.PUBLIC_BASE_URL, route) : null;
+  return routeEventsUrl(config.PUBLIC_BASE_URL, route);
 };
 
 /** A sealed secret as answers show it; one sealed under another SECRET_KEY shows as a bare mask. */
@@ -58,16 +61,17 @@ const bad = (field: string, msg: string) => unprocessable(['body', field], msg);
 /** Settings in the clear (create, or a stored row merged with an update) checked against the vendor. */
 type Plain = Omit<repo.VoiceConnectionValues, 'provider'> & { provider: VoiceVendor };
 
+/** The fields the vendor's definition asks for (voice/vendors.ts): none of another vendor's, all it requires. */
 function checkVendorFields(v: Plain) {
-  // A field of the other vendor would be silently unused: say so instead.
-  const foreign: Record<VoiceVendor, (keyof Plain)[]> = {
-    vapi: ['agent_id', 'from_number', 'account_sid'], retell: ['webhook_secret', 'phone_number_id', 'account_sid'], twilio: ['webhook_secret', 'phone_number_id', 'agent_id'],
-  };
-  for (const field of foreign[v.provider]) {
-    if (v[field] !== null) throw bad(field, `not a ${v.provider} setting; leave it out or null`);
+  const { accepts, required } = vendor(v.provider).connection;
+  // A field of another vendor would be silently unused: say so instead.
+  for (const field of CONNECTION_FIELDS) {
+    if (!accepts.includes(field) && v[field] !== null) throw bad(field, `not a ${v.provider} setting; leave it out or null`);
   }
-  if (v.provider === 'vapi' && v.webhook_secret === null) throw bad('webhook_secret', 'required for vapi: the server secret its events are verified with');
-  if (v.provider === 'twilio' && v.account_sid === null) throw bad('account_sid', 'required for twilio: the account SID (AC…) its calls are placed under');
+  for (const field of CONNECTION_FIELDS) {
+    const why = required[field];
+    if (why !== undefined && v[field] === null) throw bad(field, `required for ${v.provider}: ${why}`);
+  }
 }
 
 interface Deps {

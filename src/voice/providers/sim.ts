@@ -1,7 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import type { Clock } from '../../shared/clock.ts';
 import { SIGNATURE_HEADER, signBody, verifySignature } from '../signature.ts';
-import type { CallEvent, EventDelivery, FetchedCall, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
+import type { CallEvent, EventDelivery, FetchedCall, InProcessCalls, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
 import { isTerminalCallStatus } from '../provider.ts';
 import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
 import { idFromMetadata } from '../metadata-id.ts';
@@ -50,9 +50,10 @@ const RECORDING_DELAY_SEC = 5;
 const DELIVERY_BATCH = 100;
 const PARALLEL_DELIVERIES = 4;
 
-export class SimProvider implements VoiceProvider {
+export class SimProvider implements VoiceProvider, InProcessCalls {
   readonly name = 'sim';
   readonly capabilities;
+  readonly simulatesInbound = true;
   private readonly calls = new Map<string, SimCall>();
   // Calls with events still to deliver: the timer and the pump only look at these, not
   // at every finished call kept for fetchCall (which would make each round O(all calls)).
@@ -64,7 +65,7 @@ export class SimProvider implements VoiceProvider {
 
   constructor(private readonly options: SimOptions) {
     // The longest simulated call, scaled, plus a margin for slow delivery.
-    this.capabilities = { inboundSimulation: true, reconcileAfterMs: ((MAX_RING_SEC + MAX_TALK_SEC + 60) * 1000) / options.timeScale + 2_000 };
+    this.capabilities = { reconcileAfterMs: ((MAX_RING_SEC + MAX_TALK_SEC + 60) * 1000) / options.timeScale + 2_000 };
   }
 
   setDelivery(deliver: EventDelivery | null) {

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../../app.ts';
 import { keepRawBodies } from '../../../http/raw-body.ts';
-import { requestedUrl } from '../../../voice/providers/twilio/twilio-urls.ts';
 import { Detail, ValidationDetail } from '../../../http/schemas.ts';
+import { requestedUrl } from '../../../voice/registry.ts';
 import { SIGNATURE_HEADER } from '../../../voice/signature.ts';
 import { handleProviderEvents } from './provider-events.ts';
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { requirePhone } from '../../../shared/phone.ts';
+import { hasInProcessCalls } from '../../../voice/provider.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
 import { promptsFor } from '../campaign-prompts.ts';
@@ -14,7 +15,7 @@ import { recordInboundCall } from './inbound-call.ts';
  * status of the table (no call-back retries).
  */
 export async function simulateInbound({ deps, principal, from, to }: { deps: Deps; principal: Principal; from: string; to: string }) {
-  if (deps.voice.name !== 'sim' || !deps.voice.capabilities.inboundSimulation) throw new HttpError(404, 'Not Found');
+  if (deps.voice.name !== 'sim' || !hasInProcessCalls(deps.voice)) throw new HttpError(404, 'Not Found');
   const caller = requirePhone(from, deps.config.DEFAULT_COUNTRY, ['body', 'from']).e164;
   const number = requirePhone(to, deps.config.DEFAULT_COUNTRY, ['body', 'to']).e164;
   const campaign = await deps.db

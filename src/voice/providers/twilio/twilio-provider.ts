@@ -38,7 +38,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class TwilioProvider implements VoiceProvider {
   readonly name = 'twilio';
   readonly runsConversation = true;
-  readonly capabilities = { inboundSimulation: false, reconcileAfterMs: (TWILIO_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
+  readonly capabilities = { reconcileAfterMs: (TWILIO_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
   readonly pacing;
   readonly credentials: VendorCredentials;
   readonly route: Route;
@@ -71,6 +71,11 @@ export class TwilioProvider implements VoiceProvider {
   verifyWebhook(input: WebhookInput): boolean {
     if (!input.url) return false;
     return verifyTwilioSignature(this.credentials.apiKey, input.headers['x-twilio-signature'], input.url, formOf(input));
+  }
+
+  /** The relay socket's handshake: Twilio signs its URL alone (ws:// or wss://, as the TwiML gave it). */
+  verifyHandshake(url: string, signature: string | string[] | undefined): boolean {
+    return verifyTwilioSignature(this.credentials.apiKey, signature, url);
   }
 
   parseWebhook(input: WebhookInput): CallEvent[] {

@@ -35,8 +35,3 @@ export function twilioCallUrls(publicBaseUrl: string, route: Route, callId: numb
     relay: `${base.replace(/^http/, 'ws')}/relay${q}`,
   };
 }
-
-/** The URL Twilio requested, as it signed it: the public base and the request's own path and query. */
-export function requestedUrl(publicBaseUrl: string, pathAndQuery: string): string {
-  return publicBaseUrl.replace(/\/+$/, '') + pathAndQuery;
-}

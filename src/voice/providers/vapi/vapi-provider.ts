@@ -46,7 +46,7 @@ export class VapiProvider implements VoiceProvider {
     this.clock = options.clock;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A call lasts at most maxDurationSeconds (ours: 10 min) plus ringing; the report comes within seconds.
-    this.capabilities = { inboundSimulation: false, reconcileAfterMs: options.reconcileAfterMs ?? (VAPI_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
+    this.capabilities = { reconcileAfterMs: options.reconcileAfterMs ?? (VAPI_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
     this.pacing = { maxConcurrent: options.credentials.maxConcurrent, callsPerSecond: options.credentials.callsPerSecond };
   }
 
