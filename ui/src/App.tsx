@@ -1,9 +1,9 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { useSession } from './api/session';
+import { useSession } from './pages/session/queries';
 import { Layout } from './components/Layout';
-import { SignIn } from './pages/SignIn';
+import { SignIn } from './pages/session/SignIn';
 
 // Every page is its own chunk, loaded when first opened: the entry holds only the shell and sign-in.
 // A page already loaded renders at once: React.lazy suspends on its first render even then, and

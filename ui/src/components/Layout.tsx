@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Anchor, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation } from 'react-router-dom';
-import { useSignOut, type SessionUser } from '../api/session';
+import { useSignOut, type SessionUser } from '../pages/session/queries';
 
 /** The main navigation: its link names are part of the public contract (tests and people use them). */
 export const NAVIGATION = [

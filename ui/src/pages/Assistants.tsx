@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { AssistantDetails } from './assistants/AssistantDetails';
 import { AssistantForm } from './assistants/AssistantForm';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
-import { CallDeliveries } from './call/CallDeliveries';
+import { CallDeliveries } from './calls/CallDeliveries';
 
 type Turn = { role: string; text: string };
 type CallDetail = {

@@ -2,11 +2,11 @@ import { Anchor, Breadcrumbs, Grid, Loader, Stack, Text, Title } from '@mantine/
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
-import { CampaignActions } from './campaign/CampaignActions';
-import { CampaignForm } from './campaign/CampaignForm';
-import { PromptHistory } from './campaign/PromptHistory';
+import { CampaignActions } from './campaigns/CampaignActions';
+import { CampaignForm } from './campaigns/CampaignForm';
+import { PromptHistory } from './campaigns/PromptHistory';
 
 /** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, settings and prompt history. */
 export default function Campaign() {

@@ -2,7 +2,7 @@ import { Card, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ApiKeys } from './profile/ApiKeys';
 import { SubUsers } from './profile/SubUsers';

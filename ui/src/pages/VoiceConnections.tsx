@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ConnectionForm } from './voice-connections/ConnectionForm';
 import { ConnectionsTable } from './voice-connections/ConnectionsTable';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from './client';
+import { api, must } from '../../api/client';
 
 export interface SessionUser {
   kind: 'user' | 'sub_user';
