@@ -5,7 +5,8 @@ import { Problem } from '../components/Problem';
 import { ConnectionForm } from './voice-connections/ConnectionForm';
 import { ConnectionsTable } from './voice-connections/ConnectionsTable';
 import { DeleteConnection } from './voice-connections/DeleteConnection';
-import { useVoiceConnectionsPage, type VoiceConnection } from './voice-connections/model';
+import type { VoiceConnection } from './voice-connections/model';
+import { useVoiceConnectionsPage } from './voice-connections/queries';
 
 const PAGE = 20;
 

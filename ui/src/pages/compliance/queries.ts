@@ -1,14 +1,22 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
-import type { AuditKind, ComplianceSettings, SuppressionSource } from './model';
+import { api, multipart, must } from '../../api/client';
+import type { Body, Form, Query } from '../../api/types';
 
-/** Query hooks named after the resources; components hold no fetch logic. */
+/** Compliance: the do-not-call list (with lookups and CSV uploads), the quiet hours and caps, and the audit log. */
 
-export type SuppressionQuery = { skip: number; limit: number; phone_number?: string; source?: SuppressionSource[]; include_expired?: boolean };
+export const complianceKeys = {
+  /** Every page of the do-not-call list: refreshed after any change of it. */
+  suppressions: ['suppressions'] as const,
+  suppressionsPage: (query: Query<'list_suppressions'>) => ['suppressions', query] as const,
+  settings: ['compliance-settings'] as const,
+  /** Every page of the audit log: a change of the settings is a new event in it. */
+  auditEvents: ['audit-events'] as const,
+  auditEventsPage: (query: Query<'list_audit_events'>) => ['audit-events', query] as const,
+};
 
-export function useSuppressions(query: SuppressionQuery) {
+export function useSuppressions(query: Query<'list_suppressions'>) {
   return useQuery({
-    queryKey: ['suppressions', query],
+    queryKey: complianceKeys.suppressionsPage(query),
     queryFn: () => must(api.GET('/api/v1/suppressions/', { params: { query } })),
     placeholderData: keepPreviousData,
   });
@@ -17,8 +25,8 @@ export function useSuppressions(query: SuppressionQuery) {
 export function useAddSuppression() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { phone_number: string; reason?: string; expires_at?: string }) => must(api.POST('/api/v1/suppressions/', { body })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['suppressions'] }),
+    mutationFn: (body: Body<'add_suppression'>) => must(api.POST('/api/v1/suppressions/', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: complianceKeys.suppressions }),
   });
 }
 
@@ -26,7 +34,7 @@ export function useRemoveSuppression() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => must(api.DELETE('/api/v1/suppressions/{id}', { params: { path: { id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['suppressions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: complianceKeys.suppressions }),
   });
 }
 
@@ -43,36 +51,30 @@ export function useCsvUpload() {
     mutationFn: (file: File) => {
       const body = new FormData();
       body.append('file', file, file.name);
-      return must(api.POST('/api/v1/suppressions/import/csv', {
-        // openapi-fetch sends a FormData body as is (the browser sets the multipart boundary).
-        body: body as unknown as { file: string },
-        bodySerializer: (b) => b as unknown as FormData,
-      }));
+      return must(api.POST('/api/v1/suppressions/import/csv', multipart<Form<'import_suppressions_csv'>>(body)));
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['suppressions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: complianceKeys.suppressions }),
   });
 }
 
 export function useComplianceSettings() {
-  return useQuery({ queryKey: ['compliance-settings'], queryFn: () => must(api.GET('/api/v1/compliance/settings')) });
+  return useQuery({ queryKey: complianceKeys.settings, queryFn: () => must(api.GET('/api/v1/compliance/settings')) });
 }
 
 export function useSaveComplianceSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ComplianceSettings) => must(api.PUT('/api/v1/compliance/settings', { body })),
+    mutationFn: (body: Body<'update_compliance_settings'>) => must(api.PUT('/api/v1/compliance/settings', { body })),
     onSuccess: (saved) => {
-      client.setQueryData(['compliance-settings'], saved);
-      void client.invalidateQueries({ queryKey: ['audit-events'] });
+      client.setQueryData(complianceKeys.settings, saved);
+      void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
     },
   });
 }
 
-export type AuditQuery = { skip: number; limit: number; kind?: AuditKind[]; actor?: string; since?: string; until?: string };
-
-export function useAuditEvents(query: AuditQuery) {
+export function useAuditEvents(query: Query<'list_audit_events'>) {
   return useQuery({
-    queryKey: ['audit-events', query],
+    queryKey: complianceKeys.auditEventsPage(query),
     queryFn: () => must(api.GET('/api/v1/audit-events/', { params: { query } })),
     placeholderData: keepPreviousData,
   });
