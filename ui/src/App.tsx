@@ -1,9 +1,10 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { useSession } from './api/session';
+import { matchPath, Navigate, Route, Routes } from 'react-router-dom';
+import { useSession } from './pages/session/queries';
 import { Layout } from './components/Layout';
-import { SignIn } from './pages/SignIn';
+import { SignIn } from './pages/session/SignIn';
+import { HOME, ROUTES, type PageRoute } from './routes';
 
 // Every page is its own chunk, loaded when first opened: the entry holds only the shell and sign-in.
 // A page already loaded renders at once: React.lazy suspends on its first render even then, and
@@ -22,24 +23,12 @@ function page(loader: () => Promise<{ default: ComponentType }>) {
   return Object.assign(Page, { load });
 }
 
-const Campaigns = page(() => import('./pages/Campaigns'));
-const Contacts = page(() => import('./pages/Contacts'));
-const Calls = page(() => import('./pages/Calls'));
-const Call = page(() => import('./pages/Call'));
-const Analytics = page(() => import('./pages/Analytics'));
-const Integrations = page(() => import('./pages/Integrations'));
-const Profile = page(() => import('./pages/Profile'));
-const Campaign = page(() => import('./pages/Campaign'));
-const Assistants = page(() => import('./pages/Assistants'));
-const VoiceConnections = page(() => import('./pages/VoiceConnections'));
-const Compliance = page(() => import('./pages/Compliance'));
+// One lazy component per page, made once; a page with several addresses is one component.
+const PAGES = ROUTES.map((route: PageRoute) => ({ paths: route.paths, Page: page(route.load) }));
 
 // The page the address names starts loading at once, beside the session check, not after it.
 const path = window.location.pathname;
-const firstPage = /^\/calls\/\d+/.test(path) ? Call
-  : /^\/campaigns\/(\d+|new)$/.test(path) ? Campaign
-  : ({ '/campaigns': Campaigns, '/contacts': Contacts, '/calls': Calls, '/analytics': Analytics, '/integrations': Integrations, '/assistants': Assistants, '/voice-connections': VoiceConnections, '/compliance': Compliance, '/compliance/settings': Compliance, '/compliance/audit': Compliance, '/api-keys': Profile, '/account': Profile, '/sub-users': Profile } as Record<string, { load(): Promise<unknown> }>)[path];
-void firstPage?.load();
+void PAGES.find((p) => p.paths.some((pattern) => matchPath(pattern, path)))?.Page.load();
 
 const Waiting = () => (
   <Center h="50vh">
@@ -55,23 +44,9 @@ export function App() {
     <Layout user={session.data}>
       <Suspense fallback={<Waiting />}>
         <Routes>
-          <Route path="/" element={<Navigate to="/campaigns" replace />} />
-          <Route path="/campaigns" element={<Campaigns />} />
-          <Route path="/campaigns/:id" element={<Campaign />} />
-          <Route path="/contacts" element={<Contacts />} />
-          <Route path="/calls" element={<Calls />} />
-          <Route path="/calls/:id" element={<Call />} />
-          <Route path="/analytics" element={<Analytics />} />
-          <Route path="/integrations" element={<Integrations />} />
-          <Route path="/assistants" element={<Assistants />} />
-          <Route path="/voice-connections" element={<VoiceConnections />} />
-          <Route path="/compliance" element={<Compliance />} />
-          <Route path="/compliance/settings" element={<Compliance />} />
-          <Route path="/compliance/audit" element={<Compliance />} />
-          <Route path="/api-keys" element={<Profile />} />
-          <Route path="/account" element={<Profile />} />
-          <Route path="/sub-users" element={<Profile />} />
-          <Route path="*" element={<Navigate to="/campaigns" replace />} />
+          <Route path="/" element={<Navigate to={HOME} replace />} />
+          {PAGES.flatMap(({ paths, Page }) => paths.map((p) => <Route key={p} path={p} element={<Page />} />))}
+          <Route path="*" element={<Navigate to={HOME} replace />} />
         </Routes>
       </Suspense>
     </Layout>

@@ -40,6 +40,15 @@ export async function must<T>(call: Promise<{ data?: T; error?: unknown; respons
   return data as T;
 }
 
+/**
+ * A multipart upload as openapi-fetch sends it: the FormData as is (the browser sets the boundary).
+ * The generated type names the form's fields with a string for the file, which a FormData is not,
+ * so an upload's one cast lives here, typed as the operation's own fields (`Form<'import_csv'>`).
+ */
+export function multipart<Fields>(form: FormData): { body: Fields; bodySerializer: (body: Fields) => FormData } {
+  return { body: form as unknown as Fields, bodySerializer: () => form };
+}
+
 /** The message of a field's error, for the input whose body location is `field`. */
 export const fieldError = (error: unknown, field: string) =>
   (error instanceof ApiProblem ? error : null)?.fields.find((f) => f.loc[0] === 'body' && f.loc[1] === field)?.msg;

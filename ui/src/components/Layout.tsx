@@ -2,20 +2,8 @@ import type { ReactNode } from 'react';
 import { Anchor, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation } from 'react-router-dom';
-import { useSignOut, type SessionUser } from '../api/session';
-
-/** The main navigation: its link names are part of the public contract (tests and people use them). */
-export const NAVIGATION = [
-  { to: '/campaigns', label: 'Campaigns' },
-  { to: '/contacts', label: 'Contacts' },
-  { to: '/calls', label: 'Calls' },
-  { to: '/analytics', label: 'Analytics' },
-  { to: '/integrations', label: 'Integrations' },
-  { to: '/assistants', label: 'Assistants' },
-  { to: '/voice-connections', label: 'Voice connections', ownersOnly: true },
-  { to: '/compliance', label: 'Compliance' },
-  { to: '/api-keys', label: 'API keys' },
-] as const;
+import { useSignOut, type SessionUser } from '../pages/session/queries';
+import { NAVIGATION } from '../routes';
 
 export function Layout({ user, children }: { user: SessionUser; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
@@ -36,7 +24,7 @@ export function Layout({ user, children }: { user: SessionUser; children: ReactN
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
-        {NAVIGATION.filter((item) => !('ownersOnly' in item) || user.kind === 'user').map((item) => (
+        {NAVIGATION.filter((item) => !item.ownersOnly || user.kind === 'user').map((item) => (
           <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname.startsWith(item.to)} onClick={close} />
         ))}
       </AppShell.Navbar>

@@ -1,14 +1,13 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { Group, MultiSelect, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
 import { Breakdowns } from './analytics/Breakdowns';
 import { CampaignPicker } from './analytics/CampaignPicker';
 import { Definitions } from './analytics/Definitions';
 import { Figures } from './analytics/Figures';
 import { CALL_TYPES, GRANULARITIES, isoDay, periodOf, ZONE, type CallType } from './analytics/model';
+import { useDetailedReport } from './analytics/queries';
 import { Trend, type ReportQuery } from './analytics/Trend';
 
 const PERIODS = [
@@ -43,11 +42,7 @@ export default function Analytics() {
     ...(callTypes.length ? { call_types: callTypes as CallType[] } : {}),
   };
   const detailedQuery = { ...query, ...(compare ? { compare_with_previous: true } : {}) };
-  const detailed = useQuery({
-    queryKey: ['analytics-detailed', detailedQuery],
-    queryFn: () => must(api.GET('/api/v1/analytics/detailed', { params: { query: detailedQuery } })),
-    enabled: query !== null,
-  });
+  const detailed = useDetailedReport(detailedQuery, query !== null);
   const report = detailed.data;
 
   return (

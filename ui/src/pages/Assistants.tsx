@@ -1,15 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { AssistantDetails } from './assistants/AssistantDetails';
 import { AssistantForm } from './assistants/AssistantForm';
 import { AssistantsTable } from './assistants/AssistantsTable';
 import { DeleteAssistant } from './assistants/DeleteAssistant';
 import type { Assistant } from './assistants/model';
-import { useConnectionChoices } from './voice-connections/model';
+import { useAssistantsPage } from './assistants/queries';
+import { useConnectionChoices } from './voice-connections/queries';
 
 const PAGE = 20;
 
@@ -21,10 +20,7 @@ export default function Assistants() {
   // 'new', an assistant being edited (or viewed), or nothing.
   const [open, setOpen] = useState<Assistant | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Assistant | null>(null);
-  const list = useQuery({
-    queryKey: ['assistants', page],
-    queryFn: () => must(api.GET('/api/v1/assistants/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
-  });
+  const list = useAssistantsPage(page, PAGE);
   const connections = useConnectionChoices(canWrite);
   const byId = useMemo(() => new Map((connections.data?.data ?? []).map((c) => [c.id, c])), [connections.data]);
   const rows = list.data?.data ?? [];

@@ -1,33 +1,22 @@
 import { Alert, Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
-import { CallDeliveries } from './call/CallDeliveries';
+import { callerIdOf, optOutOf, transcriptOf } from './calls/call-data';
+import { CallDeliveries } from './calls/CallDeliveries';
+import { useCall } from './calls/queries';
 
-type Turn = { role: string; text: string };
-type CallDetail = {
-  id: number; status: string; contact_id: number; to_number?: string | null; from_number?: string | null; campaign_title?: string | null;
-  call_duration?: number | null; cost?: number | null; action_status?: string | null; record_url?: string | null; start_time?: string | null;
-  call_ended_by_reason?: string | null; contact_data?: Record<string, unknown>;
-  call_data?: { transcript?: Turn[]; opt_out?: OptOut; caller_id?: { number: string | null; reason: string } } & Record<string, unknown>;
-};
-type OptOut = { detected_by: 'assistant' | 'llm' | 'offline'; phrase: string | null; language: string | null };
-
-const FOUND_BY = { assistant: 'the assistant', llm: 'the language model', offline: 'the built-in phrases' } as const;
+const FOUND_BY: Partial<Record<string, string>> = { assistant: 'the assistant', llm: 'the language model', offline: 'the built-in phrases' };
 
 /** One call: the conversation, the recording, the figures and the contact; live while it is in progress. */
 export default function Call() {
   const id = Number(useParams().id);
-  const call = useQuery({
-    queryKey: ['call', id],
-    queryFn: () => must(api.GET('/api/v1/calls/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => ((q.state.data as CallDetail | undefined)?.status === 'in progress' ? 2000 : false),
-  });
-  const c = call.data as CallDetail | undefined;
+  const call = useCall(id);
+  const c = call.data;
   if (call.error) return <Problem error={call.error} />;
   if (!c) return <Text>Loading call {id}…</Text>;
-  const transcript = c.call_data?.transcript ?? [];
+  const transcript = transcriptOf(c);
+  const callerId = callerIdOf(c);
+  const optOut = optOutOf(c);
   return (
     <Stack>
       <Group justify="space-between">
@@ -41,13 +30,13 @@ export default function Call() {
         <Figure label="Cost" value={c.cost != null ? `$${c.cost.toFixed(4)}` : '—'} />
       </SimpleGrid>
       <Text size="sm">Campaign {c.campaign_title} · contact {c.contact_id} ({c.to_number}) · {c.call_ended_by_reason ?? ''}</Text>
-      {c.call_data?.caller_id && (
-        <Text size="sm">Called from {c.call_data.caller_id.number ?? 'the provider\'s default number'}: {c.call_data.caller_id.reason}</Text>
+      {callerId && (
+        <Text size="sm">Called from {callerId.number ?? 'the provider\'s default number'}: {callerId.reason}</Text>
       )}
-      {c.call_data?.opt_out && (
+      {optOut && (
         <Alert color="red" title="Asked not to be called again" role="status">
-          Found by {FOUND_BY[c.call_data.opt_out.detected_by] ?? c.call_data.opt_out.detected_by}
-          {c.call_data.opt_out.phrase ? ` ("${c.call_data.opt_out.phrase}")` : ''}: the number is on the do-not-call list and the contact will not be called again.
+          Found by {FOUND_BY[optOut.detected_by] ?? optOut.detected_by}
+          {optOut.phrase ? ` ("${optOut.phrase}")` : ''}: the number is on the do-not-call list and the contact will not be called again.
         </Alert>
       )}
       {c.record_url && (

@@ -1,13 +1,12 @@
 import { Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
 import { CallFilters } from './calls/CallFilters';
 import { CallsTable } from './calls/CallsTable';
 import { activeFilters, apiQuery, PAGE_SIZE, pageOf, placedUnderFilters } from './calls/filters';
+import { useCallsPage } from './calls/queries';
 
 /**
  * Calls, a page at a time from the API, filtered by anything GET /api/v1/calls/ accepts. The
@@ -36,13 +35,7 @@ export default function Calls() {
   const [settled] = useDebouncedValue(JSON.stringify(current), 400);
   const typing = TYPED.some((key) => JSON.stringify(current[key]) !== JSON.stringify((JSON.parse(settled) as typeof current)[key]));
   const query = typing ? settled : JSON.stringify(current);
-  const list = useQuery({
-    queryKey: ['calls', query],
-    queryFn: () => must(api.GET('/api/v1/calls/', { params: { query: JSON.parse(query) as never } })),
-    placeholderData: keepPreviousData,
-    // Live: every 2 s while a call on the page is in progress, else every 5 s (new calls appear too).
-    refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'in progress') ? 2000 : 5000),
-  });
+  const list = useCallsPage(query);
   // From the address as it is now, not as of the last render: two changes in a row (a status
   // chosen, then a date typed) both stay, where the router's `prev` would lose the first.
   const edit = (change: (next: URLSearchParams) => void) => {

@@ -1,12 +1,11 @@
 import { Anchor, Breadcrumbs, Grid, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
-import { CampaignActions } from './campaign/CampaignActions';
-import { CampaignForm } from './campaign/CampaignForm';
-import { PromptHistory } from './campaign/PromptHistory';
+import { CampaignActions } from './campaigns/CampaignActions';
+import { CampaignForm } from './campaigns/CampaignForm';
+import { PromptHistory } from './campaigns/PromptHistory';
+import { useCampaign } from './campaigns/queries';
 
 /** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, settings and prompt history. */
 export default function Campaign() {
@@ -14,11 +13,7 @@ export default function Campaign() {
   const creating = id === 'new';
   const campaignId = Number(id);
   const session = useSession();
-  const campaign = useQuery({
-    queryKey: ['campaign', campaignId],
-    queryFn: () => must(api.GET('/api/v1/campaigns/{id}', { params: { path: { id: campaignId } } })),
-    enabled: !creating && Number.isInteger(campaignId),
-  });
+  const campaign = useCampaign(campaignId, !creating && Number.isInteger(campaignId));
   const crumbs = (
     <Breadcrumbs aria-label="Breadcrumb">
       <Anchor component={Link} to="/campaigns">Campaigns</Anchor>

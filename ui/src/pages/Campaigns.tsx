@@ -3,26 +3,20 @@ import { ScrollTable } from '../components/ScrollTable';
 import { Anchor, Badge, Button, Group, Pagination, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
+import { type CampaignListItem, useCampaignsPage, useCampaignSummary, useChangeCampaignState, useQueueNewContacts } from './campaigns/queries';
 
 const PAGE = 20;
 
-type Campaign = { id: number; title: string; campaign_type: string; is_paused?: boolean | null; is_archive?: boolean | null };
-
-const stateOf = (c: Campaign) => (c.is_archive ? 'archived' : c.is_paused ? 'paused' : 'active');
+const stateOf = (c: CampaignListItem) => (c.is_archive ? 'archived' : c.is_paused ? 'paused' : 'active');
 // Badge colours at 4.5:1 or more with their text (axe-core checks it): white on teal 9 and gray 7, dark on yellow 3.
 const STATE_COLOR = { active: { color: 'teal.9', c: 'white' }, paused: { color: 'yellow.3', c: 'dark.9' }, archived: { color: 'gray.7', c: 'white' } } as const;
 
 export default function Campaigns() {
   const [page, setPage] = useState(1);
-  const list = useQuery({
-    queryKey: ['campaigns', page],
-    queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
-  });
-  const total = (list.data as { count?: number } | undefined)?.count ?? 0;
-  const rows = ((list.data as { data?: Campaign[] } | undefined)?.data ?? []) as Campaign[];
+  const list = useCampaignsPage(page, PAGE);
+  const total = list.data?.count ?? 0;
+  const rows = list.data?.data ?? [];
   return (
     <Stack>
       <Group justify="space-between">
@@ -53,30 +47,22 @@ export default function Campaigns() {
   );
 }
 
-function CampaignRow({ campaign }: { campaign: Campaign }) {
-  const client = useQueryClient();
-  const summary = useQuery({
-    queryKey: ['campaign-summary', campaign.id],
-    queryFn: () => must(api.GET('/api/v1/campaigns/{id}/summary', { params: { path: { id: campaign.id } } })),
-    refetchInterval: 5000,
-  });
-  const change = useMutation({
-    mutationFn: (body: { is_paused?: boolean; is_archive?: boolean }) => must(api.PUT('/api/v1/campaigns/{id}', { params: { path: { id: campaign.id } }, body })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['campaigns'] }),
+function CampaignRow({ campaign }: { campaign: CampaignListItem }) {
+  const summary = useCampaignSummary(campaign.id);
+  const changeState = useChangeCampaignState(campaign.id);
+  const change = (body: { is_paused?: boolean; is_archive?: boolean }) => changeState.mutate(body, {
     onError: (error) => notifications.show({ color: 'red', title: `Could not change ${campaign.title}`, message: error.message }),
   });
-  const queue = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/campaigns/enqueue_calls/{campaign_id}', { params: { path: { campaign_id: campaign.id } } })),
-    onSuccess: (answer) => {
-      notifications.show({ title: campaign.title, message: (answer as { message?: string }).message ?? 'Queued' });
-      void client.invalidateQueries({ queryKey: ['campaign-summary', campaign.id] });
-    },
+  const queueNew = useQueueNewContacts(campaign.id);
+  const queue = () => queueNew.mutate(undefined, {
+    onSuccess: (answer) => notifications.show({ title: campaign.title, message: answer.message }),
     onError: (error) => notifications.show({ color: 'red', title: `Could not queue ${campaign.title}`, message: error.message }),
   });
   const state = stateOf(campaign);
-  const s = summary.data as { contacts?: { total: number; by_status: Record<string, number> }; calls_in_progress?: number } | undefined;
-  const total = s?.contacts?.total ?? 0;
-  const done = total - (s?.contacts?.by_status.new ?? 0) - (s?.contacts?.by_status.added_to_queue ?? 0) - (s?.contacts?.by_status.call_scheduled ?? 0) - (s?.contacts?.by_status['in progress'] ?? 0);
+  const s = summary.data;
+  const total = s?.contacts.total ?? 0;
+  const by = s?.contacts.by_status;
+  const done = total - (by?.new ?? 0) - (by?.added_to_queue ?? 0) - (by?.call_scheduled ?? 0) - (by?.['in progress'] ?? 0);
   return (
     <Table.Tr>
       <Table.Td><Anchor component={Link} to={`/campaigns/${campaign.id}`}>{campaign.title}</Anchor></Table.Td>
@@ -93,12 +79,12 @@ function CampaignRow({ campaign }: { campaign: Campaign }) {
       <Table.Td>
         <Group gap="xs" wrap="nowrap">
           {state !== 'archived' && (
-            <Button size="xs" variant="default" loading={change.isPending} onClick={() => change.mutate({ is_paused: state !== 'paused' })}>
+            <Button size="xs" variant="default" loading={changeState.isPending} onClick={() => change({ is_paused: state !== 'paused' })}>
               {state === 'paused' ? 'Resume' : 'Pause'}
             </Button>
           )}
-          <Button size="xs" variant="default" loading={queue.isPending} onClick={() => queue.mutate()} aria-label={`Queue new contacts of ${campaign.title}`}>Queue new contacts</Button>
-          {state !== 'archived' && <Button size="xs" variant="subtle" color="gray" onClick={() => change.mutate({ is_archive: true })}>Archive</Button>}
+          <Button size="xs" variant="default" loading={queueNew.isPending} onClick={queue} aria-label={`Queue new contacts of ${campaign.title}`}>Queue new contacts</Button>
+          {state !== 'archived' && <Button size="xs" variant="subtle" color="gray" onClick={() => change({ is_archive: true })}>Archive</Button>}
         </Group>
       </Table.Td>
     </Table.Tr>

@@ -1,6 +1,6 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { AuditLog } from './compliance/AuditLog';
 import { DoNotCall } from './compliance/DoNotCall';
 import { SettingsTab } from './compliance/SettingsTab';

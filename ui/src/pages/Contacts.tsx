@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Button, Group, Modal, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../api/client';
 import { Problem } from '../components/Problem';
+import { useCampaignOptions } from './campaigns/queries';
 import { ContactForm } from './contacts/ContactForm';
 import { ContactsTable } from './contacts/ContactsTable';
 import { CsvImport } from './contacts/CsvImport';
-import { type Contact, type ContactStatus, STATUSES, useCampaignOptions } from './contacts/shared';
+import { useContacts, useQueueContacts } from './contacts/queries';
+import { type Contact, type ContactStatus, STATUSES } from './contacts/shared';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
@@ -18,7 +18,6 @@ const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'N
  * queue the selected ones for a call, and import a CSV file with live progress.
  */
 export default function Contacts() {
-  const client = useQueryClient();
   const campaigns = useCampaignOptions();
   const [page, setPage] = useState(1);
   const [campaignId, setCampaignId] = useState<string | null>(null);
@@ -36,11 +35,7 @@ export default function Contacts() {
     ...(status ? { status: [status as ContactStatus] } : {}),
     ...(phone ? { phone_number: phone } : {}),
   };
-  const list = useQuery({
-    queryKey: ['contacts', query],
-    queryFn: () => must(api.GET('/api/v1/contacts/', { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useContacts(query);
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
 
@@ -54,17 +49,14 @@ export default function Contacts() {
   });
   const filter = <T,>(set: (v: T) => void) => (v: T) => { set(v); setPage(1); };
 
-  // One request for the chosen contacts: the API queues them (due now, the dialer woken) and names
-  // those it leaves as they are (in progress, do_not_disturb or paused).
-  const queue = useMutation({
-    mutationFn: (contacts: Contact[]) => must(api.POST('/api/v1/contacts/enqueue_calls', { body: { contact_ids: contacts.map((c) => c.id) } })),
+  const queue = useQueueContacts();
+  const queueSelected = () => queue.mutate([...selected.keys()], {
     onSuccess: (answer) => {
       const skipped = answer.not_queued.length;
       const parts = [answer.message];
       if (skipped) parts.push(`${skipped} not queued (in progress, do_not_disturb or paused)`);
       notifications.show({ color: answer.queued.length ? 'green' : 'yellow', title: 'Queue selected', message: parts.join('. '), autoClose: 6000 });
       setSelected(new Map());
-      void client.invalidateQueries({ queryKey: ['contacts'] });
     },
     onError: (error) => notifications.show({ color: 'red', title: 'Could not queue the contacts', message: error.message }),
   });
@@ -90,7 +82,7 @@ export default function Contacts() {
         </Text>
         <Group gap="xs" wrap="wrap">
           {selected.size > 0 && <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>Clear selection</Button>}
-          <Button size="sm" disabled={selected.size === 0} loading={queue.isPending} onClick={() => queue.mutate([...selected.values()])}>Queue selected</Button>
+          <Button size="sm" disabled={selected.size === 0} loading={queue.isPending} onClick={queueSelected}>Queue selected</Button>
         </Group>
       </Group>
       <ContactsTable rows={rows} selected={selected} onSelect={select} onEdit={setEditing} />

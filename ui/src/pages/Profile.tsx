@@ -1,10 +1,9 @@
 import { Card, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { api, must } from '../api/client';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ApiKeys } from './profile/ApiKeys';
+import { useMe } from './profile/queries';
 import { SubUsers } from './profile/SubUsers';
 
 const TABS = [
@@ -38,8 +37,8 @@ export default function Profile() {
 
 function Account() {
   const session = useSession();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => must(api.GET('/api/v1/users/me')), enabled: session.data?.kind === 'user' });
-  const user = me.data as { email?: string; full_name?: string | null; is_superuser?: boolean; created_at?: string } | undefined;
+  const me = useMe(session.data?.kind === 'user');
+  const user = me.data;
   const who = session.data;
   return (
     <Card withBorder>
@@ -47,7 +46,6 @@ function Account() {
       <Text><b>Signed in as</b> {who?.email ?? who?.username}</Text>
       <Text>{who?.kind === 'sub_user' ? 'A sub-user of its owner\'s account' : 'Account owner'}{user?.is_superuser ? ' (superuser)' : ''}</Text>
       {user?.full_name && <Text>Name: {user.full_name}</Text>}
-      {user?.created_at && <Text size="sm" c="dimmed">Since {new Date(user.created_at).toLocaleDateString()}</Text>}
     </Card>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
-import { useSession } from '../api/session';
+import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ConnectionForm } from './voice-connections/ConnectionForm';
 import { ConnectionsTable } from './voice-connections/ConnectionsTable';
 import { DeleteConnection } from './voice-connections/DeleteConnection';
-import { useVoiceConnectionsPage, type VoiceConnection } from './voice-connections/model';
+import type { VoiceConnection } from './voice-connections/model';
+import { useVoiceConnectionsPage } from './voice-connections/queries';
 
 const PAGE = 20;
 

@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
 import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
+import { useCampaignSearch } from '../campaigns/queries';
 
 type Props = {
   label: string;
@@ -24,14 +23,12 @@ export function CampaignPicker({ label, value, onChange, description, error, max
   const [search, setSearch] = useState('');
   const [title] = useDebouncedValue(search, 300);
   const known = useRef(new Map<string, string>());
-  const list = useQuery({
-    queryKey: ['campaign-options', title, includeArchived ?? false],
-    queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { limit: 50, ...(title ? { title } : {}), ...(includeArchived ? { include_archived: true } : {}) } } })),
-  });
-  for (const c of (list.data as { data?: { id: number; title: string }[] } | undefined)?.data ?? []) known.current.set(String(c.id), c.title);
+  const list = useCampaignSearch(title, includeArchived ?? false);
+  const found = list.data?.data ?? [];
+  for (const c of found) known.current.set(String(c.id), c.title);
   const options = new Map<string, string>();
   for (const id of value) options.set(id, known.current.get(id) ?? `Campaign ${id}`);
-  for (const c of (list.data as { data?: { id: number; title: string }[] } | undefined)?.data ?? []) options.set(String(c.id), c.title);
+  for (const c of found) options.set(String(c.id), c.title);
   return (
     <MultiSelect
       label={label}
@@ -51,16 +48,4 @@ export function CampaignPicker({ label, value, onChange, description, error, max
       miw={220}
     />
   );
-}
-
-/** Titles of the given campaign ids (one request for all of them), for lists that hold ids. */
-export function useCampaignTitles(ids: number[]) {
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const titles = useQuery({
-    queryKey: ['campaign-titles', unique],
-    queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { id: unique, limit: unique.length, include_archived: true } } })),
-    enabled: unique.length > 0,
-  });
-  const map = new Map((titles.data?.data ?? []).map((c) => [c.id, c.title] as const));
-  return (id: number) => map.get(id) ?? `Campaign ${id}`;
 }

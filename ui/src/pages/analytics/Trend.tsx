@@ -2,23 +2,20 @@ import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Box, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { LineChart } from '@mantine/charts';
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
+import type { Query } from '../../api/types';
 import { Problem } from '../../components/Problem';
 import { bucketLabel, TREND_METRICS, type Granularity, type TrendMetric, type Trends } from './model';
+import { useTrend } from './queries';
 
-export type ReportQuery = { start_date: string; end_date: string; timezone: string; campaign_id?: number; call_types?: ('outbound' | 'inbound' | 'none')[] };
+/** The period and filters the figures and the trend share. */
+export type ReportQuery = Omit<Query<'read_analytics_trends'>, 'metric' | 'granularity'>;
 
 /** The trend of one metric per bucket (every bucket present, zeros included) as a line chart, with its total. */
 export function Trend({ query, granularity }: { query: ReportQuery | null; granularity: string }) {
   const [metric, setMetric] = useState<TrendMetric>('calls');
   const [asTable, setAsTable] = useState(false);
   const params = { ...query, metric, ...(granularity === 'auto' ? {} : { granularity: granularity as Granularity }) };
-  const trend = useQuery({
-    queryKey: ['analytics-trends', params],
-    queryFn: () => must(api.GET('/api/v1/analytics/trends', { params: { query: params } })),
-    enabled: query !== null,
-  });
+  const trend = useTrend(params, query !== null);
   const data: Trends | undefined = trend.data;
   const label = TREND_METRICS.find((m) => m.value === metric)?.label ?? metric;
   const points = (data?.buckets ?? []).map((b) => ({ bucket: bucketLabel(b.start, data!.granularity), value: b.value }));

@@ -1,4 +1,5 @@
 import type { paths } from '../../api/schema';
+import type { Query } from '../../api/types';
 
 /** The API's own answers, typed from the generated schema (never copied by hand). */
 export type Detailed = paths['/api/v1/analytics/detailed']['get']['responses'][200]['content']['application/json'];
@@ -7,7 +8,7 @@ export type Totals = Detailed['totals'];
 export type MetricKey = keyof Totals;
 export type TrendMetric = NonNullable<Trends['metric']>;
 export type Granularity = Trends['granularity'];
-export type CallType = 'outbound' | 'inbound' | 'none';
+export type CallType = NonNullable<Query<'read_detailed_analytics'>['call_types']>[number];
 
 type Kind = 'count' | 'rate' | 'seconds' | 'money';
 

@@ -1,10 +1,10 @@
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { ConnectionSelect } from './ConnectionSelect';
 import { FIELDS, PLACEHOLDER_HELP, PROVIDERS, toBody, toValues, type Assistant, type FormValues } from './model';
+import { useSaveAssistant } from './queries';
 import { RulesEditor } from './RulesEditor';
 
 interface Props {
@@ -20,20 +20,9 @@ const VOICEMAIL = [
 
 /** Every field of an assistant (the owner's; a sub-user sees AssistantDetails); the API's 422 messages appear under the field (or rule) they name. */
 export function AssistantForm({ assistant, onDone }: Props) {
-  const client = useQueryClient();
   const form = useForm<FormValues>({ initialValues: toValues(assistant) });
-  const save = useMutation({
-    mutationFn: (v: FormValues) => {
-      const body = toBody(v);
-      return assistant
-        ? must(api.PUT('/api/v1/assistants/{id}', { params: { path: { id: assistant.id } }, body }))
-        : must(api.POST('/api/v1/assistants/', { body }));
-    },
-    onSuccess: (saved) => {
-      void client.invalidateQueries({ queryKey: ['assistants'] });
-      onDone(saved);
-    },
-  });
+  const save = useSaveAssistant();
+  const submit = (v: FormValues) => save.mutate({ id: assistant?.id, body: toBody(v) }, { onSuccess: onDone });
   const err = (field: string) => fieldError(save.error, field);
   const problem = save.error instanceof ApiProblem ? save.error : null;
   const unplaced = save.error && (!problem || !problem.fields.some((f) => f.loc[0] === 'body' && FIELDS.includes(String(f.loc[1]))));
@@ -43,7 +32,7 @@ export function AssistantForm({ assistant, onDone }: Props) {
       {...form.getInputProps(field)} error={err(field)} />
   );
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+    <form onSubmit={form.onSubmit(submit)}>
       <Stack>
         <TextInput label="Name" required {...form.getInputProps('name')} error={err('name')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -1,6 +1,6 @@
 import { Select } from '@mantine/core';
 import { ApiProblem } from '../../api/client';
-import { CHOICE_LIMIT, useConnectionChoices } from '../voice-connections/model';
+import { CHOICE_LIMIT, useConnectionChoices } from '../voice-connections/queries';
 import type { Provider } from './model';
 
 interface Props {

@@ -1,19 +1,11 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import type { Assistant } from './model';
+import { useDeleteAssistant } from './queries';
 
 /** Asks before deleting; the API's 409 (campaigns still use it) stays next to the Delete button and nothing is deleted. */
 export function DeleteAssistant({ assistant, onClose }: { assistant: Assistant | null; onClose: () => void }) {
-  const client = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (a: Assistant) => must(api.DELETE('/api/v1/assistants/{id}', { params: { path: { id: a.id } } })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['assistants'] });
-      onClose();
-    },
-  });
+  const remove = useDeleteAssistant();
   const close = () => { remove.reset(); onClose(); };
   return (
     <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={assistant !== null} onClose={close} title="Delete the assistant?">
@@ -22,7 +14,7 @@ export function DeleteAssistant({ assistant, onClose }: { assistant: Assistant |
         <Problem error={remove.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>Cancel</Button>
-          <Button color="red" loading={remove.isPending} onClick={() => assistant && remove.mutate(assistant)}>Delete assistant</Button>
+          <Button color="red" loading={remove.isPending} onClick={() => assistant && remove.mutate(assistant.id, { onSuccess: onClose })}>Delete assistant</Button>
         </Group>
       </Stack>
     </Modal>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { useAddSuppression } from './hooks';
+import { useAddSuppression } from './queries';
 import { localToIso } from './model';
 
 const FIELDS = ['phone_number', 'reason', 'expires_at'];

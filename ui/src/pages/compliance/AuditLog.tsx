@@ -3,7 +3,7 @@ import { Group, MultiSelect, Pagination, Stack, Text, TextInput } from '@mantine
 import { useDebouncedValue } from '@mantine/hooks';
 import { Problem } from '../../components/Problem';
 import { AuditTable } from './AuditTable';
-import { useAuditEvents } from './hooks';
+import { useAuditEvents } from './queries';
 import { AUDIT_KINDS, type AuditKind, localToIso } from './model';
 
 const PAGE = 25;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, FileInput, Stack, Title } from '@mantine/core';
 import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { useCsvUpload } from './hooks';
+import { useCsvUpload } from './queries';
 import { TaskResult } from './TaskResult';
 
 /**

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { Problem } from '../../components/Problem';
 import { AddNumber } from './AddNumber';
 import { CsvUpload } from './CsvUpload';
-import { useSuppressions } from './hooks';
+import { useSuppressions } from './queries';
 import { LookupNumber } from './LookupNumber';
 import { SOURCE_LABEL, SOURCES, type Suppression, type SuppressionSource } from './model';
 import { RemoveSuppression } from './RemoveSuppression';

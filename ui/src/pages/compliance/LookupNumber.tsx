@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Stack, TextInput, Title } from '@mantine/core';
 import { ApiProblem } from '../../api/client';
-import { useLookup } from './hooks';
+import { useLookup } from './queries';
 import { SOURCE_LABEL, when } from './model';
 
 /** "Is this number suppressed?": the answer, with the suppression that applies; a 422 (not a number) under the field. */

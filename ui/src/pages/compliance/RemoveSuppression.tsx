@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { Problem } from '../../components/Problem';
-import { useRemoveSuppression } from './hooks';
+import { useRemoveSuppression } from './queries';
 import type { Suppression } from './model';
 
 /** Asks before removing; the API's 403 or 409 stays next to the Remove button in the dialog. */

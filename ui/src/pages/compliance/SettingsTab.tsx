@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { useComplianceSettings, useSaveComplianceSettings } from './hooks';
+import { useComplianceSettings, useSaveComplianceSettings } from './queries';
 import type { ComplianceSettings } from './model';
 
 const FIELDS = ['quiet_hours_from', 'quiet_hours_to', 'max_calls_per_day', 'max_calls_per_week'];

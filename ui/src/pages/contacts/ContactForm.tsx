@@ -1,10 +1,11 @@
 import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { type Contact, type ContactStatus, nameOf, STATUSES, useCampaignOptions } from './shared';
+import { useCampaignOptions } from '../campaigns/queries';
+import { useSaveContact } from './queries';
+import { type Contact, type ContactStatus, nameOf, STATUSES } from './shared';
 
 const FIELDS = ['campaign_id', 'phone_number', 'status', 'contact_data'];
 /** True when every error of a 422 is shown under one of the form's fields. */
@@ -18,7 +19,6 @@ type Values = { campaign_id: string | null; phone_number: string; status: Contac
  * keeps the contact's other data. A 422 shows under its field, anything else (409, 403) above the button.
  */
 export function ContactForm({ contact, onDone }: { contact?: Contact; onDone: () => void }) {
-  const client = useQueryClient();
   const campaigns = useCampaignOptions();
   const form = useForm<Values>({
     initialValues: {
@@ -28,31 +28,24 @@ export function ContactForm({ contact, onDone }: { contact?: Contact; onDone: ()
       name: contact ? nameOf(contact) : '',
     },
   });
-  const save = useMutation({
-    mutationFn: (v: Values) => {
-      const data: Record<string, unknown> = { ...(contact?.contact_data ?? {}) };
-      if (v.name.trim()) data.name = v.name.trim();
-      else delete data.name;
-      const contact_data = Object.keys(data).length ? data : null;
-      if (contact) {
-        return must(api.PUT('/api/v1/contacts/{id}', {
-          params: { path: { id: contact.id } },
-          body: { status: v.status, ...(v.phone_number !== contact.phone_number ? { phone_number: v.phone_number } : {}), contact_data },
-        }));
-      }
-      return must(api.POST('/api/v1/contacts/', {
-        body: { campaign_id: Number(v.campaign_id), phone_number: v.phone_number, status: v.status, creation_method: 'manual', ...(contact_data ? { contact_data } : {}) },
-      }));
-    },
-    onSuccess: (saved) => {
-      notifications.show({ color: 'green', title: contact ? 'Contact saved' : 'Contact added', message: saved.phone_number });
-      void client.invalidateQueries({ queryKey: ['contacts'] });
-      onDone();
-    },
-  });
+  const save = useSaveContact();
+  const submit = (v: Values) => {
+    const data: Record<string, unknown> = { ...(contact?.contact_data ?? {}) };
+    if (v.name.trim()) data.name = v.name.trim();
+    else delete data.name;
+    const contact_data = Object.keys(data).length ? data : null;
+    save.mutate(contact
+      ? { id: contact.id, body: { status: v.status, ...(v.phone_number !== contact.phone_number ? { phone_number: v.phone_number } : {}), contact_data } }
+      : { body: { campaign_id: Number(v.campaign_id), phone_number: v.phone_number, status: v.status, creation_method: 'manual', ...(contact_data ? { contact_data } : {}) } }, {
+      onSuccess: (saved) => {
+        notifications.show({ color: 'green', title: contact ? 'Contact saved' : 'Contact added', message: saved.phone_number });
+        onDone();
+      },
+    });
+  };
   const problem = save.error instanceof ApiProblem ? save.error : null;
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+    <form onSubmit={form.onSubmit(submit)}>
       <Stack>
         <Select
           label="Campaign" placeholder="Choose a campaign" data={campaigns.options} searchable required disabled={!!contact}

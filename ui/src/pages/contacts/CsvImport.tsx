@@ -1,48 +1,28 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
+import { useCampaignOptions } from '../campaigns/queries';
 import { ImportProgress } from './ImportProgress';
-import { useCampaignOptions } from './shared';
+import { useCsvImport } from './queries';
 
 const FIELDS = ['campaign_id', 'file', 'phone_column', 'timezone_column'];
-
-type Upload = { campaignId: string; file: File; phoneColumn: string; timezoneColumn: string };
 
 /**
  * Uploads a CSV file to POST /api/v1/contacts/import/csv as multipart/form-data (the fields before
  * the file, as the API asks), then follows the task it answers with until it ends.
  */
 export function CsvImport() {
-  const client = useQueryClient();
   const campaigns = useCampaignOptions();
   const [campaignId, setCampaignId] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [phoneColumn, setPhoneColumn] = useState('phone');
   const [timezoneColumn, setTimezoneColumn] = useState('');
   const [taskId, setTaskId] = useState<number | null>(null);
-  const upload = useMutation({
-    mutationFn: (u: Upload) => {
-      const body = new FormData();
-      body.append('campaign_id', u.campaignId);
-      body.append('phone_column', u.phoneColumn.trim() || 'phone');
-      if (u.timezoneColumn.trim()) body.append('timezone_column', u.timezoneColumn.trim());
-      body.append('file', u.file, u.file.name);
-      return must(api.POST('/api/v1/contacts/import/csv', {
-        // openapi-fetch sends a FormData body as is (the browser sets the multipart boundary).
-        body: body as unknown as { file: string; campaign_id: number },
-        bodySerializer: (b) => b as unknown as FormData,
-      }));
-    },
-    onSuccess: (answer) => {
-      setTaskId(answer.task_id);
-      void client.invalidateQueries({ queryKey: ['import-tasks'] });
-    },
-  });
+  const upload = useCsvImport();
   const problem = upload.error instanceof ApiProblem ? upload.error : null;
   const start = () => {
-    if (campaignId && file) upload.mutate({ campaignId, file, phoneColumn, timezoneColumn });
+    if (campaignId && file) upload.mutate({ campaignId, file, phoneColumn, timezoneColumn }, { onSuccess: (answer) => setTaskId(answer.task_id) });
   };
   return (
     <Stack>

@@ -1,13 +1,9 @@
-import { useEffect, useRef } from 'react';
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
 import { downloadCsv } from '../../components/csv-download';
 import { RowErrors } from '../../components/RowErrors';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
+import { isRunning, useImportTask } from './queries';
 import type { ImportTask } from './shared';
-
-const RUNNING: ImportTask['status'][] = ['pending', 'running'];
 
 /** The skipped and failed rows as a CSV file the browser downloads (row = data row, 1 = the first after the header). */
 function downloadErrors(task: ImportTask) {
@@ -16,22 +12,9 @@ function downloadErrors(task: ImportTask) {
 
 /** An import task, polled every 500 ms while it is pending or running: progress, final counts, the rows it could not import. */
 export function ImportProgress({ taskId }: { taskId: number }) {
-  const client = useQueryClient();
-  const task = useQuery({
-    queryKey: ['import-task', taskId],
-    queryFn: () => must(api.GET('/api/v1/contacts/bulk/{task_id}', { params: { path: { task_id: taskId } } })),
-    refetchInterval: (q) => (!q.state.data || RUNNING.includes(q.state.data.status) ? 500 : false),
-  });
+  const task = useImportTask(taskId);
   const t = task.data;
-  const done = !!t && !RUNNING.includes(t.status);
-  const refreshed = useRef(false);
-  useEffect(() => {
-    // The contacts table shows the imported contacts once the task ends.
-    if (done && !refreshed.current) {
-      refreshed.current = true;
-      void client.invalidateQueries({ queryKey: ['contacts'] });
-    }
-  }, [done, client]);
+  const done = !!t && !isRunning(t);
   if (!t) return task.error ? <Problem error={task.error} /> : <Text size="sm">Import {taskId}: waiting for the service…</Text>;
   const percent = t.total ? Math.round((100 * t.processed) / t.total) : done ? 100 : 0;
   const statusText = t.status === 'pending' ? 'Waiting to start' : t.status === 'running' ? 'Importing' : t.status === 'completed' ? 'Import completed' : 'Import failed';

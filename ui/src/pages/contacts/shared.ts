@@ -1,5 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 export type Contact = paths['/api/v1/contacts/']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -24,14 +22,3 @@ export const nameOf = (c: Pick<Contact, 'contact_data'>) => {
   const name = c.contact_data?.name;
   return typeof name === 'string' || typeof name === 'number' ? String(name) : '';
 };
-
-/** The caller's campaigns (the first 100) as Select options. */
-export function useCampaignOptions() {
-  const campaigns = useQuery({
-    queryKey: ['campaigns', 'options'],
-    queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { skip: 0, limit: 100 } } })),
-    staleTime: 60_000,
-  });
-  const rows = ((campaigns.data as { data?: { id: number; title: string }[] } | undefined)?.data ?? []);
-  return { options: rows.map((c) => ({ value: String(c.id), label: c.title })), error: campaigns.error, isPending: campaigns.isPending };
-}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Button, Code, CopyButton, Group, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { CampaignPicker, useCampaignTitles } from '../analytics/CampaignPicker';
+import { CampaignPicker } from '../analytics/CampaignPicker';
+import { useCampaignTitles } from '../campaigns/queries';
 import { when } from './model';
+import { useContactIntegrations, useCreateContactIntegration } from './queries';
 import { ShownOnce } from './ShownOnce';
 
 const PATH = '/api/v1/contact-creation-integration/create-contact';
@@ -44,19 +45,17 @@ function Example({ title, code, copyLabel }: { title: string; code: string; copy
 
 /** Contact-creation integrations: a token per integration, shown once, with examples built from this origin. */
 export function ContactCreation() {
-  const client = useQueryClient();
   const [name, setName] = useState('');
   const [campaigns, setCampaigns] = useState<string[]>([]);
   const [autoStart, setAutoStart] = useState(false);
   const [token, setToken] = useState<string | null>(null);
-  const list = useQuery({ queryKey: ['contact-integrations'], queryFn: () => must(api.GET('/api/v1/integrations/contact-creation/')) });
-  const create = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/integrations/contact-creation/', { body: { name, campaign_ids: campaigns.map(Number), auto_start_calls: autoStart } })),
+  const list = useContactIntegrations();
+  const create = useCreateContactIntegration();
+  const submit = () => create.mutate({ name, campaign_ids: campaigns.map(Number), auto_start_calls: autoStart }, {
     onSuccess: (created) => {
       setToken(created.token);
       setName('');
       setCampaigns([]);
-      void client.invalidateQueries({ queryKey: ['contact-integrations'] });
     },
   });
   const problem = create.error instanceof ApiProblem ? create.error : null;
@@ -67,7 +66,7 @@ export function ContactCreation() {
   return (
     <Stack>
       <Text>Web forms and CRMs add contacts to a campaign with an integration's token.</Text>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      <form onSubmit={(e) => { e.preventDefault(); submit(); }}>
         <Group align="start" wrap="wrap">
           <TextInput label="Integration name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} />
           <CampaignPicker label="Campaigns" required value={campaigns} onChange={setCampaigns} description="The first is the default" error={fieldError(create.error, 'campaign_ids')} />

@@ -1,27 +1,18 @@
 import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Badge, Button, Pagination, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { excerpt, when, type Webhook } from './model';
+import { useDeliveriesPage, useRedeliver } from './queries';
 
 const PAGE = 20;
 const COLOR = { sent: 'green', failed: 'red', pending: 'blue', skipped: 'gray' } as const;
 
 /** A webhook's delivery log, newest first, a page at a time; any delivery can be sent again. */
 export function Deliveries({ webhook }: { webhook: Webhook }) {
-  const client = useQueryClient();
   const [page, setPage] = useState(1);
-  const list = useQuery({
-    queryKey: ['deliveries', webhook.id, page],
-    queryFn: () => must(api.GET('/api/v1/integrations/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 3000 : false),
-  });
-  const redeliver = useMutation({
-    mutationFn: (deliveryId: number) => must(api.POST('/api/v1/integrations/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: webhook.id, delivery_id: deliveryId } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries', webhook.id] }),
-  });
+  const list = useDeliveriesPage(webhook.id, page, PAGE);
+  const redeliver = useRedeliver(webhook.id);
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
   return (

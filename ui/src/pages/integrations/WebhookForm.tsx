@@ -1,16 +1,16 @@
 import { Button, Fieldset, Group, MultiSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
+import type { Answer } from '../../api/types';
 import { Problem } from '../../components/Problem';
 import { CampaignPicker } from '../analytics/CampaignPicker';
-import type { paths } from '../../api/schema';
 import type { Webhook } from './model';
 import { InstructionsField, PlaceholderHelp } from './InstructionsField';
+import { useChangeWebhook, useCreateWebhook } from './queries';
 import { SchemaField } from './SchemaField';
 import { BLANK, createBody, FIELDS, updateBody, valuesOf, type FormValues } from './webhookValues';
 
-type Created = paths['/api/v1/integrations/webhooks/']['post']['responses'][200]['content']['application/json'];
+type Created = Answer<'create_webhook_integration'>;
 
 const AUTH = [
   { value: 'none', label: 'None' },
@@ -30,19 +30,16 @@ type Props =
  * under the fields they concern.
  */
 export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
-  const client = useQueryClient();
   const initial = webhook ? valuesOf(webhook) : BLANK;
   const form = useForm<FormValues>({ initialValues: initial });
-  const save = useMutation({
-    mutationFn: async (v: FormValues) => (webhook
-      ? must(api.PUT('/api/v1/integrations/webhooks/{id}', { params: { path: { id: webhook.id } }, body: updateBody(v, initial) }))
-      : must(api.POST('/api/v1/integrations/webhooks/', { body: createBody(v) }))),
-    onSuccess: (saved) => {
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
-      if (webhook) onSaved?.(saved);
-      else onCreated?.(saved as Created);
-    },
-  });
+  const create = useCreateWebhook();
+  const change = useChangeWebhook();
+  // The form is one or the other for its whole life (a new webhook's form is never an edit).
+  const save = webhook ? change : create;
+  const submit = (v: FormValues) => {
+    if (webhook) change.mutate({ id: webhook.id, body: updateBody(v, initial) }, { onSuccess: onSaved });
+    else create.mutate(createBody(v), { onSuccess: onCreated });
+  };
   const err = (field: string) => fieldError(save.error, field);
   const problem = save.error instanceof ApiProblem ? save.error : null;
   const unplaced = save.error && (!problem || !problem.fields.some((f) => f.loc[0] === 'body' && FIELDS.includes(String(f.loc[1]))));
@@ -56,7 +53,7 @@ export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
     );
   };
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+    <form onSubmit={form.onSubmit(submit)}>
       <Stack>
         <TextInput label="Name" {...form.getInputProps('name')} error={err('name')} />
         <TextInput label="URL" required placeholder="https://example.com/hooks/calls" description="May contain placeholders such as {{call.id}} (listed below)" {...form.getInputProps('url')} error={err('url')} />

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Alert, Badge, Button, Code, Group, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
-import { useCampaignTitles } from '../analytics/CampaignPicker';
+import { useCampaignTitles } from '../campaigns/queries';
 import { Deliveries } from './Deliveries';
 import { excerpt, webhookName, type Delivery, type Webhook } from './model';
+import { useDeleteWebhook, useRotateSigningSecret, useSendWebhookTest, useWebhooksPage } from './queries';
 import { ShownOnce } from './ShownOnce';
 import { WebhookForm } from './WebhookForm';
 
@@ -25,32 +24,27 @@ export function Webhooks() {
   const [editing, setEditing] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['webhooks', page],
-    queryFn: () => must(api.GET('/api/v1/integrations/webhooks/', { params: { query: { skip: (page - 1) * PAGE, limit: PAGE } } })),
-  });
+  const list = useWebhooksPage(page, PAGE);
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
   const titleOf = useCampaignTitles(rows.flatMap((w) => w.campaign_ids));
-  const test = useMutation({
-    mutationFn: (w: Webhook) => must(api.POST('/api/v1/integrations/webhooks/{id}/test', { params: { path: { id: w.id } }, body: {} })).then((delivery) => ({ webhook: w, delivery })),
-    onMutate: () => setTested(null),
-    onSuccess: setTested,
-  });
-  const rotate = useMutation({
-    mutationFn: (w: Webhook) => must(api.POST('/api/v1/integrations/webhooks/{id}/signing-secret', { params: { path: { id: w.id } } })),
-    onSuccess: (answer, w) => {
+  const test = useSendWebhookTest();
+  const sendTest = (w: Webhook) => {
+    setTested(null);
+    test.mutate(w.id, { onSuccess: (delivery) => setTested({ webhook: w, delivery }) });
+  };
+  const rotate = useRotateSigningSecret();
+  const rotateSecret = (w: Webhook) => rotate.mutate(w.id, {
+    onSuccess: (answer) => {
       setRotating(null);
       setSecret({ title: `New signing secret of ${webhookName(w)}`, value: answer.signing_secret });
     },
   });
-  const remove = useMutation({
-    mutationFn: (w: Webhook) => must(api.DELETE('/api/v1/integrations/webhooks/{id}', { params: { path: { id: w.id } } })),
-    onSuccess: (_answer, w) => {
+  const remove = useDeleteWebhook();
+  const deleteWebhook = (w: Webhook) => remove.mutate(w.id, {
+    onSuccess: () => {
       setDeleting(null);
       setSaved(`Webhook ${webhookName(w)} deleted.`);
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
     },
   });
   const d = tested?.delivery;
@@ -77,7 +71,7 @@ export function Webhooks() {
                 <Table.Td><Badge color={w.is_active ? 'green' : 'gray'}>{w.is_active ? 'active' : 'inactive'}</Badge></Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" variant="default" loading={test.isPending && test.variables?.id === w.id} onClick={() => test.mutate(w)} aria-label={`Send test to ${webhookName(w)}`}>Send test</Button>
+                    <Button size="xs" variant="default" loading={test.isPending && test.variables === w.id} onClick={() => sendTest(w)} aria-label={`Send test to ${webhookName(w)}`}>Send test</Button>
                     <Button size="xs" variant="default" onClick={() => setEditing(w)} aria-label={`Edit ${webhookName(w)}`}>Edit</Button>
                     <Button size="xs" variant="default" onClick={() => setLog(w)} aria-label={`Deliveries of ${webhookName(w)}`}>Deliveries</Button>
                     <Button size="xs" variant="subtle" onClick={() => { rotate.reset(); setRotating(w); }} aria-label={`Rotate signing secret of ${webhookName(w)}`}>Rotate signing secret</Button>
@@ -115,7 +109,7 @@ export function Webhooks() {
           <Problem error={remove.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>Cancel</Button>
-            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting)}>Delete webhook</Button>
+            <Button color="red" loading={remove.isPending} onClick={() => deleting && deleteWebhook(deleting)}>Delete webhook</Button>
           </Group>
         </Stack>
       </Modal>
@@ -128,7 +122,7 @@ export function Webhooks() {
           <Problem error={rotate.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRotating(null)}>Cancel</Button>
-            <Button color="red" loading={rotate.isPending} onClick={() => rotating && rotate.mutate(rotating)}>Rotate secret</Button>
+            <Button color="red" loading={rotate.isPending} onClick={() => rotating && rotateSecret(rotating)}>Rotate secret</Button>
           </Group>
         </Stack>
       </Modal>

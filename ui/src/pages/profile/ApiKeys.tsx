@@ -1,38 +1,27 @@
 import { useState } from 'react';
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-
-type Key = { id: number; name?: string | null; created_at?: string | null; last_used_at?: string | null };
+import { type ApiKey, useApiKeys, useCreateApiKey, useDeleteApiKey } from './queries';
 
 /** The profile's API keys: a new key is shown once, with a copy button; deleting asks first. */
 export function ApiKeys() {
-  const client = useQueryClient();
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Key | null>(null);
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => must(api.GET('/api/v1/api-keys/')) });
-  const create = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/api-keys/', { body: { name } })),
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const keys = useApiKeys();
+  const create = useCreateApiKey();
+  const createKey = () => create.mutate({ name }, {
     onSuccess: (created) => {
-      setShown((created as { key: string }).key);
+      setShown(created.key);
       setName('');
-      void client.invalidateQueries({ queryKey: ['api-keys'] });
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => must(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      setDeleting(null);
-      void client.invalidateQueries({ queryKey: ['api-keys'] });
-    },
-  });
-  const data = keys.data as { data?: Key[] } | Key[] | undefined;
-  const rows = (Array.isArray(data) ? data : data?.data ?? []) as Key[];
+  const remove = useDeleteApiKey();
+  const rows = keys.data ?? [];
   return (
     <Stack>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      <form onSubmit={(e) => { e.preventDefault(); createKey(); }}>
         <Group align="end">
           <TextInput label="Key name" value={name} onChange={(e) => setName(e.currentTarget.value)} required error={fieldError(create.error, 'name')} />
           <Button type="submit" loading={create.isPending}>Create key</Button>
@@ -70,7 +59,7 @@ export function ApiKeys() {
           <Text>Integrations using “{deleting?.name}” stop working at once.</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>Cancel</Button>
-            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting.id)}>Delete key</Button>
+            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}>Delete key</Button>
           </Group>
         </Stack>
       </Modal>

@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
-
-type SubUser = { id: number; username: string; full_name: string | null; email: string | null; is_active: boolean };
+import { useGrantableCampaigns } from '../campaigns/queries';
+import { type SubUser, useChangeGrants, useCreateSubUser, useGrants, useSubUsers } from './queries';
 
 /** The owner's sub-users and the campaigns each may see (owners only: the API answers 403 to a sub-user). */
 export function SubUsers() {
   const [creating, setCreating] = useState(false);
-  const list = useQuery({ queryKey: ['sub-users'], queryFn: () => must(api.GET('/api/v1/sub-users/', { params: { query: { limit: 100 } } })) });
-  const rows = ((list.data as { data?: SubUser[] } | undefined)?.data ?? []) as SubUser[];
+  const list = useSubUsers();
+  const rows = list.data?.data ?? [];
   return (
     <Stack>
       <Group justify="flex-end">
@@ -32,34 +31,19 @@ export function SubUsers() {
   );
 }
 
-function useCampaignOptions() {
-  const campaigns = useQuery({ queryKey: ['campaign-options'], queryFn: () => must(api.GET('/api/v1/campaigns/', { params: { query: { limit: 100 } } })) });
-  return ((campaigns.data as { data?: { id: number; title: string }[] } | undefined)?.data ?? []).map((c) => ({ value: String(c.id), label: c.title }));
-}
-
 function SubUserRow({ user }: { user: SubUser }) {
-  const client = useQueryClient();
-  const options = useCampaignOptions();
-  const granted = useQuery({
-    queryKey: ['sub-user-campaigns', user.id],
-    queryFn: () => must(api.GET('/api/v1/sub-users/{id}/campaigns', { params: { path: { id: user.id } } })),
-  });
-  const ids = ((granted.data as { data?: { id: number }[] } | undefined)?.data ?? []).map((c) => String(c.id));
+  const options = useGrantableCampaigns();
+  const granted = useGrants(user.id);
+  const ids = (granted.data?.data ?? []).map((c) => String(c.id));
   // A change of the selection is one grant or one withdrawal.
-  const change = useMutation({
-    mutationFn: async (next: string[]) => {
-      for (const id of next.filter((v) => !ids.includes(v))) await must(api.POST('/api/v1/sub-users/{id}/campaigns/{campaign_id}', { params: { path: { id: user.id, campaign_id: Number(id) } } }));
-      for (const id of ids.filter((v) => !next.includes(v))) await must(api.DELETE('/api/v1/sub-users/{id}/campaigns/{campaign_id}', { params: { path: { id: user.id, campaign_id: Number(id) } } }));
-    },
-    onSettled: () => client.invalidateQueries({ queryKey: ['sub-user-campaigns', user.id] }),
-  });
+  const change = useChangeGrants(user.id);
   return (
     <Table.Tr>
       <Table.Td>{user.username}</Table.Td>
       <Table.Td>{user.email}</Table.Td>
       <Table.Td><Badge color={user.is_active ? 'teal' : 'gray'}>{user.is_active ? 'active' : 'inactive'}</Badge></Table.Td>
       <Table.Td miw={260}>
-        <MultiSelect label={`Campaigns of ${user.username}`} data={options} value={ids} onChange={(next) => change.mutate(next)} searchable
+        <MultiSelect label={`Campaigns of ${user.username}`} data={options} value={ids} onChange={(next) => change.mutate({ granted: ids.map(Number), next: next.map(Number) })} searchable
           disabled={granted.isPending || change.isPending} error={change.error?.message} />
       </Table.Td>
     </Table.Tr>
@@ -67,18 +51,15 @@ function SubUserRow({ user }: { user: SubUser }) {
 }
 
 function SubUserForm({ onDone }: { onDone: () => void }) {
-  const client = useQueryClient();
   const [values, setValues] = useState({ username: '', email: '', full_name: '', password: '' });
-  const create = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/sub-users/', { body: { username: values.username, password: values.password, ...(values.email && { email: values.email }), ...(values.full_name && { full_name: values.full_name }) } })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['sub-users'] });
-      onDone();
-    },
-  });
+  const create = useCreateSubUser();
+  const submit = () => create.mutate(
+    { username: values.username, password: values.password, ...(values.email && { email: values.email }), ...(values.full_name && { full_name: values.full_name }) },
+    { onSuccess: onDone },
+  );
   const set = (field: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [field]: e.currentTarget.value });
   return (
-    <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+    <form onSubmit={(e) => { e.preventDefault(); submit(); }}>
       <Stack>
         <TextInput label="Username" value={values.username} onChange={set('username')} error={fieldError(create.error, 'username')} />
         <TextInput label="E-mail" value={values.email} onChange={set('email')} error={fieldError(create.error, 'email')} />

@@ -1,9 +1,9 @@
 import { Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { VENDORS, type ConnectionUpdate, type Vendor, type VoiceConnection } from './model';
+import { useSaveVoiceConnection } from './queries';
 
 const FIELDS = ['name', 'provider', 'api_key', 'account_sid', 'webhook_secret', 'phone_number_id', 'agent_id', 'from_number', 'max_concurrent_calls', 'calls_per_second'];
 
@@ -43,7 +43,6 @@ function body(v: Values, editing: boolean): ConnectionUpdate {
 
 /** A new voice connection, or a change of one; the API's 422 messages appear under their fields. */
 export function ConnectionForm({ connection, onDone }: { connection: VoiceConnection | null; onDone: () => void }) {
-  const client = useQueryClient();
   const editing = connection !== null;
   const form = useForm<Values>({
     initialValues: {
@@ -52,15 +51,10 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
       max_concurrent_calls: connection?.max_concurrent_calls ?? '', calls_per_second: connection?.calls_per_second ?? '',
     },
   });
-  const save = useMutation({
-    mutationFn: (v: Values) => connection
-      ? must(api.PUT('/api/v1/voice-connections/{id}', { params: { path: { id: connection.id } }, body: body(v, true) }))
-      : must(api.POST('/api/v1/voice-connections/', { body: { ...body(v, false), name: v.name, provider: v.provider, api_key: v.api_key } })),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['voice-connections'] });
-      onDone();
-    },
-  });
+  const save = useSaveVoiceConnection();
+  const submit = (v: Values) => save.mutate(connection
+    ? { id: connection.id, body: body(v, true) }
+    : { body: { ...body(v, false), name: v.name, provider: v.provider, api_key: v.api_key } }, { onSuccess: onDone });
   const err = (field: string) => fieldError(save.error, field);
   const problem = save.error instanceof ApiProblem ? save.error : null;
   const unplaced = save.error && (!problem || !problem.fields.some((f) => f.loc[0] === 'body' && FIELDS.includes(String(f.loc[1]))));
@@ -68,7 +62,7 @@ export function ConnectionForm({ connection, onDone }: { connection: VoiceConnec
   const twilio = form.values.provider === 'twilio';
   const keep = editing ? 'Stored sealed and shown masked. Empty: keep the stored value.' : 'Stored sealed and shown masked; it cannot be read back.';
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+    <form onSubmit={form.onSubmit(submit)}>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required {...form.getInputProps('name')} error={err('name')} />

@@ -1,7 +1,7 @@
 import { Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useSignIn } from '../api/session';
-import { Problem } from '../components/Problem';
+import { useSignIn } from './queries';
+import { Problem } from '../../components/Problem';
 
 export function SignIn() {
   const signIn = useSignIn();

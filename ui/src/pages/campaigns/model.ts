@@ -1,3 +1,4 @@
+import { ApiProblem } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 export type Campaign = paths['/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json'];
@@ -52,7 +53,7 @@ const utcInput = (v: string | null | undefined) => (v ? new Date(v).toISOString(
 const promptText = (p: unknown) => (p === undefined || p === null ? '' : typeof p === 'string' ? p : JSON.stringify(p, null, 2));
 
 export function valuesOf(c?: Campaign): CampaignValues {
-  const ws = (c?.work_schedule ?? null) as { timezone?: string; days?: Partial<Record<Weekday, Interval[]>>; skip_dates?: string[] } | null;
+  const ws = c?.work_schedule ?? null;
   const days = emptyDays();
   for (const d of WEEKDAYS) days[d] = (ws?.days?.[d] ?? []).map((i) => ({ from: i.from, to: i.to }));
   return {
@@ -78,7 +79,7 @@ export function valuesOf(c?: Campaign): CampaignValues {
     limit_end: utcInput(c?.limit_end),
     limit_value: num(c?.limit_value),
     limit_unit: c?.limit_unit ?? null,
-    prompt: promptText((c?.campaign_data as { prompt?: unknown } | null | undefined)?.prompt),
+    prompt: promptText(c?.campaign_data?.prompt),
   };
 }
 
@@ -98,7 +99,7 @@ function scheduleOf(v: CampaignValues) {
 
 /** A structured (object) prompt is edited as JSON and sent back as an object; text stays text. */
 function promptValue(v: CampaignValues, original?: Campaign): unknown {
-  const before = (original?.campaign_data as { prompt?: unknown } | null | undefined)?.prompt;
+  const before = original?.campaign_data?.prompt;
   if (before !== null && typeof before === 'object') {
     try {
       const parsed: unknown = JSON.parse(v.prompt);
@@ -111,7 +112,7 @@ function promptValue(v: CampaignValues, original?: Campaign): unknown {
 /** Every field of the create body, from the form. */
 export function createBody(v: CampaignValues, original?: Campaign): CampaignCreate {
   // campaign_data is free-form: keys other than the prompt are kept as they were.
-  const data: Record<string, unknown> = { ...((original?.campaign_data as Record<string, unknown> | null | undefined) ?? {}) };
+  const data: Record<string, unknown> = { ...(original?.campaign_data ?? {}) };
   if (v.prompt.trim() === '') delete data.prompt;
   else data.prompt = promptValue(v, original);
   return {
@@ -149,6 +150,6 @@ export function updateBody(v: CampaignValues, original: Campaign): CampaignUpdat
 
 /** The API's 422 messages under one body field (nested ones with their path), for editors of a whole object. */
 export function nestedErrors(error: unknown, field: string): string[] {
-  const fields = (error as { fields?: { loc: (string | number)[]; msg: string }[] } | null)?.fields ?? [];
+  const fields = error instanceof ApiProblem ? error.fields : [];
   return fields.filter((f) => f.loc[0] === 'body' && f.loc[1] === field).map((f) => (f.loc.length > 2 ? `${f.loc.slice(2).join('.')}: ${f.msg}` : f.msg));
 }

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { Button, Checkbox, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { api, ApiProblem, fieldError, must } from '../../api/client';
+import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
+import { useAssistantOptions } from '../assistants/queries';
 import { type Campaign, type CampaignValues, createBody, nestedErrors, updateBody, valuesOf } from './model';
+import { useSaveCampaign } from './queries';
 import { RetryIntervals } from './RetryIntervals';
 import { ScheduleEditor } from './ScheduleEditor';
 import { UsageLimit } from './UsageLimit';
@@ -17,22 +18,11 @@ const SHOWN = new Set(['title', 'description', 'campaign_type', 'assistant_id', 
   'is_auto_ai_message', 'limit_start', 'limit_end', 'limit_value', 'limit_unit', 'campaign_data']);
 const coveredByFields = (p: ApiProblem | null) => !!p && p.fields.length > 0 && p.fields.every((f) => f.loc[0] === 'body' && SHOWN.has(String(f.loc[1])));
 
-/** The account's assistants (first 100) as options; a sub-user may not list them all, which only empties the list. */
-function useAssistantOptions() {
-  const q = useQuery({
-    queryKey: ['assistants', 'options'],
-    queryFn: () => must(api.GET('/api/v1/assistants/', { params: { query: { skip: 0, limit: 100 } } })),
-    staleTime: 60_000,
-  });
-  return { options: (q.data?.data ?? []).map((a) => ({ value: String(a.id), label: `${a.name} (${a.provider})` })), error: q.error };
-}
-
 /**
  * Every field of a campaign: creates one (no `campaign`, POST) or saves the changed fields of one (PUT).
  * A 422 shows under its field; the schedule's nested errors under the schedule; 403/409 above the button.
  */
 export function CampaignForm({ campaign }: { campaign?: Campaign }) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const assistants = useAssistantOptions();
   const form = useForm<CampaignValues>({ initialValues: valuesOf(campaign) });
@@ -45,16 +35,11 @@ export function CampaignForm({ campaign }: { campaign?: Campaign }) {
   useEffect(() => {
     if (!form.isDirty()) restart(campaign);
   }, [campaign]); // eslint-disable-line react-hooks/exhaustive-deps
-  const save = useMutation({
-    mutationFn: (v: CampaignValues) => (campaign
-      ? must(api.PUT('/api/v1/campaigns/{id}', { params: { path: { id: campaign.id } }, body: updateBody(v, campaign) }))
-      : must(api.POST('/api/v1/campaigns/', { body: createBody(v) }))),
+  const save = useSaveCampaign();
+  const submit = (v: CampaignValues) => save.mutate(campaign ? { id: campaign.id, body: updateBody(v, campaign) } : { body: createBody(v) }, {
     onSuccess: (saved) => {
       restart(saved);
       notifications.show({ color: 'green', title: campaign ? 'Campaign saved' : 'Campaign created', message: saved.title });
-      void client.invalidateQueries({ queryKey: ['campaigns'] });
-      client.setQueryData(['campaign', saved.id], saved);
-      void client.invalidateQueries({ queryKey: ['campaign-summary', saved.id] });
       if (!campaign) void navigate(`/campaigns/${saved.id}`);
     },
   });
@@ -62,7 +47,7 @@ export function CampaignForm({ campaign }: { campaign?: Campaign }) {
   const err = (field: string) => fieldError(problem, field);
   const promptError = nestedErrors(problem, 'campaign_data').join('; ') || undefined;
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))} aria-label="Campaign settings">
+    <form onSubmit={form.onSubmit(submit)} aria-label="Campaign settings">
       <Stack>
         <Fieldset legend="Campaign">
           <Stack gap="sm">

@@ -1,29 +1,15 @@
 import { Badge, Code, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, ApiProblem, must } from '../../api/client';
+import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { ScrollTable } from '../../components/ScrollTable';
-
-type Delivery = { id: number; integration_id: number; status: string; http_status: number | null; reason: string | null; payload: unknown; created_at: string; kind: string };
+import { useCallDeliveries } from './queries';
 
 /**
  * What the post-call webhooks did with this call: for each of the account's webhooks, its
  * deliveries of the call, with the payload extracted from the conversation as it was sent.
  */
 export function CallDeliveries({ callId }: { callId: number }) {
-  const deliveries = useQuery({
-    queryKey: ['call-deliveries', callId],
-    queryFn: async () => {
-      const hooks = await must(api.GET('/api/v1/integrations/webhooks/', { params: { query: { limit: 100 } } }));
-      const list = (hooks as { data: { id: number; name: string | null; url: string }[] }).data;
-      const per = await Promise.all(list.map(async (hook) => {
-        const page = await must(api.GET('/api/v1/integrations/webhooks/{id}/deliveries', { params: { path: { id: hook.id }, query: { call_id: callId, limit: 20 } } }));
-        return (page as { data: Delivery[] }).data.map((d) => ({ ...d, webhook: hook.name ?? hook.url }));
-      }));
-      return per.flat();
-    },
-    refetchInterval: (q) => ((q.state.data ?? []).some((d) => d.status === 'pending') ? 2000 : false),
-  });
+  const deliveries = useCallDeliveries(callId);
   // A sub-user manages no webhooks (403): the section says so instead of failing.
   if (deliveries.error instanceof ApiProblem && deliveries.error.status === 403) return null;
   const rows = deliveries.data ?? [];

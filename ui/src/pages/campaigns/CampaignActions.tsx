@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Group, NumberInput, Progress, Select, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
+import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { type ContactStatus, STATUSES } from '../contacts/shared';
 import type { Campaign } from './model';
+import { useCampaignSummary, useChangeCampaignState, useQueueByStatus, useQueueNewContacts } from './queries';
 
 const STATE_COLOR = { active: { color: 'teal.9', c: 'white' }, paused: { color: 'yellow.3', c: 'dark.9' }, archived: { color: 'gray.7', c: 'white' } } as const;
 export const stateOf = (c: Pick<Campaign, 'is_archive' | 'is_paused'>) => (c.is_archive ? 'archived' : c.is_paused ? 'paused' : 'active');
@@ -15,41 +15,17 @@ const QUEUEABLE = STATUSES.filter((s) => !['in progress', 'do_not_disturb', 'pau
 
 /** The campaign's progress (GET .../summary) and what can be done to it: pause, resume, archive, queue. */
 export function CampaignActions({ campaign }: { campaign: Campaign }) {
-  const client = useQueryClient();
   const id = campaign.id;
-  const summary = useQuery({
-    queryKey: ['campaign-summary', id],
-    queryFn: () => must(api.GET('/api/v1/campaigns/{id}/summary', { params: { path: { id } } })),
-    refetchInterval: 5000,
-  });
-  const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['campaign', id] });
-    void client.invalidateQueries({ queryKey: ['campaign-summary', id] });
-    void client.invalidateQueries({ queryKey: ['campaigns'] });
-  };
-  const change = useMutation({
-    mutationFn: (body: { is_paused?: boolean; is_archive?: boolean }) => must(api.PUT('/api/v1/campaigns/{id}', { params: { path: { id } }, body })),
-    onSuccess: (saved) => {
-      client.setQueryData(['campaign', id], saved);
-      refresh();
-    },
-  });
-  const queueNew = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/campaigns/enqueue_calls/{campaign_id}', { params: { path: { campaign_id: id } } })),
-    onSettled: refresh,
-  });
+  const summary = useCampaignSummary(id);
+  const change = useChangeCampaignState(id);
+  const queueNew = useQueueNewContacts(id);
   const [status, setStatus] = useState<string | null>('failed');
   const [limit, setLimit] = useState<number | string>(10);
-  const queueByStatus = useMutation({
-    mutationFn: () => must(api.POST('/api/v1/contacts/enqueue_calls/{campaign_id}', {
-      params: { path: { campaign_id: id }, query: { status: (status ?? 'new') as ContactStatus, limit: Number(limit) } },
-    })),
-    onSettled: refresh,
-  });
+  const queueByStatus = useQueueByStatus(id);
   const state = stateOf(campaign);
   const s = summary.data;
   const total = s?.contacts.total ?? 0;
-  const byStatus = (s?.contacts.by_status ?? {}) as Record<string, number>;
+  const byStatus: Record<string, number> = s?.contacts.by_status ?? {};
   const open = OPEN.reduce((n, k) => n + (byStatus[k] ?? 0), 0);
   const queryError = (field: string) => queryFieldError(queueByStatus.error, field);
   return (
@@ -80,7 +56,7 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
         <Problem error={change.error} />
         <Problem error={queueNew.error} />
         {queueNew.data && <Text size="sm" role="status">{queueNew.data.message}</Text>}
-        <form onSubmit={(e) => { e.preventDefault(); queueByStatus.mutate(); }} aria-label="Queue by status">
+        <form onSubmit={(e) => { e.preventDefault(); queueByStatus.mutate({ status: (status ?? 'new') as ContactStatus, limit: Number(limit) }); }} aria-label="Queue by status">
           <Group gap="xs" align="flex-end">
             <Select label="Queue contacts with status" w={220} data={QUEUEABLE} allowDeselect={false} value={status} onChange={setStatus} error={queryError('status')} />
             <NumberInput label="At most" w={110} min={1} allowDecimal={false} value={limit} onChange={setLimit} error={queryError('limit')} />
@@ -96,5 +72,5 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
 
 /** A query parameter's 422 message (fieldError reads body fields only). */
 function queryFieldError(error: unknown, field: string) {
-  return (error as { fields?: { loc: (string | number)[]; msg: string }[] } | null)?.fields?.find((f) => f.loc[0] === 'query' && f.loc[1] === field)?.msg;
+  return (error instanceof ApiProblem ? error.fields : []).find((f) => f.loc[0] === 'query' && f.loc[1] === field)?.msg;
 }

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Code, Group, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import type { PromptEntry } from './model';
+import { useDecidePrompt } from './queries';
 
 // Filled badges with 4.5:1 contrast (as Campaigns.tsx STATE_COLOR).
 const STATUS_COLOR = {
@@ -20,7 +19,7 @@ const author = (e: PromptEntry) =>
     : `owner ${e.created_by_user_full_name ?? e.created_by_user_email ?? ''}`.trim();
 const decider = (e: PromptEntry) => e.approved_by_user_full_name ?? e.approved_by_user_email ?? e.approved_by_sub_user_full_name ?? e.approved_by_sub_user_email ?? 'owner';
 const promptOf = (e: PromptEntry) => {
-  const p = (e.prompt_data as { prompt?: unknown }).prompt;
+  const p = e.prompt_data.prompt;
   return p === null || p === undefined ? '(prompt removed)' : typeof p === 'string' ? p : JSON.stringify(p, null, 2);
 };
 
@@ -39,18 +38,9 @@ export function PromptHistory({ campaignId, entries, isOwner }: { campaignId: nu
 }
 
 function Entry({ campaignId, entry, version, isOwner }: { campaignId: number; entry: PromptEntry; version: number; isOwner: boolean }) {
-  const client = useQueryClient();
   const [comment, setComment] = useState('');
-  const decide = useMutation({
-    mutationFn: (decision: 'approve' | 'reject') => {
-      const params = { path: { id: campaignId, history_id: entry.id } };
-      const body = { comment: comment.trim() || null };
-      return decision === 'approve'
-        ? must(api.POST('/api/v1/campaigns/{id}/prompt-history/{history_id}/approve', { params, body }))
-        : must(api.POST('/api/v1/campaigns/{id}/prompt-history/{history_id}/reject', { params, body }));
-    },
-    onSettled: () => client.invalidateQueries({ queryKey: ['campaign', campaignId] }),
-  });
+  const decide = useDecidePrompt(campaignId, entry.id);
+  const decideAs = (decision: 'approve' | 'reject') => decide.mutate({ decision, comment: comment.trim() || null });
   const color = STATUS_COLOR[entry.status];
   return (
     <Card withBorder padding="sm" component="article" aria-label={`Prompt version ${version}`}>
@@ -70,8 +60,8 @@ function Entry({ campaignId, entry, version, isOwner }: { campaignId: number; en
           <Stack gap={6}>
             <Textarea label={`Comment on version ${version} (optional)`} autosize minRows={1} value={comment} onChange={(e) => setComment(e.currentTarget.value)} />
             <Group gap="xs">
-              <Button size="xs" color="teal.9" loading={decide.isPending && decide.variables === 'approve'} onClick={() => decide.mutate('approve')}>Approve version {version}</Button>
-              <Button size="xs" color="red.9" variant="outline" loading={decide.isPending && decide.variables === 'reject'} onClick={() => decide.mutate('reject')}>Reject version {version}</Button>
+              <Button size="xs" color="teal.9" loading={decide.isPending && decide.variables.decision === 'approve'} onClick={() => decideAs('approve')}>Approve version {version}</Button>
+              <Button size="xs" color="red.9" variant="outline" loading={decide.isPending && decide.variables.decision === 'reject'} onClick={() => decideAs('reject')}>Reject version {version}</Button>
             </Group>
             <Problem error={decide.error} />
           </Stack>
