@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import { hashPassword, verifyPassword } from '../../shared/credentials.ts';
 import type { AccessTokenService } from './access-token.ts';
 import { settleLoginAttempt, takeLoginAttempt } from './login-throttle.ts';
+import { findLoginCredentials } from '../users/users.repository.ts';
 
 interface PasswordCheck {
   username: string;
@@ -66,16 +66,7 @@ export async function loginWithPassword(input: LoginInput): Promise<string> {
 }
 
 /** The account (by e-mail) or, failing that, the sub-user (by username or e-mail) a name logs in as. */
-async function findLogin(db: Db, name: string): Promise<(LoginSubject & { hashed_password: string; is_active: boolean }) | undefined> {
-  const user = await db.selectFrom('users').select(['id', 'hashed_password', 'is_active', 'created_at', 'credential_version']).where(sql`lower(email)`, '=', name).executeTakeFirst();
-  if (user) return { kind: 'user', ...user };
-  const sub = await db
-    .selectFrom('sub_users')
-    .select(['id', 'hashed_password', 'is_active', 'created_at', 'credential_version'])
-    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
-    .executeTakeFirst();
-  return sub ? { kind: 'sub_user', ...sub } : undefined;
-}
+const findLogin = (db: Db, name: string): Promise<(LoginSubject & { hashed_password: string; is_active: boolean }) | undefined> => findLoginCredentials(db, name);
 
 let decoy: Promise<string> | null = null;
 const decoyHash = () => (decoy ??= hashPassword('decoy password, never matches a login'));

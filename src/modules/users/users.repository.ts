@@ -8,14 +8,26 @@ export const findUserById = (db: Db, id: number) =>
   db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
 
 /** E-mails are unique whatever their case (the users_email_lower index). */
-export const findUserByEmail = (db: Db, email: string) =>
-  db.selectFrom('users').select(userColumns).where(sql`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+const userByEmail = (db: Db, email: string) => db.selectFrom('users').where(sql`lower(email)`, '=', email.trim().toLowerCase());
 
 /** A sub-user whose username or e-mail is `login` (lower-case). */
-export const findSubUserByLogin = (db: Db, login: string) =>
-  db.selectFrom('sub_users').select('id')
-    .where((eb) => eb.or([eb(sql`lower(username)`, '=', login), eb(sql`lower(email)`, '=', login)]))
-    .executeTakeFirst();
+const subUserByLogin = (db: Db, login: string) =>
+  db.selectFrom('sub_users').where((eb) => eb.or([eb(sql`lower(username)`, '=', login), eb(sql`lower(email)`, '=', login)]));
+
+export const findUserByEmail = (db: Db, email: string) => userByEmail(db, email).select(userColumns).executeTakeFirst();
+
+export const findSubUserByLogin = (db: Db, login: string) => subUserByLogin(db, login).select('id').executeTakeFirst();
+
+/** What a sign-in checks of a login, never shown. */
+const credentialColumns = ['id', 'hashed_password', 'is_active', 'created_at', 'credential_version'] as const;
+
+/** The account whose e-mail is `login` (lower-case) or, failing that, the sub-user whose username or e-mail it is, with its credentials. */
+export async function findLoginCredentials(db: Db, login: string) {
+  const user = await userByEmail(db, login).select(credentialColumns).executeTakeFirst();
+  if (user) return { kind: 'user' as const, ...user };
+  const sub = await subUserByLogin(db, login).select(credentialColumns).executeTakeFirst();
+  return sub ? { kind: 'sub_user' as const, ...sub } : undefined;
+}
 
 export const findSubUserById = (db: Db, id: number) =>
   db.selectFrom('sub_users').select(['id', 'email', 'full_name', 'is_active', 'username', 'owner_id']).where('id', '=', id).executeTakeFirstOrThrow();
