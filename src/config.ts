@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
-import { VENDOR_NAMES, vendor, vendorSettingsMissing, VOICE_PROVIDER_NAMES, type VoiceProviderName } from './voice/vendors.ts';
+import { VENDOR_ENV, VENDOR_NAMES, vendor, vendorSettingsMissing, VOICE_PROVIDER_NAMES, type VoiceProviderName } from './voice/vendors.ts';
 
 /**
  * Every setting of the service, read from environment variables once at boot.
@@ -22,10 +22,10 @@ const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', description: 'HTTP bind address' }),
   DATA_DIR: Type.String({ default: './data', description: 'embedded database, generated secret, lockfile' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'PostgreSQL URL; unset = embedded PGlite in DATA_DIR' })),
-  SECRET_KEY: Type.Optional(Type.String({ minLength: 32, description: 'JWT signing key; generated into DATA_DIR when unset' })),
+  SECRET_KEY: Type.Optional(Type.String({ minLength: 32, secret: true, description: 'JWT signing key; generated into DATA_DIR when unset' })),
   ACCESS_TOKEN_EXPIRE_MINUTES: Type.Integer({ minimum: 1, default: 60 * 24 * 8 }),
   FIRST_USER_EMAIL: Type.Optional(Type.String({ format: 'email' })),
-  FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8, secret: true })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest one database statement of an API request may run before it is stopped and answered 503 (PostgreSQL; the calls list names its filters)' }),
@@ -35,36 +35,18 @@ const ConfigSchema = Type.Object({
   HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000, description: 'a request\'s line and headers must arrive within this many ms, else 408 and the connection is closed' }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000, description: 'a request body (other than an upload) must arrive within this many ms of its headers, else 408 and the connection is closed' }),
   UPLOAD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 600_000, description: 'the same for a multipart upload or a body over 1 MiB (CSV imports, bulk JSON), counted from the request\'s first byte' }),
-  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, secret: true, description: 'bearer token GET /metrics requires; unset = no /metrics' })),
   // Dialer and voice providers
   VOICE_PROVIDER: Type.Unsafe<string>({ type: 'string', enum: [...VOICE_PROVIDER_ENUM], default: 'sim', description: 'the provider of campaigns without an assistant: sim (default, simulated calls), vapi, retell or twilio (our own agent on Twilio)' }),
-  VAPI_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Vapi private API key (Bearer); unset = Vapi only through accounts\' voice connections' })),
-  VAPI_BASE_URL: Type.String({ default: 'https://api.vapi.ai', description: 'Vapi API base URL (a fake: npm run fake:vapi)' }),
-  VAPI_PHONE_NUMBER_ID: Type.Optional(Type.String({ description: 'Vapi phoneNumberId calls go out from when the campaign\'s number has no provider_number_id' })),
-  VAPI_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8, description: 'the server secret Vapi sends in X-Vapi-Secret (or signs x-signature with); required with VAPI_API_KEY' })),
-  VAPI_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 10, description: 'Vapi calls in progress at once for the service\'s key (Vapi\'s default organisation limit: 10); 0 = no cap' }),
-  VAPI_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 5, description: 'Vapi calls started per second for the service\'s key; 0 = no pacing' }),
-  RETELL_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'Retell API key (Bearer; also the key Retell signs its webhooks with)' })),
-  RETELL_BASE_URL: Type.String({ default: 'https://api.retellai.com', description: 'Retell API base URL (a fake: npm run fake:retell)' }),
-  RETELL_AGENT_ID: Type.Optional(Type.String({ description: 'Retell agent of campaigns whose assistant names none' })),
-  RETELL_FROM_NUMBER: Type.Optional(Type.String({ description: 'Retell number (E.164) calls go out from when the campaign has none' })),
-  RETELL_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 20, description: 'Retell calls in progress at once for the service\'s key (Retell\'s default concurrency: 20); 0 = no cap' }),
-  RETELL_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 5, description: 'Retell calls started per second for the service\'s key; 0 = no pacing' }),
-  TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'Twilio account SID (AC…): calls through Twilio with this service\'s own agent; needs TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL' })),
-  TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'Twilio auth token (Basic auth, and the key Twilio signs its requests with)' })),
-  TWILIO_BASE_URL: Type.String({ default: 'https://api.twilio.com', description: 'Twilio API base URL (a fake: npm run fake:twilio)' }),
-  TWILIO_FROM_NUMBER: Type.Optional(Type.String({ description: 'Twilio number (E.164) calls go out from when the campaign has none' })),
-  TWILIO_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'Twilio calls in progress at once for the service\'s account; 0 = no cap (Twilio sets none)' }),
-  TWILIO_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 1, description: 'Twilio calls started per second for the service\'s account (Twilio\'s default: 1); 0 = no pacing' }),
-  VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'externally reachable base URL, for provider callbacks' })),
+  VOICE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16, secret: true, description: 'secret the provider signs its events with; derived from SECRET_KEY when unset' })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ httpUrlExample: 'https://calls.example.com', description: 'externally reachable base URL, for provider callbacks' })),
   MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'calls in progress across the whole service; 0 = no global cap' }),
   SIM_TIME_SCALE: Type.Number({ exclusiveMinimum: 0, default: 1, description: 'simulator speed: 60 makes a one-minute call last one second' }),
   SIM_SEED: Type.Integer({ default: 42, description: 'seed of the simulator\'s outcomes' }),
   DIALER_TICK_MS: Type.Integer({ minimum: 10, default: 1000, description: 'how often workers look for due work besides NOTIFY wake-ups' }),
   // Post-call webhooks and extraction
-  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
-  LLM_API_KEY: Type.Optional(Type.String()),
+  LLM_BASE_URL: Type.Optional(Type.String({ httpUrlExample: 'http://127.0.0.1:11434/v1', description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
+  LLM_API_KEY: Type.Optional(Type.String({ secret: true })),
   LLM_MODEL: Type.Optional(Type.String()),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
   LOG_LEVEL: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
@@ -72,19 +54,24 @@ const ConfigSchema = Type.Object({
     enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     default: 'info',
   }),
+  // Each voice vendor's own settings, declared in its definition (src/voice/providers/<vendor>/).
+  ...VENDOR_ENV,
 });
+
+/** A setting's schema as config.ts reads it: JSON Schema keywords and this file's own options. */
+export type SettingSchema = { type?: string; enum?: unknown[]; secret?: boolean; httpUrlExample?: string } & Record<string, unknown>;
+/** Every setting's schema, by name (the README's settings table is held against it by a test). */
+export const SETTINGS = ConfigSchema.properties as unknown as Record<string, SettingSchema>;
+const keysWhere = (test: (s: SettingSchema) => boolean) => Object.keys(SETTINGS).filter((key) => test(SETTINGS[key]!));
 
 export type RawConfig = Omit<Static<typeof ConfigSchema>, 'VOICE_PROVIDER'> & { VOICE_PROVIDER: VoiceProviderName };
 export type Config = RawConfig & { SECRET_KEY: string; DATA_DIR: string };
 
 export class ConfigError extends Error {}
 
-const NUMBER_KEYS = [
-  'PORT', 'ACCESS_TOKEN_EXPIRE_MINUTES', 'DB_POOL_SIZE', 'API_STATEMENT_TIMEOUT_MS', 'REPORT_STATEMENT_TIMEOUT_MS', 'LOGIN_MAX_FAILURES', 'MAX_CONCURRENT_CALLS', 'SIM_TIME_SCALE', 'SIM_SEED', 'DIALER_TICK_MS',
-  'VAPI_MAX_CONCURRENT_CALLS', 'VAPI_CALLS_PER_SECOND', 'RETELL_MAX_CONCURRENT_CALLS', 'RETELL_CALLS_PER_SECOND',
-  'TWILIO_MAX_CONCURRENT_CALLS', 'TWILIO_CALLS_PER_SECOND', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'UPLOAD_TIMEOUT_MS',
-];
-const BOOLEAN_KEYS = ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'];
+/** Read from the environment as numbers and booleans; the rest are strings (the schema then checks them). */
+const NUMBER_KEYS = keysWhere((s) => s.type === 'integer' || s.type === 'number');
+const BOOLEAN_KEYS = keysWhere((s) => s.type === 'boolean');
 
 /** Parses and validates settings; throws ConfigError naming every bad key. Creates DATA_DIR's secret when SECRET_KEY is unset. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -130,7 +117,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   return { ...config, DATA_DIR: resolve(config.DATA_DIR) };
 }
 
-const SECRET_SETTINGS = new Set(['SECRET_KEY', 'FIRST_USER_PASSWORD', 'VOICE_WEBHOOK_SECRET', 'LLM_API_KEY', 'METRICS_TOKEN', 'VAPI_API_KEY', 'VAPI_WEBHOOK_SECRET', 'RETELL_API_KEY', 'TWILIO_AUTH_TOKEN']);
+/** Settings an error never shows (`secret: true` in their schema). */
+const SECRET_SETTINGS = new Set(keysWhere((s) => s.secret === true));
 
 /**
  * The default provider must be usable: a vendor named by VOICE_PROVIDER without its key is a
@@ -163,7 +151,7 @@ function shown(key: string, value: string | undefined): string {
 
 /** What a setting accepts, read from its schema. */
 function allowedValues(key: string): string {
-  const s = (ConfigSchema.properties as unknown as Record<string, Record<string, unknown>>)[key];
+  const s = SETTINGS[key];
   if (!s) return 'not a setting';
   if (Array.isArray(s.enum)) return `must be one of ${s.enum.join(', ')}`;
   if (s.type === 'boolean') return 'must be true, false, 1 or 0';
@@ -194,11 +182,8 @@ const DOMAIN_CHECKS: Record<string, (value: string) => string | null> = {
   },
   METRICS_TOKEN: (value) => (/^[\x21-\x7e]+$/.test(value) ? null : 'must be printable ASCII without spaces (it is sent in an Authorization header)'),
   DEFAULT_COUNTRY: (value) => (isSupportedCountry(value) ? null : 'not a country phone numbers are known for; use an ISO 3166 code such as US, GB or DE'),
-  PUBLIC_BASE_URL: (value) => httpUrlProblem(value, 'https://calls.example.com'),
-  LLM_BASE_URL: (value) => httpUrlProblem(value, 'http://127.0.0.1:11434/v1'),
-  VAPI_BASE_URL: (value) => httpUrlProblem(value, 'https://api.vapi.ai'),
-  RETELL_BASE_URL: (value) => httpUrlProblem(value, 'https://api.retellai.com'),
-  TWILIO_BASE_URL: (value) => httpUrlProblem(value, 'https://api.twilio.com'),
+  // Every URL setting (`httpUrlExample` in its schema) must be http(s).
+  ...Object.fromEntries(keysWhere((s) => s.httpUrlExample !== undefined).map((key) => [key, (value: string) => httpUrlProblem(value, SETTINGS[key]!.httpUrlExample!)])),
 };
 
 function httpUrlProblem(value: string, example: string): string | null {

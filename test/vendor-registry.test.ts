@@ -40,6 +40,19 @@ describe('the one vendor registry', () => {
     for (const field of CONNECTION_FIELDS) expect(Object.keys(VoiceConnectionCreate.properties)).toContain(field);
   });
 
+  it('keeps each vendor\'s settings in its definition: the service reads, checks and hides them from there', () => {
+    for (const definition of Object.values(VENDORS)) {
+      const own = Object.keys(definition.env);
+      for (const key of definition.settings) expect(own).toContain(key);
+      // Each vendor's settings carry its name's prefix, so two definitions never claim one setting.
+      for (const key of own) expect(key.startsWith(`${definition.name.toUpperCase()}_`)).toBe(true);
+    }
+    // Read from the vendor's own schema: a number is parsed, a URL is checked, a secret is never shown.
+    expect(parseConfig({ RETELL_MAX_CONCURRENT_CALLS: '7' }).RETELL_MAX_CONCURRENT_CALLS).toBe(7);
+    expect(() => parseConfig({ TWILIO_BASE_URL: 'ftp://x' })).toThrow('TWILIO_BASE_URL="ftp://x": must be an http:// or https:// URL');
+    expect(() => parseConfig({ VAPI_API_KEY: 'short' })).toThrow('VAPI_API_KEY=(5 characters, hidden): must be at least 8 characters');
+  });
+
   it('is the only list of vendor names in src/ (migrations keep theirs: they are history)', () => {
     const copies = sources('src')
       .filter((file) => !file.startsWith('src/db/migrations/'))

@@ -1,4 +1,4 @@
-import type { Config, RawConfig } from '../config.ts';
+import type { Static, TObject, TProperties } from 'typebox';
 import type { Clock } from '../shared/clock.ts';
 import type { VoiceProvider } from './provider.ts';
 import type { Route } from './registry.ts';
@@ -10,25 +10,32 @@ import type { VendorCredentials } from './vendor-credentials.ts';
  * src/voice asks "which vendor is this": it asks the definition. The adapter it creates carries
  * the per-request hooks (signature check, event parsing, inbound answers: VoiceProvider).
  *
- * Only type imports here: config.ts reads the vendor list from vendors.ts, so a value import of
- * config.ts (or of the registry, which imports config.ts) from a definition would be a cycle.
+ * A definition knows its own settings only (`env`, plus the few every vendor may read,
+ * SharedSettings): config.ts builds the service's settings from every definition's `env`, so a
+ * definition never imports config.ts.
  */
-export interface VendorDefinition<Name extends string = string> {
+export interface VendorDefinition<Name extends string = string, Env extends TProperties = TProperties> {
   /** The name of its events route (`/api/v1/voice/<name>/events`), settings and assistants. */
   readonly name: Name;
+  /**
+   * Its environment settings, each with its schema, default and description (the README's settings
+   * table). Options config.ts reads: `secret: true` (never shown in an error), `httpUrlExample` (must
+   * be an http(s) URL; the example an error gives).
+   */
+  readonly env: Env;
   /**
    * The settings the service's own credentials need, all of them: none set = the vendor only
    * through accounts' voice connections; some = a start-up error, as is none for VOICE_PROVIDER.
    */
-  readonly settings: readonly (keyof RawConfig)[];
+  readonly settings: readonly string[];
   /** A start-up problem beyond missing settings (a sentence for the config error), or null. */
-  startupProblem?(config: RawConfig): string | null;
+  startupProblem?(config: ServiceSettings): string | null;
   /** The service's credentials from its settings (called only when `settings` are all set). */
-  environmentCredentials(config: Config): VendorCredentials;
+  environmentCredentials(config: ServiceSettings): VendorCredentials;
   /** The service's pacing settings: also the default of a voice connection that leaves its own empty. */
-  defaultPacing(config: Config): Pacing;
+  defaultPacing(config: ServiceSettings): Pacing;
   /** The vendor's API: a voice connection never names a host, so no request of ours goes where an account says. */
-  baseUrl(config: Config): string;
+  baseUrl(config: ServiceSettings): string;
   /** What a voice connection of this vendor holds besides its name, key and pacing. */
   readonly connection: {
     /** Fields it must have, each with why (the 422's message after "required for <name>: "). */
@@ -61,8 +68,26 @@ export interface AdapterInput {
   publicBaseUrl?: string | undefined;
 }
 
+/** The service's settings a vendor may read besides its own `env`. */
+export interface SharedSettings {
+  VOICE_PROVIDER: string;
+  PUBLIC_BASE_URL?: string | undefined;
+}
+
+/** The service's settings as a definition's functions are given them: every setting, the vendor's own among them. */
+export type ServiceSettings = SharedSettings & Record<string, unknown>;
+
+/** A definition's own settings (`env`, defaults applied) and the shared ones. */
+export type VendorConfig<Env extends TProperties> = Static<TObject<Env>> & SharedSettings;
+
+/**
+ * Reads a definition's own settings out of the service's: config.ts validated the whole config
+ * against a schema that includes `env`, so they are there with their schema's types.
+ */
+export const settingsOf = <Env extends TProperties>(_env: Env) => (config: ServiceSettings): VendorConfig<Env> => config as VendorConfig<Env>;
+
 export interface AssistantFacts {
-  config: Config;
+  config: ServiceSettings;
   providerAssistantId: string | null;
   /** The agent id of the assistant's voice connection, when it has one. */
   connectionAgentId: string | null;

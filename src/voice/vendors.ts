@@ -13,6 +13,11 @@ import type { VendorDefinition } from './vendor-definition.ts';
 export const VENDORS = { vapi, retell, twilio } as const satisfies Record<string, VendorDefinition>;
 
 export type VendorName = keyof typeof VENDORS;
+
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** Every vendor's settings (their schemas), for config.ts's schema of the service's settings. */
+export const VENDOR_ENV = Object.assign({}, ...Object.values(VENDORS).map((v) => v.env)) as Intersection<(typeof VENDORS)[VendorName]['env']>;
 export const VENDOR_NAMES = Object.keys(VENDORS) as VendorName[];
 
 /** The simulator, then the vendors: what VOICE_PROVIDER and an assistant's provider may name. */
@@ -26,5 +31,5 @@ export const vendor = (name: VendorName): VendorDefinition => VENDORS[name];
 
 /** Which of a vendor's settings are missing (empty when the service has its credentials). */
 export function vendorSettingsMissing(config: RawConfig, name: VendorName): string[] {
-  return vendor(name).settings.filter((key) => config[key] === undefined).map(String);
+  return vendor(name).settings.filter((key) => (config as Record<string, unknown>)[key] === undefined);
 }

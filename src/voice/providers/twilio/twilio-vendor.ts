@@ -1,9 +1,21 @@
+import { Type } from 'typebox';
 import type { VoiceProvider } from '../../provider.ts';
-import type { VendorDefinition } from '../../vendor-definition.ts';
+import { settingsOf, type VendorDefinition } from '../../vendor-definition.ts';
 import { isMachine } from './twilio-events.ts';
 import { formOf, TwilioProvider } from './twilio-provider.ts';
 import { dialTwiml, hangupTwiml, relayTwiml, sayTwiml } from './twilio-twiml.ts';
 import { TWILIO_PATH, twilioCallUrls } from './twilio-urls.ts';
+
+/** Its settings (config.ts reads them from here; the README's settings table lists them). */
+const env = {
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'Twilio account SID (AC…): calls through Twilio with this service\'s own agent; needs TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL' })),
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 8, secret: true, description: 'Twilio auth token (Basic auth, and the key Twilio signs its requests with)' })),
+  TWILIO_BASE_URL: Type.String({ default: 'https://api.twilio.com', httpUrlExample: 'https://api.twilio.com', description: 'Twilio API base URL (a fake: npm run fake:twilio)' }),
+  TWILIO_FROM_NUMBER: Type.Optional(Type.String({ description: 'Twilio number (E.164) calls go out from when the campaign has none' })),
+  TWILIO_MAX_CONCURRENT_CALLS: Type.Integer({ minimum: 0, default: 0, description: 'Twilio calls in progress at once for the service\'s account; 0 = no cap (Twilio sets none)' }),
+  TWILIO_CALLS_PER_SECOND: Type.Number({ minimum: 0, default: 1, description: 'Twilio calls started per second for the service\'s account (Twilio\'s default: 1); 0 = no pacing' }),
+};
+const own = settingsOf(env);
 
 const SETTINGS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
 
@@ -15,14 +27,24 @@ export type TwilioCallControl = VoiceProvider & Pick<TwilioProvider, 'route' | '
  * socket, the saved conversation) needs of Twilio. It lives here so that the agent, which is a
  * module, never reaches into this folder.
  */
-const agent = {
+export interface TwilioAgentPort {
   /** Where Twilio reaches this service: the TwiML, callbacks and the relay socket are under it. */
-  path: TWILIO_PATH,
+  path: string;
   /** The provider as a Twilio route's adapter, or null when the route's provider is not Twilio's. */
-  adapterOf: (provider: VoiceProvider | null): TwilioCallControl | null => (provider instanceof TwilioProvider ? provider : null),
+  adapterOf(provider: VoiceProvider | null): TwilioCallControl | null;
   /** A Twilio request's form parameters. */
-  formOf,
+  formOf: typeof formOf;
   /** Whether answering-machine detection's AnsweredBy means a machine took the call. */
+  isMachine: typeof isMachine;
+  twiml: { relay: typeof relayTwiml; dial: typeof dialTwiml; hangup: typeof hangupTwiml; say: typeof sayTwiml };
+}
+
+// Declared with its interface: inferred, its type would reach the registry's and config's through
+// TwilioProvider, and config's type is built from every definition's (a circular inference).
+const agent: TwilioAgentPort = {
+  path: TWILIO_PATH,
+  adapterOf: (provider) => (provider instanceof TwilioProvider ? provider : null),
+  formOf,
   isMachine,
   twiml: { relay: relayTwiml, dial: dialTwiml, hangup: hangupTwiml, say: sayTwiml },
 };
@@ -31,20 +53,24 @@ const agent = {
  * Twilio: the customer's Twilio account dials, this service runs the conversation (our agent
  * over ConversationRelay), so Twilio must reach PUBLIC_BASE_URL for every call.
  */
-export const twilio: VendorDefinition<'twilio'> & { agent: typeof agent } = {
+export const twilio: VendorDefinition<'twilio', typeof env> & { agent: TwilioAgentPort } = {
   name: 'twilio',
+  env,
   settings: SETTINGS,
   // Twilio fetches the call's TwiML and opens the conversation socket here: it must reach this service.
-  startupProblem: (config) => (SETTINGS.every((key) => config[key] !== undefined) && config.PUBLIC_BASE_URL === undefined
+  startupProblem: (settings) => (SETTINGS.every((key) => own(settings)[key] !== undefined) && settings.PUBLIC_BASE_URL === undefined
     ? 'twilio needs PUBLIC_BASE_URL: Twilio fetches each call\'s instructions and opens its conversation socket at this service\'s public address (e.g. https://calls.example.com)'
     : null),
-  environmentCredentials: (config) => ({
-    connectionId: null, apiKey: config.TWILIO_AUTH_TOKEN!, accountSid: config.TWILIO_ACCOUNT_SID!, baseUrl: config.TWILIO_BASE_URL, webhookSecret: null,
-    phoneNumberId: null, agentId: null, fromNumber: config.TWILIO_FROM_NUMBER ?? null,
-    maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND,
-  }),
-  defaultPacing: (config) => ({ maxConcurrent: config.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: config.TWILIO_CALLS_PER_SECOND }),
-  baseUrl: (config) => config.TWILIO_BASE_URL,
+  environmentCredentials(settings) {
+    const c = own(settings);
+    return {
+      connectionId: null, apiKey: c.TWILIO_AUTH_TOKEN!, accountSid: c.TWILIO_ACCOUNT_SID!, baseUrl: c.TWILIO_BASE_URL, webhookSecret: null,
+      phoneNumberId: null, agentId: null, fromNumber: c.TWILIO_FROM_NUMBER ?? null,
+      maxConcurrent: c.TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: c.TWILIO_CALLS_PER_SECOND,
+    };
+  },
+  defaultPacing: (settings) => ({ maxConcurrent: own(settings).TWILIO_MAX_CONCURRENT_CALLS, callsPerSecond: own(settings).TWILIO_CALLS_PER_SECOND }),
+  baseUrl: (settings) => own(settings).TWILIO_BASE_URL,
   connection: {
     required: { account_sid: 'the account SID (AC…) its calls are placed under' },
     accepts: ['from_number', 'account_sid'],
