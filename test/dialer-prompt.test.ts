@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createAccount, login, bearer, type Account } from './helpers/factories.ts';
-import { promptsFor } from '../src/modules/dialer/campaign-prompts.ts';
+import { promptsFor } from '../src/modules/campaigns/campaign-prompts.ts';
 
 /** Calls use the latest approved prompt: a sub-user's pending proposal never reaches a call. */
 let t: TestApp;

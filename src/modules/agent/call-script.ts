@@ -3,8 +3,9 @@ import type { Deps } from '../../deps.ts';
 import { templateContext } from '../../voice/call-template.ts';
 import type { CallAssistant } from '../../voice/provider.ts';
 import type { Route } from '../../voice/registry.ts';
-import { promptsFor } from '../dialer/campaign-prompts.ts';
-import { assistantsOf, spokenContent } from '../dialer/outbound/start-calls.ts';
+import { promptsFor } from '../campaigns/campaign-prompts.ts';
+import { spokenContent } from '../../voice/call-content.ts';
+import { assistantsByIds } from '../assistants/assistants.repository.ts';
 
 /**
  * What our agent needs to hold one call's conversation, read from the database (Twilio may fetch
@@ -35,13 +36,13 @@ export async function loadCallScript(deps: Deps, callId: number): Promise<CallSc
   const route: Route = { provider: row.provider ?? deps.config.VOICE_PROVIDER, connectionId: row.voice_connection_id };
   const [prompts, assistants] = await Promise.all([
     promptsFor(deps.db, [row.campaign_id]),
-    assistantsOf(deps, row.assistant_id === null ? [] : [row.assistant_id]),
+    assistantsByIds(deps.db, row.assistant_id === null ? [] : [row.assistant_id]),
   ]);
   const context = templateContext({ id: row.contact_id, phone_number: row.phone_number, status: row.contact_status, contact_data: row.contact_data }, {
     id: row.campaign_id, title: row.title, description: row.description, campaign_type: row.campaign_type, campaign_phone: row.campaign_phone, campaign_data: row.campaign_data,
   });
   const assistant = row.assistant_id === null ? null : assistants.get(row.assistant_id) ?? null;
-  const spoken = spokenContent(deps, { context, prompt: prompts.get(row.campaign_id) ?? null, assistant, route });
+  const spoken = spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt: prompts.get(row.campaign_id) ?? null, assistant, route });
   return {
     callId: row.id, status: row.status, route, assistant: spoken.assistant, prompt: spoken.prompt,
   };

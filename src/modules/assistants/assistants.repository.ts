@@ -71,3 +71,10 @@ export async function assistantInAccount(db: Db, ownerId: number, id: number): P
   const row = await db.selectFrom('assistants').select('id').where('id', '=', id).where('owner_id', '=', ownerId).forKeyShare().executeTakeFirst();
   return row !== undefined;
 }
+
+/** Assistants by id, for the calls that use them (dialling, inbound answers, the Twilio agent's script). */
+export async function assistantsByIds(db: Db, ids: number[]): Promise<Map<number, AssistantRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('assistants').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}

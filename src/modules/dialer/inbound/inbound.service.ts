@@ -5,7 +5,7 @@ import { requirePhone } from '../../../shared/phone.ts';
 import { hasInProcessCalls } from '../../../voice/provider.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
-import { promptsFor } from '../campaign-prompts.ts';
+import { promptsFor } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { recordInboundCall } from './inbound-call.ts';
 

@@ -5,9 +5,10 @@ import { templateContext } from '../../../voice/call-template.ts';
 import type { InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider } from '../../../voice/provider.ts';
 import type { Route } from '../../../voice/registry.ts';
 import { normalisePhone } from '../../../shared/phone.ts';
-import { promptsFor } from '../campaign-prompts.ts';
+import { promptsFor } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
-import { assistantsOf, spokenContent } from '../outbound/start-calls.ts';
+import { spokenContent } from '../../../voice/call-content.ts';
+import { assistantsByIds } from '../../assistants/assistants.repository.ts';
 import { recordInboundCall } from './inbound-call.ts';
 
 /**
@@ -41,11 +42,11 @@ export async function answerVendorInbound(deps: Deps, provider: VoiceProvider, r
     throw error;
   }
   const context = templateContext({ ...recorded.contact, phone_number: caller }, campaign);
-  const assistant = campaign.assistant_id === null ? null : (await assistantsOf(deps, [campaign.assistant_id])).get(campaign.assistant_id) ?? null;
+  const assistant = campaign.assistant_id === null ? null : (await assistantsByIds(deps.db, [campaign.assistant_id])).get(campaign.assistant_id) ?? null;
   const prompt = (await promptsFor(deps.db, [campaign.id])).get(campaign.id) ?? null;
   const call: StartCallRequest = {
     callId: recorded.call.id, from: caller, to: number, campaignId: campaign.id, direction: 'inbound',
-    contactData: (recorded.contact.contact_data ?? {}) as Record<string, unknown>, ...spokenContent(deps, { context, prompt, assistant, route }),
+    contactData: (recorded.contact.contact_data ?? {}) as Record<string, unknown>, ...spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt, assistant, route }),
   };
   await saveProviderIds(deps.db, [{ callId: recorded.call.id, providerCallId: request.providerCallId }]);
   deps.metrics.callsStarted.inc({ provider: provider.name, direction: 'inbound' });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import { promptsFor } from '../campaign-prompts.ts';
+import { promptsFor } from '../../campaigns/campaign-prompts.ts';
 
 const PAGE = 1000;
 

@@ -71,7 +71,7 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
     else open.push(contact);
   }
   const inWindow = await windowStep(open, campaigns, compliance, startAt, moves);
-  let chosen = await limitStep(trx, deps, inWindow, campaigns, input.globalRoom, startAt);
+  let chosen = await limitStep(trx, deps.config.VOICE_PROVIDER, inWindow, campaigns, input.globalRoom, startAt);
   chosen = await capStep(trx, chosen, compliance, startAt, moves);
   const paced = await paceByRoute(trx, deps, chosen, startAt);
   const used = await callsFromToday(trx, [...campaigns.values()], startAt);
@@ -108,7 +108,7 @@ async function windowStep(contacts: ClaimedContact[], campaigns: Map<number, Dia
 }
 
 /** Each campaign's usage limit and free concurrent slots, and the service-wide room. */
-async function limitStep(trx: Trx, deps: Deps, contacts: ClaimedContact[], campaigns: Map<number, DialCampaign>, globalRoom: number, at: Date): Promise<Chosen[]> {
+async function limitStep(trx: Trx, defaultProvider: string, contacts: ClaimedContact[], campaigns: Map<number, DialCampaign>, globalRoom: number, at: Date): Promise<Chosen[]> {
   const byCampaign = new Map<number, ClaimedContact[]>();
   for (const c of contacts) byCampaign.set(c.campaign_id, [...(byCampaign.get(c.campaign_id) ?? []), c]);
   const chosen: Chosen[] = [];
@@ -118,7 +118,7 @@ async function limitStep(trx: Trx, deps: Deps, contacts: ClaimedContact[], campa
     const take = limitActive(campaign, at) ? await withinUsageLimit(trx, campaign, group) : group;
     for (const contact of take) {
       if (free <= 0 || globalRoom <= 0) break;
-      chosen.push({ contact, campaign, route: routeOf(campaign, deps.config.VOICE_PROVIDER) });
+      chosen.push({ contact, campaign, route: routeOf(campaign, defaultProvider) });
       free--;
       globalRoom--;
     }

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import { fillTemplate, templateContext, templateVariables, type TemplateContext } from '../../../voice/call-template.ts';
-import { VoiceProviderError, type CallAssistant, type StartCallRequest } from '../../../voice/provider.ts';
-import { providerFor, routeEventsUrl, routeKey, type Route } from '../../../voice/registry.ts';
-import type { AssistantRow } from '../../../db/tables/voice.ts';
-import { promptsFor } from '../campaign-prompts.ts';
+import type { Db } from '../../../db/connection.ts';
+import { templateContext } from '../../../voice/call-template.ts';
+import { spokenContent } from '../../../voice/call-content.ts';
+import { assistantsByIds } from '../../assistants/assistants.repository.ts';
+import { VoiceProviderError, type StartCallRequest } from '../../../voice/provider.ts';
+import { providerFor, routeKey, type Route } from '../../../voice/registry.ts';
+import { promptsFor } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { finishCall } from '../call-events/call-events.service.ts';
 import type { ClaimedContact } from './due-contacts-claim.ts';
@@ -35,7 +37,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   const suppressed = await suppressionsOf(deps.db, calls.map((c) => ({ ownerId: c.contact.owner_id, phone: c.contact.phone_number })), deps.clock.now());
   if (suppressed.size > 0) {
     const withdrawn = calls.filter((c) => suppressed.has(`${c.contact.owner_id}|${c.contact.phone_number}`));
-    for (const call of withdrawn) await withdrawSuppressedCall(deps, call, suppressedReason(suppressed.get(`${call.contact.owner_id}|${call.contact.phone_number}`)!));
+    for (const call of withdrawn) await withdrawSuppressedCall(deps.db, call, suppressedReason(suppressed.get(`${call.contact.owner_id}|${call.contact.phone_number}`)!));
     calls = calls.filter((c) => !withdrawn.includes(c));
     if (calls.length === 0) return;
   }
@@ -43,7 +45,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   const [prompts, details, assistants] = await Promise.all([
     promptsFor(deps.db, campaignIds),
     deps.db.selectFrom('campaigns').select(['id', 'description', 'campaign_data']).where('id', 'in', campaignIds).execute(),
-    assistantsOf(deps, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
+    assistantsByIds(deps.db, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
   ]);
   const detailOf = new Map(details.map((d) => [d.id, d]));
   const started: { callId: number; providerCallId: string }[] = [];
@@ -54,7 +56,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     const prompt = prompts.get(campaign.id) ?? null;
     const request: StartCallRequest = {
       callId: id, from: call.from, fromProviderNumberId: providerNumberId(campaign, call.from), to: contact.phone_number, campaignId: campaign.id,
-      contactData: contact.contact_data ?? {}, direction: 'outbound', ...spokenContent(deps, { context, prompt, assistant, route }),
+      contactData: contact.contact_data ?? {}, direction: 'outbound', ...spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt, assistant, route }),
     };
     try {
       const provider = await providerFor(deps, route);
@@ -70,38 +72,6 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     }
   }));
   await saveProviderIds(deps.db, started);
-}
-
-/**
- * What is said on a call, outbound or inbound: the campaign's prompt and the assistant's texts with
- * this call's placeholders filled, the placeholder values for vendors that fill them, and where
- * the vendor posts the call's events.
- */
-export function spokenContent(deps: Deps, input: { context: TemplateContext; prompt: string | null; assistant: AssistantRow | null; route: Route }) {
-  const fill = (template: string) => fillTemplate(template, input.context);
-  return {
-    prompt: input.prompt === null ? null : fill(input.prompt),
-    assistant: input.assistant ? callAssistant(input.assistant, fill) : null,
-    variables: templateVariables(input.context),
-    eventsUrl: routeEventsUrl(deps.config.PUBLIC_BASE_URL, input.route),
-  };
-}
-
-/** The assistant as a provider receives it: its texts filled for this call. */
-export function callAssistant(row: AssistantRow, fill: (template: string) => string): CallAssistant {
-  const filled = (text: string | null) => (text === null ? null : fill(text));
-  return {
-    id: row.id, name: row.name, providerAssistantId: row.provider_assistant_id, firstMessage: filled(row.first_message),
-    systemPrompt: filled(row.system_prompt), voice: row.voice, language: row.language, model: row.model,
-    voicemail: { action: row.voicemail_action === 'leave_message' ? 'leave_message' : 'hang_up', message: filled(row.voicemail_message) },
-    maxDurationSec: row.max_duration_seconds, transferNumber: row.transfer_number,
-  };
-}
-
-export async function assistantsOf(deps: Deps, ids: number[]): Promise<Map<number, AssistantRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await deps.db.selectFrom('assistants').selectAll().where('id', 'in', [...new Set(ids)]).execute();
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 function providerNumberId(campaign: DialCampaign, from: string | null): string | null {
@@ -120,8 +90,8 @@ async function endRefusedCall(deps: Deps, callId: number, error: VoiceProviderEr
 }
 
 /** A call written but not dialled because its number was suppressed meanwhile: no call, no attempt, the contact do_not_disturb. */
-async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: string) {
-  await withdrawCall(deps, call, { status: 'do_not_disturb', at: null, next: { code: 'suppressed', reason: `${reason}; suppressed after the call was queued, not dialled` } });
+async function withdrawSuppressedCall(db: Db, call: StartingCall, reason: string) {
+  await withdrawCall(db, call, { status: 'do_not_disturb', at: null, next: { code: 'suppressed', reason: `${reason}; suppressed after the call was queued, not dialled` } });
 }
 
 /**
@@ -132,13 +102,13 @@ async function withdrawSuppressedCall(deps: Deps, call: StartingCall, reason: st
 async function withdrawRefusedCall(deps: Deps, call: StartingCall, error: VoiceProviderError) {
   const until = new Date(deps.clock.now().getTime() + (error.retryAfterMs ?? REFUSAL_BACKOFF_MS));
   await blockRoute(deps.db, call.route, until);
-  await withdrawCall(deps, call, { status: 'call_scheduled', at: until, next: { code: 'vendor_refused', reason: `${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted` } });
+  await withdrawCall(deps.db, call, { status: 'call_scheduled', at: until, next: { code: 'vendor_refused', reason: `${call.route.provider} refused the call for its limits (${error.message}); retrying, attempt not counted` } });
   deps.log.warn({ route: routeKey(call.route), until }, 'voice vendor refused a call for its limits; route backs off');
 }
 
 /** Removes a call that was never placed and gives its contact's attempt back, with the contact's next step. */
-async function withdrawCall(deps: Deps, call: StartingCall, step: Omit<ContactStep, 'id'>) {
-  await deps.db.transaction().execute(async (trx) => {
+async function withdrawCall(db: Db, call: StartingCall, step: Omit<ContactStep, 'id'>) {
+  await db.transaction().execute(async (trx) => {
     // Lock order of an event batch: the call, then its contact.
     const { rows } = await sql<{ id: number }>`SELECT id FROM calls WHERE id = ${call.id} AND status = 'in progress' FOR UPDATE`.execute(trx);
     if (rows.length === 0) return;
