@@ -9,7 +9,8 @@ import { systemClock, type Clock } from './shared/clock.ts';
 import { createSecretBox, type SecretBox } from './shared/secret-box.ts';
 import { createVoiceProvider, createVoiceRegistry, type VoiceRegistry } from './voice/registry.ts';
 import { connectionLoader } from './voice/connection-loader.ts';
-import type { DefaultVoiceProvider } from './voice/provider.ts';
+import type { CallEvent, DefaultVoiceProvider } from './voice/provider.ts';
+import { withAgentConversations } from './modules/agent/conversation-store.ts';
 import { openVoiceConnection } from './modules/voice-connections/voice-connections.repository.ts';
 import { createExtractor } from './extraction/index.ts';
 import type { Extractor } from './extraction/extractor.ts';
@@ -49,6 +50,12 @@ export interface Deps {
   dialerWake: DialerWake;
   /** Provider events waiting to be applied together, one group-commit batcher per provider. */
   callEventBatchers: CallEventBatchers;
+  /**
+   * Completes the end events of calls this service's own agent held (a provider that
+   * `runsConversation`) with what the agent recorded: modules/agent, given to the dialer here so
+   * the dialer does not import the agent.
+   */
+  completeAgentCallEnds(events: CallEvent[]): Promise<CallEvent[]>;
   /** The one logger of the process (LOG_LEVEL): the HTTP server's and, as children, every worker's. */
   log: Logger;
   /** The analytics reports' own PostgreSQL connections and background compaction flag. */
@@ -76,6 +83,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
     callEventBatchers: new Map(),
+    completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
   };

@@ -69,5 +69,13 @@ describe('the contact lifecycle (src/modules/contact-lifecycle)', () => {
   });
 });
 
+describe('the dialer (the voice channel)', () => {
+  it('is no hub: only the Twilio agent\'s entry points (the same channel) import it, and it imports no other channel', () => {
+    const importers = [...new Set(breaches(/^src\/modules\/(?!dialer\/)/, /^src\/modules\/dialer\//).map((b) => b.split(' -> ')[0]!))];
+    expect(importers).toEqual(['src/modules/agent/twilio.routes.ts']);
+    expect(breaches(/^src\/modules\/dialer\//, /^src\/modules\/agent\//)).toEqual([]);
+  });
+});
+
 const CONTACT_UPDATE = /UPDATE\s+contacts\b|updateTable\(\s*'contacts'/i;
 const LIFECYCLE_COLUMNS: readonly string[] = ['status', 'calls_attempts', 'message_attempts', 'next_action_time', 'next_action_code', 'next_action_reason'];

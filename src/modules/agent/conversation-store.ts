@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { Deps } from '../../deps.ts';
 import type { CallEvent, TranscriptTurn } from '../../voice/provider.ts';
 import { VENDORS } from '../../voice/vendors.ts';
 
@@ -57,20 +56,20 @@ export async function saveAnsweredBy(db: Db, callId: number, answeredBy: string)
  * outcome it marked (a transfer is `transferred`), who ended the call, and a machine that
  * answered (a completed call is then `voicemail`).
  */
-export async function withAgentConversations(deps: Deps, events: CallEvent[]): Promise<CallEvent[]> {
+export async function withAgentConversations(db: Db, events: CallEvent[]): Promise<CallEvent[]> {
   const ended = events.filter((e) => e.type === 'ended');
   if (ended.length === 0) return events;
   // A call Twilio reports without our id (an inbound call's number callback) is found by Twilio's.
   const bySid = new Map<string, number>();
   const unnamed = ended.filter((e) => e.callId === null).map((e) => e.providerCallId);
   if (unnamed.length > 0) {
-    const refs = await deps.db.selectFrom('call_provider_refs').select(['call_id', 'provider_call_id']).where('provider_call_id', 'in', unnamed).execute();
+    const refs = await db.selectFrom('call_provider_refs').select(['call_id', 'provider_call_id']).where('provider_call_id', 'in', unnamed).execute();
     for (const r of refs) bySid.set(r.provider_call_id, Number(r.call_id));
   }
   const callOf = (e: CallEvent) => e.callId ?? bySid.get(e.providerCallId) ?? null;
   const ids = ended.flatMap((e) => (callOf(e) === null ? [] : [callOf(e)!]));
   if (ids.length === 0) return events;
-  const rows = await deps.db.selectFrom('agent_conversations').selectAll().where('call_id', 'in', ids).execute();
+  const rows = await db.selectFrom('agent_conversations').selectAll().where('call_id', 'in', ids).execute();
   const byCall = new Map(rows.map((r) => [Number(r.call_id), r]));
   return events.map((event) => {
     const id = event.type === 'ended' ? callOf(event) : null;

@@ -6,7 +6,6 @@ import { applyCallEvents } from './call-events.service.ts';
 import { scopeEventsToRoute } from './route-scope.ts';
 import { withActionStatus } from './analysis-outcome.ts';
 import { withLlmOptOut } from '../../compliance/opt-out/llm-opt-out.ts';
-import { withAgentConversations } from '../../agent/conversation-store.ts';
 
 export type EventsAnswer =
   | { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } }
@@ -54,7 +53,7 @@ export async function handleProviderEvents({ deps, provider: name, input, connec
   const scoped = await scopeEventsToRoute(deps.db, deps.config.VOICE_PROVIDER, route, events);
   events = scoped.events;
   if (provider.settleEvents) events = await provider.settleEvents(events);
-  if (provider.runsConversation) events = await withAgentConversations(deps, events);
+  if (provider.runsConversation) events = await deps.completeAgentCallEnds(events);
   events = await withActionStatus(deps, events);
   events = await withLlmOptOut(deps, events);
   const r = await applyCallEvents({ deps, route, events });

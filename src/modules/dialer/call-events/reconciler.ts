@@ -4,7 +4,6 @@ import type { CallEvent, FetchedCall, VoiceProvider } from '../../../voice/provi
 import { providerFor } from '../../../voice/registry.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { applyCallEvents, finishCall } from './call-events.service.ts';
-import { withAgentConversations } from '../../agent/conversation-store.ts';
 
 /**
  * Nothing stays `in progress` forever: a call older than its provider's longest call plus a
@@ -120,4 +119,4 @@ async function reconcileRoute(deps: Deps, route: { provider: string; connection_
 }
 
 /** A call our own agent held keeps what the agent recorded (transcript, outcome) when it is settled here. */
-const withAgent = (deps: Deps, provider: VoiceProvider, events: CallEvent[]) => (provider.runsConversation ? withAgentConversations(deps, events) : events);
+const withAgent = (deps: Deps, provider: VoiceProvider, events: CallEvent[]) => (provider.runsConversation ? deps.completeAgentCallEnds(events) : events);
