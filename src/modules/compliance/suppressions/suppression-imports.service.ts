@@ -10,23 +10,17 @@ import { csvUploadError } from '../../imports/csv-upload-error.ts';
 import { malformedMultipart, type UploadPart } from '../../imports/imports.service.ts';
 import * as tasks from './suppression-imports.repository.ts';
 import { SUPPRESSION_IMPORTS_CHANNEL } from './suppression-imports.worker.ts';
-import { MAX_BULK_SUPPRESSIONS, type BulkSuppressionItem, type SuppressionTask } from './suppressions.schemas.ts';
+import { BULK_TASK_WAIT_MS, MAX_BULK_SUPPRESSIONS, type BulkSuppressionItem, type SuppressionTask } from './suppressions.schemas.ts';
 import { creatorOf } from './suppressions.service.ts';
 
 /**
  * Bulk additions to the do-not-call list as tracked tasks. The request stores the rows with the
  * task and announces it; the suppression import worker (suppression-imports.worker.ts, run by every
  * `serve` and `worker` process) applies them. The request then waits for the task to end, reading
- * its row, and answers it; after TASK_WAIT_MS it answers the task as it stands (pending or running),
+ * its row, and answers it; after BULK_TASK_WAIT_MS it answers the task as it stands (pending or running),
  * and GET /api/v1/suppressions/bulk/{task_id} shows the rest.
  */
 
-/**
- * How long a request waits for its task. The largest list (MAX_BULK_SUPPRESSIONS rows) is applied
- * in a few seconds, so this is only reached when no worker is free or none runs; it stays under the
- * 30 s that proxies in front of the service commonly allow a request.
- */
-export const TASK_WAIT_MS = 25_000;
 /** The first look at the task comes soon (small lists end in milliseconds); later ones spread out. */
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 200;
@@ -61,7 +55,7 @@ async function storeAndWait(input: Deps & { principal: Principal; request?: Audi
     }),
   });
   if (rows.length > 0) await announceJobs(db, input.jobWakes, SUPPRESSION_IMPORTS_CHANNEL);
-  return toTask(await waitForEnd(db, task.id, input.waitMs ?? TASK_WAIT_MS));
+  return toTask(await waitForEnd(db, task.id, input.waitMs ?? BULK_TASK_WAIT_MS));
 }
 
 /** Reads the task until it has ended or `waitMs` has passed; never applies a row itself. */
