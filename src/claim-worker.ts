@@ -255,6 +255,8 @@ export interface JobWakes {
   wake(kind: string): void;
   /** Returns the unsubscribe (the shape ClaimWorkerOptions.wakeOn takes). */
   onWake(kind: string, listener: () => void): () => void;
+  /** Whether a started worker of this process takes jobs of this kind. */
+  listening(kind: string): boolean;
 }
 
 export function createJobWakes(): JobWakes {
@@ -266,6 +268,7 @@ export function createJobWakes(): JobWakes {
       wakeups.on(kind, listener);
       return () => wakeups.off(kind, listener);
     },
+    listening: (kind) => wakeups.listenerCount(kind) > 0,
   };
 }
 

@@ -29,7 +29,11 @@ interface Deps {
   db: Db;
   /** Wakes this process's worker; NOTIFY reaches the others. */
   jobWakes: JobWakes;
-  /** A test seam: how long to wait for the task before answering it as it stands. */
+  /**
+   * How long to wait for the task before answering it as it stands. By default BULK_TASK_WAIT_MS
+   * when this process runs the suppression import worker (every `serve` does), else none: no worker
+   * here is woken, so waiting would only hold the request (a test app runs no workers).
+   */
   waitMs?: number;
 }
 
@@ -55,7 +59,7 @@ async function storeAndWait(input: Deps & { principal: Principal; request?: Audi
     }),
   });
   if (rows.length > 0) await announceJobs(db, input.jobWakes, SUPPRESSION_IMPORTS_CHANNEL);
-  return toTask(await waitForEnd(db, task.id, input.waitMs ?? BULK_TASK_WAIT_MS));
+  return toTask(await waitForEnd(db, task.id, input.waitMs ?? (input.jobWakes.listening(SUPPRESSION_IMPORTS_CHANNEL) ? BULK_TASK_WAIT_MS : 0)));
 }
 
 /** Reads the task until it has ended or `waitMs` has passed; never applies a row itself. */

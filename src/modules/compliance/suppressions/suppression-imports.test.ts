@@ -72,6 +72,11 @@ describe('suppression imports in the claim-worker', () => {
     expect(answer).toMatchObject({ kind: 'bulk', status: 'pending', total: 2, processed: 0, added: 0, started_at: null, finished_at: null });
     expect(await suppressed(usPhone(810))).toBe(false);
     expect(await auditEvents(answer.task_id)).toEqual([]);
+    // No worker runs in this process: by default the request does not wait at all.
+    const quick = Date.now();
+    const unwaited = await createBulkSuppressionImport({ db: t.deps.db, jobWakes: t.deps.jobWakes, principal: principal(), items: [{ phone_number: usPhone(812) }] });
+    expect(unwaited).toMatchObject({ status: 'pending', processed: 0 });
+    expect(Date.now() - quick).toBeLessThan(5_000);
 
     const worker = createSuppressionImportWorker(t.deps, { pollMs: 20 });
     worker.start();
@@ -86,12 +91,12 @@ describe('suppression imports in the claim-worker', () => {
     expect(await auditEvents(answer.task_id)).toMatchObject([{ ip: '198.51.100.7', user_agent: 'waiting-client', details: { rows: 2, added: 2, failed: 0 } }]);
   });
 
-  it('a running worker is woken by the request and the request answers the ended task', async () => {
+  it('a worker running in the process is woken by the request, which waits and answers the ended task', async () => {
     const worker = createSuppressionImportWorker(t.deps, { pollMs: 60_000 });
     worker.start();
     try {
-      // The tick is a minute: only the in-process wake-up can make the task end within the wait.
-      const answer = await createBulkSuppressionImport({ db: t.deps.db, jobWakes: t.deps.jobWakes, waitMs: 10_000, principal: principal(), items: [{ phone_number: usPhone(820) }] });
+      // The tick is a minute: only the in-process wake-up makes the task end within the default wait.
+      const answer = await createBulkSuppressionImport({ db: t.deps.db, jobWakes: t.deps.jobWakes, principal: principal(), items: [{ phone_number: usPhone(820) }] });
       expect(answer).toMatchObject({ status: 'completed', processed: 1, added: 1 });
     } finally {
       await worker.stop();
