@@ -18,6 +18,7 @@ import { createMetrics, type Metrics } from './modules/metrics/metrics.ts';
 import { createDialerWake, type DialerWake } from './modules/dialer/wake.ts';
 import type { CallEventBatchers } from './modules/dialer/call-events/call-events.service.ts';
 import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/rollup-compaction.ts';
+import { createJobWakes, type JobWakes } from './claim-worker.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -48,6 +49,8 @@ export interface Deps {
   metrics: Metrics;
   /** Wakes this process's dialer loop (a contact queued, a call ended). */
   dialerWake: DialerWake;
+  /** Wakes this process's claim-workers by job kind (a request stored a job). */
+  jobWakes: JobWakes;
   /** Provider events waiting to be applied together, one group-commit batcher per provider. */
   callEventBatchers: CallEventBatchers;
   /**
@@ -82,6 +85,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     extractor: createExtractor(config),
     metrics: createMetrics({ db: database.db, pool: database.pool, now: () => deps.clock.now() }),
     dialerWake: createDialerWake(),
+    jobWakes: createJobWakes(),
     callEventBatchers: new Map(),
     completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,

@@ -2,6 +2,7 @@ import type { Deps } from './deps.ts';
 import { createAnalyticsWorker } from './modules/analytics/rollup-compaction.ts';
 import { createDialerWorker } from './modules/dialer/dialer.worker.ts';
 import { createImportWorker } from './modules/imports/imports.worker.ts';
+import { createSuppressionImportWorker } from './modules/compliance/suppressions/suppression-imports.worker.ts';
 import { createWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
@@ -15,11 +16,12 @@ export interface BackgroundWorker {
 /**
  * The background loops of the service. `serve` runs them beside the HTTP server;
  * `worker` runs them alone (scale-out on PostgreSQL). Each loop claims its rows with
- * SKIP LOCKED, so any number of processes may run them at once.
+ * SKIP LOCKED, so any number of processes may run them at once. Imports (contacts and
+ * suppressions) and webhook deliveries are claim-workers (src/claim-worker.ts).
  */
 export function createWorkers(deps: Deps): BackgroundWorker[] {
   // The analytics worker folds finished days into the rollup (reports stay exact without it, only slower).
-  return [createDialerWorker(deps), createImportWorker(deps), createWebhookWorker(deps), createAnalyticsWorker(deps)];
+  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createAnalyticsWorker(deps)];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {

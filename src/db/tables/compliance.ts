@@ -50,6 +50,11 @@ export interface SuppressionImportsTable {
   created_at: Generated<Date>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** The claim-worker holding the task, and when its lease was last renewed (migration 0024). */
+  locked_by: string | null;
+  locked_at: NullableTimestamp;
+  /** Who stored the task, for its audit event: { principal, ip, user_agent } (migration 0024). */
+  requested_by: ColumnType<unknown, string | undefined, string | null>;
 }
 
 export interface ComplianceTables {

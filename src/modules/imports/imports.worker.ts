@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createBackgroundLoop, type LoopSession } from '../../background-loop.ts';
+import { createClaimWorker, defaultWorkerId, UNFINISHED, type ClaimWorker, type JobSession } from '../../claim-worker.ts';
 import type { Db } from '../../db/connection.ts';
-import type { BackgroundWorker } from '../../workers.ts';
 import { applyChunk, claimTask, loadChunk, releaseTask, sweepStuckTasks, type ClaimedTask } from './import-claims.ts';
 import { prepareChunk, type PreparedChunk } from './import-rows.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -27,25 +24,22 @@ export interface ImportWorkerDeps {
   metrics?: Pick<Metrics, 'importRows'>;
   /** This process's dialer, woken when imported contacts are queued (none in a process that runs only imports). */
   dialerWake?: DueWake;
-  /** A failed round is logged here (a child named after the worker) and the loop goes on. */
+  /** A failed task is logged here (a child named after the worker) and the loop goes on. */
   log: Logger;
 }
 
 /**
- * The import loop: claims one open task at a time (SKIP LOCKED + lease), applies its
- * chunks in order, and sweeps stuck tasks. While one chunk commits, the next one is
- * loaded and its phones normalised, so the CPU work overlaps the database's.
+ * The contact import worker, a claim-worker (src/claim-worker.ts) of one slot: claims one open
+ * task at a time (SKIP LOCKED + lease), applies its chunks in order, and sweeps stuck tasks.
+ * While one chunk commits, the next one is loaded and its phones normalised, so the CPU work
+ * overlaps the database's. Each chunk's commit renews the lease.
  */
-export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorkerOptions = {}): BackgroundWorker {
-  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const pollMs = options.pollMs ?? 250;
+export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorkerOptions = {}): ClaimWorker {
+  const workerId = options.workerId ?? defaultWorkerId('imports');
   const leaseMs = options.leaseMs ?? 60_000;
   const stuckAfterMs = options.stuckAfterMs ?? 15 * 60_000;
-  const sweepEveryMs = options.sweepEveryMs ?? Math.min(60_000, stuckAfterMs);
   const { db } = deps;
   const country = deps.config.DEFAULT_COUNTRY;
-
-  let lastSweep = 0;
 
   async function prepare(task: ClaimedTask, seq: number): Promise<PreparedChunk | null> {
     if (seq >= task.chunk_count) return null;
@@ -54,7 +48,7 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
     return prepareChunk(chunk, country);
   }
 
-  async function runTask(task: ClaimedTask, session: LoopSession) {
+  async function runTask(task: ClaimedTask, session: JobSession): Promise<void | typeof UNFINISHED> {
     let next = await prepare(task, task.next_chunk);
     while (next && !session.stopped) {
       const commit = applyChunk(db, { taskId: task.id, workerId, chunk: next, dialerWake: deps.dialerWake });
@@ -77,26 +71,32 @@ export function createImportWorker(deps: ImportWorkerDeps, options: ImportWorker
       next = prepared === undefined ? await prepare(task, next.seq + 1) : prepared;
     }
     // Stopped mid-task: hand the rest to whoever claims it next.
-    if (next) await releaseTask(db, task.id, workerId);
+    if (next) return UNFINISHED;
   }
 
-  /** Sweeps when due and works through one task; true when it found one (look again at once). */
-  async function round(session: LoopSession): Promise<boolean> {
-    if (Date.now() - lastSweep >= sweepEveryMs) {
-      lastSweep = Date.now();
-      await sweepStuckTasks(db, stuckAfterMs, leaseMs);
-    }
-    const task = await claimTask(db, workerId, leaseMs);
-    if (!task) return false;
-    await runTask(task, session);
-    return true;
-  }
-
-  return createBackgroundLoop({
+  return createClaimWorker<ClaimedTask>({
     name: 'imports',
     log: deps.log.child({ worker: 'imports' }),
-    tickMs: pollMs,
-    failure: { message: 'import round failed' },
-    round,
+    workerId,
+    tickMs: options.pollMs ?? 250,
+    messages: { failure: 'import round failed' },
+    source: {
+      claim: async (id) => {
+        const task = await claimTask(db, id, leaseMs);
+        return task ? [task] : [];
+      },
+      process: runTask,
+      release: async (id, claimed) => {
+        for (const task of claimed) await releaseTask(db, task.id, id);
+      },
+      // The lease is kept: the task is retried when it runs out, and each claim without a
+      // committed chunk counts toward MAX_STALLED_CLAIMS. Released at once, a task that fails
+      // every time would use up its claims within a second.
+      fail: async () => {},
+      sweep: {
+        everyMs: options.sweepEveryMs ?? Math.min(60_000, stuckAfterMs),
+        run: async () => (await sweepStuckTasks(db, stuckAfterMs, leaseMs)).length,
+      },
+    },
   });
 }

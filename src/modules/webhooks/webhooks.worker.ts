@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { createBackgroundLoop } from '../../background-loop.ts';
+import { createClaimWorker, type ClaimWorker } from '../../claim-worker.ts';
 import type { Deps } from '../../deps.ts';
 import type { Extractor } from '../../extraction/extractor.ts';
 import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.ts';
-import type { BackgroundWorker } from '../../workers.ts';
 import { claimDeliveries, completeDeliveries, releaseClaims, sweepExpiredClaims, type ClaimedDelivery, type DeliveryOutcome } from './deliveries.repository.ts';
 import { processDelivery, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
 import { createSigningKeys } from './webhook-sender.ts';
-import { createClaimSizer, withRetry } from './worker-pacing.ts';
+import { deliveryPacing } from './worker-pacing.ts';
 
 export interface WebhookWorkerOptions {
   /** Deliveries processed at once by this process. */
@@ -55,128 +53,48 @@ export function createWebhookRuntime(deps: Deps, options: WebhookWorkerOptions =
 }
 
 /**
- * Sends pending post-call webhooks. Keeps up to `concurrency` deliveries in flight,
- * claims more as slots free up, and writes results in batches (one UPDATE per burst
- * of completions) so the database round trips do not bound the send rate.
+ * Sends pending post-call webhooks as a claim-worker (src/claim-worker.ts): up to
+ * `concurrency` deliveries in flight, a queue of claimed rows sized by the recent send rate
+ * (worker-pacing.ts), results written in batches (one UPDATE per burst of completions) so the
+ * database round trips do not bound the send rate. A claimed row is sent at most once: one that
+ * fails or is interrupted mid-send is never handed out again, the sweeper fails it.
  */
-export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = {}): BackgroundWorker {
+export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = {}): ClaimWorker {
   const log = options.logger ?? deps.log.child({ worker: 'webhooks' });
-  const workerId = options.workerId ?? `webhooks-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 16;
-  const sizer = createClaimSizer({ concurrency, max: options.prefetch ?? concurrency * 64 });
-  const pollMs = options.pollMs ?? deps.config.DIALER_TICK_MS;
   const leaseSeconds = options.leaseSeconds ?? 300;
-  const sweepEveryMs = options.sweepEveryMs ?? 10_000;
+  const allowPrivate = options.allowPrivateNetworks ?? deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
   let runtime: ReturnType<typeof createWebhookRuntime> | null = null;
-  let running = false;
-  const inFlight = new Set<Promise<void>>();
 
-  // Completions are gathered for one event-loop turn and written together.
-  let buffer: DeliveryOutcome[] = [];
-  let scheduled: Promise<void> | null = null;
-  let chain: Promise<void> = Promise.resolve();
-  const complete = (outcome: DeliveryOutcome): Promise<void> => {
-    buffer.push(outcome);
-    if (!scheduled) {
-      const next: Promise<void> = chain
-        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-        .then(async () => {
-          const batch = buffer;
-          buffer = [];
-          scheduled = null;
-          await withRetry(() => completeDeliveries(deps.db, workerId, batch));
-        });
-      scheduled = next;
-      chain = next.catch((error) => log.error({ err: error }, 'recording webhook results failed; the sweeper will fail these deliveries'));
-    }
-    return scheduled;
-  };
-
-  // Claimed rows wait here for a free slot: one claim statement serves many sends.
-  const queue: ClaimedDelivery[] = [];
-  let lastSweep = 0;
-  const loop = createBackgroundLoop({
+  return createClaimWorker<ClaimedDelivery, DeliveryOutcome>({
     name: 'webhooks',
     log,
-    tickMs: pollMs,
-    failure: { message: 'webhook worker iteration failed' },
-    round: () => claimAndStart(runtime!),
-  });
-
-  function startOne(rt: WebhookRuntime, { id, call, integration }: ClaimedDelivery) {
-    const task = (async () => {
-      const outcome: DeliveryOutcome =
-        call && integration
-          ? await processDelivery(rt, { deliveryId: id, webhookId: webhookIdFor('call', integration.id, call.id, id), integration, call, waitForRecording: true })
-          : { id, status: 'failed', reason: 'the call or the integration no longer exists', request_method: null, request_url: null, payload: null, extraction_method: null, null_fields: null, http_status: null, duration_ms: null, response_body: null };
-      // The slot frees once the request is done; the result joins the next batched write.
-      void complete(outcome).catch(() => undefined);
-    })();
-    inFlight.add(task);
-    void task.finally(() => {
-      inFlight.delete(task);
-      sizer.sent();
-      // Refill the slot at once, without waiting for the loop's next turn (it may be mid-claim).
-      if (running && queue.length > 0) startOne(rt, queue.shift()!);
-      // A slot with nothing to take: the queue was sized too small for this receiver.
-      else if (running) sizer.starved();
-      // The loop only has work when the queue needs topping up (or on stop); waking it
-      // after every send cost a timer and an abort signal per delivery.
-      if (queue.length <= sizer.lowWater()) loop.wake();
-    });
-  }
-
-  /** One turn of the loop: sweep when due, top the queue up, fill the free slots. True: turn again at once. */
-  async function claimAndStart(rt: WebhookRuntime): Promise<boolean> {
-    if (Date.now() - lastSweep >= sweepEveryMs) {
-      lastSweep = Date.now();
-      const swept = await sweepExpiredClaims(deps.db);
-      if (swept > 0) log.warn({ swept }, 'failed webhook deliveries whose worker stopped mid-send');
-    }
-    let claimed = 0;
-    // Top up well before the queue runs dry: a claim takes a round trip or two, sends go on meanwhile.
-    if (queue.length <= sizer.lowWater()) {
-      const rows = await claimDeliveries(deps.db, { workerId, limit: Math.max(1, sizer.target() - queue.length), leaseSeconds });
-      queue.push(...rows);
-      claimed = rows.length;
-    }
-    while (inFlight.size < concurrency && queue.length > 0) startOne(rt, queue.shift()!);
-    // Nothing more to claim, or every slot busy: wait for a finished send (a wake-up) or the next poll.
-    return !(claimed === 0 || inFlight.size >= concurrency);
-  }
-
-  /** After the last turn: the sends in flight finish, the rows never started go back, the results are written. */
-  async function drain() {
-    await Promise.all(inFlight);
-    // Claimed but never started: hand them back, they were not sent.
-    if (queue.length > 0) await withRetry(() => releaseClaims(deps.db, workerId, queue.splice(0).map((q) => q.id)));
-    await chain;
-  }
-
-  let stopping: Promise<void> = Promise.resolve();
-  return {
-    name: 'webhooks',
-    start() {
-      if (running) return;
-      running = true;
-      lastSweep = 0;
+    ...(options.workerId ? { workerId: options.workerId } : {}),
+    tickMs: options.pollMs ?? deps.config.DIALER_TICK_MS,
+    concurrency,
+    pacing: deliveryPacing({ concurrency, max: options.prefetch ?? concurrency * 64 }),
+    messages: { failure: 'webhook worker iteration failed', complete: 'recording webhook results failed; the sweeper will fail these deliveries' },
+    onStart() {
       runtime = createWebhookRuntime(deps, options);
-      if (options.allowPrivateNetworks ?? deps.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
-        log.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may reach loopback and private networks (local development only)');
-      }
-      loop.start();
+      if (allowPrivate) log.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may reach loopback and private networks (local development only)');
     },
-    stop() {
-      if (!running) return stopping;
-      running = false;
+    async onStopped() {
       const rt = runtime;
-      stopping = (async () => {
-        await loop.stop();
-        await drain();
-        await rt?.close();
-        if (runtime === rt) runtime = null;
-      })();
-      return stopping;
+      runtime = null;
+      await rt?.close();
     },
-  };
+    source: {
+      claim: (workerId, limit) => claimDeliveries(deps.db, { workerId, limit, leaseSeconds }),
+      process: async ({ id, call, integration }) =>
+        call && integration
+          ? processDelivery(runtime!, { deliveryId: id, webhookId: webhookIdFor('call', integration.id, call.id, id), integration, call, waitForRecording: true })
+          : { id, status: 'failed', reason: 'the call or the integration no longer exists', request_method: null, request_url: null, payload: null, extraction_method: null, null_fields: null, http_status: null, duration_ms: null, response_body: null },
+      complete: (workerId, outcomes) => completeDeliveries(deps.db, workerId, outcomes),
+      // Claimed but never started: nothing was sent for them.
+      release: (workerId, rows) => releaseClaims(deps.db, workerId, rows.map((r) => r.id)),
+      // It may have been sent: never handed out again; the sweeper fails it when its lease ends.
+      fail: async () => {},
+      sweep: { everyMs: options.sweepEveryMs ?? 10_000, run: () => sweepExpiredClaims(deps.db), message: 'failed webhook deliveries whose worker stopped mid-send' },
+    },
+  });
 }

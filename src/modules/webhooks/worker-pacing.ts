@@ -1,24 +1,27 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import type { ClaimPacing } from '../../claim-worker.ts';
 
 /**
- * Small helpers that pace the webhook worker's loop: retrying result writes and how many
- * deliveries to claim ahead of the sends (its sleep and wake-ups are src/background-loop.ts).
+ * How the webhook worker paces its claims (its loop, slots and batched results are
+ * src/claim-worker.ts): a queue of claimed rows sized by the recent send rate.
  */
 
 /**
- * Recording a result is idempotent (guarded by claimer and status), so a transient
- * database error is retried rather than leaving a sent delivery pending until the
- * sweeper fails it.
+ * The claim-worker's pacing for deliveries: top the queue up when it is half empty, to about
+ * 100 ms of sending, and look again only then. Waking the loop after every send cost a timer
+ * and an abort signal per delivery.
  */
-export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (i >= attempts) throw error;
-      await delay(50 * i);
-    }
-  }
+export function deliveryPacing(options: { concurrency: number; max: number }): ClaimPacing {
+  const sizer = createClaimSizer(options);
+  return {
+    // Top up well before the queue runs dry: a claim takes a round trip or two, sends go on meanwhile.
+    claimLimit: ({ queued }) => (queued <= sizer.lowWater() ? Math.max(1, sizer.target() - queued) : 0),
+    finished({ queued, starved }) {
+      sizer.sent();
+      // A slot with nothing to take: the queue was sized too small for this receiver.
+      if (starved) sizer.starved();
+      return queued <= sizer.lowWater();
+    },
+  };
 }
 
 /**

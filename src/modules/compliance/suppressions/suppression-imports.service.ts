@@ -1,30 +1,40 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { announceJobs, type JobWakes } from '../../../claim-worker.ts';
 import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
 import type { Db } from '../../../db/connection.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../http/errors.ts';
-import { storableExcerpt, unstorable } from '../../../http/json-body.ts';
-import { normalisePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { normaliseHeader } from '../../imports/csv-columns.ts';
 import { openCsv } from '../../imports/csv-reader.ts';
 import { csvUploadError } from '../../imports/csv-upload-error.ts';
 import { malformedMultipart, type UploadPart } from '../../imports/imports.service.ts';
 import * as tasks from './suppression-imports.repository.ts';
-import { upsertSuppressions, type SuppressionDraft } from './suppressions.repository.ts';
-import { MAX_BULK_SUPPRESSIONS, MAX_REASON, type BulkSuppressionItem, type SuppressionTask } from './suppressions.schemas.ts';
-import { checkExpiry, creatorOf } from './suppressions.service.ts';
+import { SUPPRESSION_IMPORTS_CHANNEL } from './suppression-imports.worker.ts';
+import { BULK_TASK_WAIT_MS, MAX_BULK_SUPPRESSIONS, type BulkSuppressionItem, type SuppressionTask } from './suppressions.schemas.ts';
+import { creatorOf } from './suppressions.service.ts';
 
 /**
- * Bulk additions to the do-not-call list as tracked tasks. The rows are stored with the task,
- * then applied in batches of BATCH_ROWS, each batch in one transaction with the task's counters
- * and cursor. The request that stored the task runs it and answers when it has ended; its
- * progress stays readable at GET /api/v1/suppressions/bulk/{task_id}.
+ * Bulk additions to the do-not-call list as tracked tasks. The request stores the rows with the
+ * task and announces it; the suppression import worker (suppression-imports.worker.ts, run by every
+ * `serve` and `worker` process) applies them. The request then waits for the task to end, reading
+ * its row, and answers it; after BULK_TASK_WAIT_MS it answers the task as it stands (pending or running),
+ * and GET /api/v1/suppressions/bulk/{task_id} shows the rest.
  */
-export const BATCH_ROWS = 1000;
+
+/** The first look at the task comes soon (small lists end in milliseconds); later ones spread out. */
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 200;
 
 interface Deps {
   db: Db;
-  defaultCountry: string;
-  now: () => Date;
+  /** Wakes this process's worker; NOTIFY reaches the others. */
+  jobWakes: JobWakes;
+  /**
+   * How long to wait for the task before answering it as it stands. By default BULK_TASK_WAIT_MS
+   * when this process runs the suppression import worker (every `serve` does), else none: no worker
+   * here is woken, so waiting would only hold the request (a test app runs no workers).
+   */
+  waitMs?: number;
 }
 
 const tooMany = (n: number) =>
@@ -33,74 +43,34 @@ const tooMany = (n: number) =>
 export async function createBulkSuppressionImport(input: Deps & { principal: Principal; items: BulkSuppressionItem[]; request?: AuditRequest }) {
   if (input.items.length > MAX_BULK_SUPPRESSIONS) throw tooMany(input.items.length);
   const rows = input.items.map((i): tasks.StoredSuppressionRow => [i.phone_number, i.reason ?? null, i.expires_at ?? null]);
-  return storeAndRun(input, 'bulk', null, rows);
+  return storeAndWait(input, 'bulk', null, rows);
 }
 
-async function storeAndRun(input: Deps & { principal: Principal; request?: AuditRequest }, kind: 'bulk' | 'csv', fileName: string | null, rows: tasks.StoredSuppressionRow[]) {
-  const creator = creatorOf(input.principal);
-  const task = await tasks.insertImportTask(input.db, {
-    ownerId: input.principal.ownerId, userId: creator.created_by_user_id, subUserId: creator.created_by_sub_user_id, kind, fileName, rows,
+async function storeAndWait(input: Deps & { principal: Principal; request?: AuditRequest }, kind: 'bulk' | 'csv', fileName: string | null, rows: tasks.StoredSuppressionRow[]) {
+  const { db, principal, request } = input;
+  const creator = creatorOf(principal);
+  const requestedBy: tasks.RequestedBy = { principal, ip: request?.ip ?? null, user_agent: request?.headers?.['user-agent'] ?? null };
+  const task = await tasks.insertImportTask(db, {
+    ownerId: principal.ownerId, userId: creator.created_by_user_id, subUserId: creator.created_by_sub_user_id, kind, fileName, rows, requestedBy,
+    // An empty task ends as it is stored: its event is written here, the worker never sees it.
+    audit: (trx, id) => recordAudit(trx, {
+      principal, request, kind: 'suppression.added', subject: { type: 'suppression', id: null },
+      details: { import_task_id: id, kind, file_name: fileName, rows: 0, added: 0, failed: 0 },
+    }),
   });
-  await runSuppressionImport({ ...input, taskId: task.id });
-  const done = toTask((await tasks.findImportTask(input.db, task.id))!);
-  // One event for the whole list: its task names every row and its errors.
-  await recordAudit(input.db, {
-    principal: input.principal, request: input.request, kind: 'suppression.added', subject: { type: 'suppression', id: null },
-    details: { import_task_id: task.id, kind, file_name: fileName, rows: rows.length, added: done.added, failed: done.failed },
-  });
-  return done;
+  if (rows.length > 0) await announceJobs(db, input.jobWakes, SUPPRESSION_IMPORTS_CHANNEL);
+  return toTask(await waitForEnd(db, task.id, input.waitMs ?? (input.jobWakes.listening(SUPPRESSION_IMPORTS_CHANNEL) ? BULK_TASK_WAIT_MS : 0)));
 }
 
-/** One stored row checked: a draft to add, or the reason it fails. */
-function prepareRow(row: tasks.StoredSuppressionRow, deps: { defaultCountry: string; now: Date }): { draft: Omit<SuppressionDraft, 'source'> } | { error: string } {
-  const [raw, reason, expiresAt] = row;
-  const phone = normalisePhone(String(raw ?? ''), deps.defaultCountry);
-  if (!phone) return { error: 'not a valid phone number' };
-  const text = reason === null || reason.trim() === '' ? null : reason.trim();
-  if (text !== null && text.length > MAX_REASON) return { error: `reason: at most ${MAX_REASON} characters` };
-  if (text !== null && unstorable(text)) return { error: `reason: ${unstorable(text)!.msg}` };
-  const expiry = checkExpiry(expiresAt === null || expiresAt.trim() === '' ? null : expiresAt.trim(), deps.now);
-  if ('error' in expiry) return { error: `expires_at: ${expiry.error}` };
-  return { draft: { phone_number: phone.e164, reason: text, expires_at: expiry.value } };
-}
-
-/**
- * Applies a pending task's rows batch by batch. Each batch locks the task and applies only where
- * the cursor still is, so two runners never apply a row twice. A failure ends the task failed
- * with the batches before it applied.
- */
-export async function runSuppressionImport(input: Deps & { taskId: number }) {
-  const { db, taskId } = input;
-  const task = await tasks.claimImportTask(db, taskId);
-  if (!task) return;
-  const rows = task.rows as tasks.StoredSuppressionRow[];
-  try {
-    for (let start = task.next_index; start < rows.length; start += BATCH_ROWS) {
-      const batch = rows.slice(start, start + BATCH_ROWS);
-      const applied = await db.transaction().execute(async (trx) => {
-        const locked = await tasks.lockImportTask(trx, taskId);
-        if (!locked || locked.status !== 'running' || locked.next_index !== start) return false;
-        const now = input.now();
-        const errors: tasks.RowError[] = [];
-        const drafts: SuppressionDraft[] = [];
-        batch.forEach((row, i) => {
-          const prepared = prepareRow(row, { defaultCountry: input.defaultCountry, now });
-          if ('error' in prepared) errors.push({ index: start + i, phone_number: storableExcerpt(String(row[0] ?? '')), reason: prepared.error });
-          else drafts.push({ ...prepared.draft, source: 'import', created_by_user_id: task.created_by_user_id, created_by_sub_user_id: task.created_by_sub_user_id });
-        });
-        await upsertSuppressions(trx, task.owner_id, drafts);
-        const next = start + batch.length;
-        await tasks.recordBatch(trx, {
-          id: taskId, nextIndex: next, rowCount: batch.length, added: drafts.length, errors,
-          room: Math.max(0, tasks.MAX_STORED_ERRORS - locked.error_count), done: next >= rows.length,
-        });
-        return true;
-      });
-      if (!applied) return;
-    }
-  } catch (error) {
-    await tasks.failImportTask(db, taskId, 'the import stopped on an internal error; the rows before it were added');
-    throw error;
+/** Reads the task until it has ended or `waitMs` has passed; never applies a row itself. */
+async function waitForEnd(db: Db, taskId: number, waitMs: number): Promise<TaskRow> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = FIRST_POLL_MS; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
+    const row = await tasks.findImportTask(db, taskId);
+    if (!row) throw notFound('Suppression import task');
+    const left = deadline - Date.now();
+    if (row.status === 'completed' || row.status === 'failed' || left <= 0) return row;
+    await delay(Math.min(pause, left));
   }
 }
 
@@ -142,7 +112,7 @@ export async function importSuppressionCsv(input: Deps & { principal: Principal;
     throw malformedMultipart(error) ?? error;
   }
   // Stored only once the whole body has been read: a broken upload adds nothing.
-  if (rows !== null) return storeAndRun(input, 'csv', fileName, rows);
+  if (rows !== null) return storeAndWait(input, 'csv', fileName, rows);
   throw unprocessable(['body', 'file'], 'Field required', 'missing');
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Detail, ErrorResponses, IdParams } from '../../../http/schemas.ts';
 import {
-  BULK_BODY_LIMIT, BulkSuppressionBody, LookupQuery, LookupResult, MAX_BULK_SUPPRESSIONS, MAX_CSV_BYTES, Suppression, SuppressionCreate,
+  BULK_BODY_LIMIT, BULK_TASK_WAIT_MS, BulkSuppressionBody, LookupQuery, LookupResult, MAX_BULK_SUPPRESSIONS, MAX_CSV_BYTES, Suppression, SuppressionCreate,
   SuppressionList, SuppressionsQuery, SuppressionTask, SuppressionTaskParams,
 } from './suppressions.schemas.ts';
 
@@ -59,8 +59,9 @@ export const RemoveSuppression = {
 } as const;
 
 const TASK_NOTE =
-  'Stored as a task and applied in batches of 1000 (each batch with its suppressions and contact changes in one transaction); the answer comes when the task has ended, ' +
-  'with its counters and the first 1000 row errors. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row ' +
+  'Stored as a task and applied by a background worker in batches of 1000 (each batch with its suppressions and contact changes in one transaction). ' +
+  `The request waits up to ${BULK_TASK_WAIT_MS / 1000} s for the task to end and answers it with its counters and the first 1000 row errors; ` +
+  'a task that has not ended by then (no worker free) is answered as it stands, status pending or running, and goes on until its status is completed or failed. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row ' +
   'only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). ' +
   `The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. ${UPSERT} ${EFFECT}`;
 
@@ -90,7 +91,8 @@ export const ReadSuppressionTask = {
   operationId: 'read_suppression_task',
   tags,
   summary: 'Progress of a bulk or CSV suppression task',
-  description: 'Counters, timestamps and the first 1000 failed rows. Another account\'s task is 403 (and, for a sub-user, a task another person started).',
+  description: 'Counters, timestamps and the first 1000 failed rows. A task whose request answered before it ended (status pending or running) is applied by a background worker; ' +
+    'read it here until its status is completed or failed. Another account\'s task is 403 (and, for a sub-user, a task another person started).',
   params: SuppressionTaskParams,
   response: { 200: SuppressionTask, ...ErrorResponses },
 } as const;

@@ -7,7 +7,7 @@ import { addSuppression, listSuppressionsPage, lookupSuppression, removeSuppress
 
 /** The do-not-call list (mounted at /api/v1/suppressions; authenticated). */
 export async function suppressionsRoutes(app: App) {
-  const { db, config, clock } = app.deps;
+  const { db, config, clock, jobWakes } = app.deps;
   const defaultCountry = config.DEFAULT_COUNTRY;
   const now = () => clock.now();
   // Encapsulated here: only the CSV route accepts multipart bodies.
@@ -22,10 +22,10 @@ export async function suppressionsRoutes(app: App) {
   app.delete('/:id', { schema: ops.RemoveSuppression }, async (request) =>
     removeSuppression({ db, principal: request.principal, id: request.params.id, request }));
   app.post('/bulk', { schema: ops.BulkAddSuppressions, bodyLimit: BULK_BODY_LIMIT }, async (request) =>
-    createBulkSuppressionImport({ db, defaultCountry, now, principal: request.principal, items: request.body, request }));
+    createBulkSuppressionImport({ db, jobWakes, principal: request.principal, items: request.body, request }));
   app.get('/bulk/:task_id', { schema: ops.ReadSuppressionTask }, async (request) =>
     readSuppressionImport({ db, principal: request.principal, taskId: request.params.task_id }));
   // The multipart body is read as a stream by the service; the schema documents it.
   app.post('/import/csv', { schema: ops.ImportSuppressionsCsv, validatorCompiler: () => () => true }, async (request) =>
-    importSuppressionCsv({ db, defaultCountry, now, principal: request.principal, parts: request.isMultipart() ? request.parts() : null, request }));
+    importSuppressionCsv({ db, jobWakes, principal: request.principal, parts: request.isMultipart() ? request.parts() : null, request }));
 }

@@ -70,6 +70,12 @@ export const LookupResult = Type.Object({
 /** Bulk additions. */
 export const MAX_BULK_SUPPRESSIONS = 10_000;
 export const BULK_BODY_LIMIT = 4 * 1024 * 1024;
+/**
+ * How long a bulk or CSV request waits for its task before answering it as it stands. The largest
+ * list (MAX_BULK_SUPPRESSIONS rows) is applied in a few seconds, so this is only reached when no
+ * worker is free or none runs; it stays under the 30 s that proxies commonly allow a request.
+ */
+export const BULK_TASK_WAIT_MS = 25_000;
 export const MAX_CSV_BYTES = 16 * 1024 * 1024;
 
 export const BulkSuppressionItem = Type.Object({
