@@ -58,5 +58,8 @@ export const outcomeLabel = (value: string | null | undefined) => (value ? from(
 /** A call's type; a call without one was a test call from the dashboard. */
 export const callTypeLabel = (value: string | null | undefined) => (value ? from(CALL_TYPE)(value) : 'Test call');
 
+/** A webhook delivery's state (sent, failed, pending, skipped). */
+export const deliveryStatusLabel = asWords;
+
 /** Select options of a list of values, labelled in words and valued as the API spells them. */
 export const optionsOf = (values: readonly string[], label: (value: string) => string) => values.map((value) => ({ value, label: label(value) }));

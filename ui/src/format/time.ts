@@ -77,3 +77,24 @@ export function startOfDay(day: string, zone: string, days = 0): Date {
   if (dayIn(new Date(guess), zone) !== dayIn(new Date(utcMidnight), 'UTC')) guess += 3_600_000;
   return new Date(guess);
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The wall clock of `instant` in `zone`, as a datetime-local input shows it ("2026-11-25T12:00:00"). */
+export function wallClockIn(instant: Date, zone: string): string {
+  const local = new Date(instant.getTime() + offsetAt(instant.getTime(), zone));
+  return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+}
+
+/**
+ * The instant a wall clock ("YYYY-MM-DDTHH:MM[:SS]", a datetime-local value) names in `zone`, or null
+ * when the text is not one. A time a DST change repeats is its first occurrence, one it skips moves on by the gap.
+ */
+export function instantAt(local: string, zone: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!m) return null;
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+  if (Number.isNaN(wall)) return null;
+  const guess = wall - offsetAt(wall, zone);
+  return new Date(wall - offsetAt(guess, zone));
+}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { usePreferences } from '../pages/profile/queries';
 import { formatMoney } from './money';
-import { contactStatusLabel, callStatusLabel, callTypeLabel, outcomeLabel } from './statuses';
+import { contactStatusLabel, callStatusLabel, callTypeLabel, deliveryStatusLabel, outcomeLabel } from './statuses';
 import { browserZone, formatDay, formatHour, formatTime, withTimesIn } from './time';
 
 /**
@@ -27,6 +27,7 @@ export function useFormat() {
     callStatus: callStatusLabel,
     outcome: outcomeLabel,
     callType: callTypeLabel,
+    deliveryStatus: deliveryStatusLabel,
   }), [zone, currency]);
 }
 

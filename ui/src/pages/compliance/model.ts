@@ -32,8 +32,6 @@ const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
 void kindsComplete;
 
-export const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : '');
-
 /** A datetime-local input's value (the browser's local time) as an ISO instant the API reads unambiguously. */
 export const localToIso = (value: string) => (value ? new Date(value).toISOString() : undefined);
 
