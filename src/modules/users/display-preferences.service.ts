@@ -17,11 +17,18 @@ export async function readDisplayPreferences(db: Db, principal: Principal): Prom
   return { display_timezone: row.display_timezone, display_currency: currencyOf(row.display_currency) };
 }
 
-/** The zone as the runtime spells it ("europe/berlin" is stored as Europe/Berlin, the name every browser knows). */
+/**
+ * The zone with the capitals of the runtime's own list ("europe/berlin" is stored as Europe/Berlin).
+ * Not resolvedOptions(): ICU answers old aliases there (Asia/Kolkata becomes Asia/Calcutta), and a
+ * name the list does not hold but the runtime accepts (Asia/Kolkata on Node 20) is kept as written.
+ */
 function canonicalZone(name: string): string {
   if (!isValidTimeZone(name)) throw unprocessable(['body', 'display_timezone'], unknownTimeZone(name), 'timezone');
-  return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  return listedZones().get(name.toLowerCase()) ?? name;
 }
+
+let zonesByLowerCase: Map<string, string> | undefined;
+const listedZones = () => (zonesByLowerCase ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z])));
 
 /** The owner's change (a sub-user: 403). The zone is checked against the runtime's IANA database, as contacts' zones are. */
 export async function updateDisplayPreferences(db: Db, principal: Principal, body: DisplayPreferences): Promise<DisplayPreferences> {

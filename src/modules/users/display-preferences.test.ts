@@ -45,6 +45,8 @@ describe('display preferences', () => {
   it('go back to the viewer\'s zone with null, and store a zone as the runtime spells it', async () => {
     expect((await write(alice.headers, { display_timezone: null, display_currency: 'USD' })).body).toEqual({ display_timezone: null, display_currency: 'USD' });
     expect((await write(alice.headers, { display_timezone: 'europe/berlin', display_currency: 'USD' })).body.display_timezone).toBe('Europe/Berlin');
+    // Kept as written, not turned into the alias ICU resolves it to (Asia/Calcutta).
+    expect((await write(alice.headers, { display_timezone: 'Asia/Kolkata', display_currency: 'INR' })).body.display_timezone).toBe('Asia/Kolkata');
   });
 
   it('refuse an unknown zone or currency with a 422 naming the field, and change nothing', async () => {

@@ -14,9 +14,11 @@ const FIELDS = ['display_timezone', 'display_currency'];
 const SAMPLE_TIME = '2026-11-25T17:00:00Z';
 const SAMPLE_COST = 0.075;
 
-function zoneOptions(own: string) {
+/** The browser's zones; a saved zone it does not list (an alias, say Asia/Kolkata where it lists Asia/Calcutta) is offered too. */
+function zoneOptions(own: string, saved: string | null) {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return [{ value: OWN_ZONE, label: `Each viewer's own zone (this browser: ${own})` }, { value: 'UTC', label: 'UTC' }, ...all.filter((z) => z !== 'UTC').map((z) => ({ value: z, label: z }))];
+  const zones = ['UTC', ...(saved && !all.includes(saved) && saved !== 'UTC' ? [saved] : []), ...all.filter((z) => z !== 'UTC')];
+  return [{ value: OWN_ZONE, label: `Each viewer's own zone (this browser: ${own})` }, ...zones.map((z) => ({ value: z, label: z }))];
 }
 
 function currencyOptions() {
@@ -36,7 +38,8 @@ export function DisplayPreferences({ owner }: { owner: boolean }) {
     if (preferences.data && !draft) setDraft(preferences.data);
   }, [preferences.data, draft]);
   const own = browserZone();
-  const zones = useMemo(() => zoneOptions(own), [own]);
+  const saved = preferences.data?.display_timezone ?? null;
+  const zones = useMemo(() => zoneOptions(own, saved), [own, saved]);
   const currencies = useMemo(currencyOptions, []);
   if (!draft) return preferences.error ? <Problem error={preferences.error} /> : <Text>Loading the display preferences…</Text>;
 
