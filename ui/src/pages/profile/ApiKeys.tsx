@@ -43,21 +43,21 @@ export function ApiKeys() {
       )}
       <Problem error={keys.error ?? remove.error} />
       <ScrollTable label="API keys table" minWidth={560}>
-      <Table aria-label="API keys">
-        <Table.Thead>
-          <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Created</Table.Th><Table.Th>Last used</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((k) => (
-            <Table.Tr key={k.id}>
-              <Table.Td>{k.name}</Table.Td>
-              <Table.Td>{f.time(k.created_at)}</Table.Td>
-              <Table.Td>{k.last_used_at ? f.time(k.last_used_at) : 'Never'}</Table.Td>
-              <Table.Td><Button size="xs" color="red" variant="light" onClick={() => setDeleting(k)} aria-label={`Delete key ${k.name ?? k.id}`}>Delete</Button></Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+        <Table aria-label="API keys">
+          <Table.Thead>
+            <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Created</Table.Th><Table.Th>Last used</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((k) => (
+              <Table.Tr key={k.id}>
+                <Table.Td>{k.name}</Table.Td>
+                <Table.Td>{f.time(k.created_at)}</Table.Td>
+                <Table.Td>{k.last_used_at ? f.time(k.last_used_at) : 'Never'}</Table.Td>
+                <Table.Td><Button size="xs" color="red" variant="light" onClick={() => setDeleting(k)} aria-label={`Delete key ${k.name ?? k.id}`}>Delete</Button></Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
       </ScrollTable>
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this API key?">
         <Stack>
