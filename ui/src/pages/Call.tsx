@@ -25,7 +25,7 @@ export default function Call() {
         <Title order={2}>Call {c.id}</Title>
         <Anchor component={Link} to="/calls">All calls</Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+      <SimpleGrid cols={{ base: 2, sm: 3 }}>
         <Figure label="Status" value={<Badge>{f.callStatus(c.status)}</Badge>} />
         <Figure label="Outcome" value={f.outcome(c.action_status)} />
         <Figure label="Duration" value={c.call_duration != null ? `${c.call_duration} s` : '—'} />
