@@ -530,6 +530,18 @@ describe('compliance settings', () => {
   });
 });
 
+describe('display preferences', () => {
+  it('answers each account its own; a sub-user reads its owner\'s and cannot change them', async () => {
+    const chosen = { display_timezone: 'Europe/Berlin', display_currency: 'EUR' };
+    await ok('alice', 'PUT', '/api/v1/users/me/preferences', chosen);
+    expect(await ok('bob', 'GET', '/api/v1/users/me/preferences')).toEqual({ display_timezone: null, display_currency: 'USD' });
+    expect(await ok('sub', 'GET', '/api/v1/users/me/preferences')).toEqual(chosen);
+    await expectForbidden('sub', 'PUT', '/api/v1/users/me/preferences', { display_timezone: null, display_currency: 'USD' });
+    await ok('bob', 'PUT', '/api/v1/users/me/preferences', { display_timezone: 'Asia/Tokyo', display_currency: 'JPY' });
+    expect(await ok('alice', 'GET', '/api/v1/users/me/preferences')).toEqual(chosen);
+  });
+});
+
 describe('assistants and voice connections', () => {
   it('gives bob 403 on alice\'s assistants, lists none of them, and refuses her assistant on his campaign (422)', async () => {
     const assistant = await ok('alice', 'POST', '/api/v1/assistants/', { name: 'alice assistant', provider: 'sim' });

@@ -22,6 +22,7 @@ import * as sessionRevocation from './migrations/0022_session_revocation.ts';
 import * as callsScale from './migrations/0021_calls_scale.ts';
 import * as nextActionCode from './migrations/0023_next_action_code.ts';
 import * as suppressionImportLeases from './migrations/0024_suppression_import_leases.ts';
+import * as displayPreferences from './migrations/0026_display_preferences.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0021_calls_scale': callsScale,
   '0023_next_action_code': nextActionCode,
   '0024_suppression_import_leases': suppressionImportLeases,
+  '0026_display_preferences': displayPreferences,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

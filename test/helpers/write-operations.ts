@@ -23,6 +23,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/login/access-token': 'a form read field by field; writes only the failed-login count',
   'post /api/v1/session': 'the dashboard sign-in: username and password read field by field; writes the failed-login count and a session row whose columns session.repository.ts names',
   'put /api/v1/compliance/settings': 'upserts the caller\'s own account_compliance row from its four named fields (owner_id from the principal, updated_at by the service); the table is keyed by the account, with no row id for the row check',
+  'put /api/v1/users/me/preferences': 'updates the caller\'s own account row (the principal\'s owner id), setting only display_timezone and display_currency by name; no row id for the row check',
   'post /api/v1/voice/{provider}/events': 'a provider event, verified by signature and read field by field by the provider adapter',
   'post /api/v1/voice/twilio/twiml': 'Twilio\'s voice request, verified by X-Twilio-Signature; reads CallSid, From and To by name (an inbound caller becomes a contact through the inbound rules)',
   'post /api/v1/voice/twilio/action': 'Twilio\'s end of a relay session, verified by signature; reads HandoffData by name, writes nothing',

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney } from '../../ui/src/format/money.ts';
 import { createCampaignViaApi } from '../helpers/factories.ts';
 import { seed } from '../helpers/seed.ts';
 import { browserScene, HAS_BROWSER, type BrowserScene } from './browser-scene.ts';
@@ -33,13 +34,14 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 type Totals = Record<string, number | null>;
-const FIGURES: [key: string, label: string, kind: 'count' | 'rate' | 'plain'][] = [
+const FIGURES: [key: string, label: string, kind: 'count' | 'rate' | 'plain' | 'money'][] = [
   ['calls', 'Calls', 'count'], ['answered', 'Answered', 'count'], ['finished', 'Finished', 'count'], ['successful', 'Successful', 'count'],
   ['success_rate', 'Success rate (%)', 'rate'], ['total_duration', 'Total duration (s)', 'plain'], ['average_duration', 'Average duration (s)', 'plain'],
-  ['total_cost', 'Total cost', 'plain'], ['average_cost', 'Average cost', 'plain'], ['unique_contacts', 'Unique contacts', 'count'],
+  ['total_cost', 'Total cost', 'money'], ['average_cost', 'Average cost', 'money'], ['unique_contacts', 'Unique contacts', 'count'],
 ];
-/** How a value of the API reads on the page: the number as answered, a rate as a percentage with 2 decimals, null as n/a. */
-const reads = (kind: string, v: number | null | undefined) => (v == null ? 'n/a' : kind === 'rate' ? `${(v * 100).toFixed(2)}%` : String(v));
+/** How a value of the API reads on the page: the number as answered, a rate as a percentage with 2 decimals, money in the account's currency (USD by default), null as n/a. */
+const reads = (kind: string, v: number | null | undefined) =>
+  (v == null ? 'n/a' : kind === 'rate' ? `${(v * 100).toFixed(2)}%` : kind === 'money' ? formatMoney(v, 'USD', 'en-US') : String(v));
 
 /** The same request the page made, asked of the API directly with Alice's key. */
 async function askApi(url: string) {
@@ -92,22 +94,22 @@ describe.skipIf(!HAS_BROWSER)('analytics in the browser', () => {
     const costs = await askApi(cost.url());
     expect(costs.total).toBe(2);
     await page.getByRole('figure', { name: 'Trend of Cost per week', exact: true }).waitFor();
-    await page.getByText(`Cost per week, total: ${costs.total}`, { exact: true }).waitFor();
+    await page.getByText(`Cost per week, total: ${formatMoney(costs.total, 'USD', 'en-US')}`, { exact: true }).waitFor();
     expect(await page.getByRole('figure', { name: 'Trend of Calls per week' }).count()).toBe(0);
 
     const daily = await responseTo(page, '/api/v1/analytics/trends', { granularity: 'day', metric: 'cost' }, () => choose(page, 'Granularity', 'Day'));
     const days = await askApi(daily.url());
     expect(days.buckets.length).toBeGreaterThanOrEqual(30);
     await page.getByRole('figure', { name: 'Trend of Cost per day', exact: true }).waitFor();
-    await page.getByText(`Cost per day, total: ${days.total}`, { exact: true }).waitFor();
+    await page.getByText(`Cost per day, total: ${formatMoney(days.total, 'USD', 'en-US')}`, { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Show trend values' }).click();
     const table = page.getByRole('table', { name: 'Trend values' });
     await table.waitFor();
     expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Bucket start', 'Cost']);
     const cells = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[1]?.textContent ?? ''));
-    expect(cells).toEqual(days.buckets.map((b: { value: number }) => String(b.value)));
-    expect(cells.filter((c) => c !== '0').length).toBeGreaterThan(0);
+    expect(cells).toEqual(days.buckets.map((b: { value: number }) => formatMoney(b.value, 'USD', 'en-US')));
+    expect(cells.filter((c) => c !== '$0.00').length).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Hide trend values' }).click();
     await expect.poll(() => table.count()).toBe(0);
     await page.context().close();

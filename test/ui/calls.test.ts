@@ -78,7 +78,7 @@ describe.skipIf(!HAS_BROWSER)('calls in the browser', () => {
 
     await choose(page, 'Campaigns', north.title);
     await page.keyboard.press('Escape');
-    await choose(page, 'Statuses', 'finished');
+    await choose(page, 'Statuses', 'Finished');
     await page.keyboard.press('Escape');
     await page.getByLabel('Started from', { exact: true }).fill(await localInput(page, between));
     const expected = await apiCalls(`campaign_id=${north.id}&status=finished&start_time_from=${encodeURIComponent(between)}`);

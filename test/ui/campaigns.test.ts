@@ -150,7 +150,7 @@ describe.skipIf(!HAS_BROWSER)('a campaign\'s page', () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Resume' }).waitFor();
     expect((await getCampaign(campaign.id)).is_paused).toBe(true);
-    await choose(page, 'Queue contacts with status', 'failed');
+    await choose(page, 'Queue contacts with status', 'Failed');
     await page.getByRole('textbox', { name: 'At most' }).fill('3');
     await page.getByRole('button', { name: 'Queue by status' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Queued' }).textContent()).toBe('Queued 3 contacts');

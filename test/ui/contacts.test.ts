@@ -89,7 +89,7 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     const countText = main.getByText(/^\d+ contacts?\b/);
 
     await choose(page, main, 'Campaign', 'Filter A');
-    await choose(page, main, 'Status', 'new');
+    await choose(page, main, 'Status', 'New');
     const api = await listContacts(s, `campaign_id=${a.id}&status=new&limit=1`);
     expect(api.count).toBe(30);
     await expect.poll(() => countText.textContent()).toBe(`${api.count} contacts`);
@@ -99,7 +99,7 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     const readPage = async () => {
       for (const row of await bodyRows.all()) {
         const cells = await row.getByRole('cell').allTextContents();
-        expect(cells[2]).toBe('new');
+        expect(cells[2]).toBe('New');
         expect(cells[3]).toBe('Filter A');
         seen.add(cells[1]!);
       }
@@ -112,13 +112,13 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     expect(seen.size).toBe(30); // every contact of the filter, each once, over the two pages
 
     // Another status of the same campaign: the count follows the API's again (one page, no pagination).
-    await choose(page, main, 'Status', 'no_answer');
+    await choose(page, main, 'Status', 'No answer');
     const noAnswer = await listContacts(s, `campaign_id=${a.id}&status=no_answer&limit=1`);
     await expect.poll(() => countText.textContent()).toBe(`${noAnswer.count} contacts`);
     expect(await bodyRows.count()).toBe(6);
     expect(await pages.count()).toBe(0);
     await choose(page, main, 'Campaign', 'Filter B');
-    await choose(page, main, 'Status', 'new');
+    await choose(page, main, 'Status', 'New');
     const bNew = await listContacts(s, `campaign_id=${b.id}&status=new&limit=1`);
     await expect.poll(() => countText.textContent()).toBe(`${bNew.count} contacts`);
     expect(bNew.count).toBe(8);
@@ -152,7 +152,7 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     await dialog.waitFor({ state: 'hidden' });
     const row = page.getByRole('main').getByRole('table', { name: 'Contacts' }).getByRole('row', { name: /\+13105550188/ });
     await row.waitFor();
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['+13105550188', 'new', 'Add form target', 'Ada']));
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['+13105550188', 'New', 'Add form target', 'Ada']));
     const created = await listContacts(s, `campaign_id=${campaign.id}`);
     expect(created.count).toBe(1);
     expect(created.data[0]).toMatchObject({ phone_number: '+13105550188', status: 'new' });
@@ -186,8 +186,8 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     expect((await statusOf())[two!.id]).toBe('new');
     // The table shows it too, after the page refreshes itself.
     const table = main.getByRole('table', { name: 'Contacts' });
-    await expect.poll(() => table.getByRole('row', { name: /\+17185550401/ }).getByText('new', { exact: true }).count()).toBe(0);
-    await expect.poll(() => table.getByRole('row', { name: /\+17185550402/ }).getByText('new', { exact: true }).count()).toBe(1);
+    await expect.poll(() => table.getByRole('row', { name: /\+17185550401/ }).getByText('New', { exact: true }).count()).toBe(0);
+    await expect.poll(() => table.getByRole('row', { name: /\+17185550402/ }).getByText('New', { exact: true }).count()).toBe(1);
     expect(await main.getByText(/^\d+ contacts?\b/).textContent()).toBe('3 contacts');
     await page.context().close();
   });

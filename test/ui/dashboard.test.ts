@@ -71,13 +71,13 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls', exact: true }).click();
     const table = page.getByRole('table', { name: 'Calls' });
     // The page refreshes itself while calls are in progress: both end without a reload.
-    await expect.poll(async () => table.getByText('finished', { exact: true }).count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => table.getByText('Finished', { exact: true }).count(), { timeout: 30_000 }).toBe(2);
     await table.getByRole('link', { name: /^Call \d+$/ }).first().click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
     expect(await page.getByText('Assistant', { exact: true }).count()).toBeGreaterThan(0);
     // The payload the webhook sent for this call, as the receiver got it.
     const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
-    await expect.poll(() => deliveries.getByText('sent', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => deliveries.getByText('Sent', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
     const sent = JSON.parse(receiver.requests.find((r) => r.url === '/crm')!.body) as Record<string, unknown>;
     expect(await deliveries.locator('pre').first().textContent()).toContain(JSON.stringify(sent.name));
     await receiver.close();

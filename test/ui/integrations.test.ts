@@ -89,7 +89,7 @@ describe.skipIf(!HAS_BROWSER)('integrations in the browser', () => {
     const testRow = deliveries.getByRole('row').filter({ hasText: 'test' });
     await testRow.first().waitFor();
     expect(await testRow.count()).toBe(1);
-    expect(await testRow.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['test', 'sent', '202']));
+    expect(await testRow.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['test', 'Sent', '202']));
     await testRow.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
     await log.getByRole('status').filter({ hasText: 'Redelivered: sent, HTTP 202' }).waitFor();
     await expect.poll(() => receiver.requests.length).toBe(before + 2);

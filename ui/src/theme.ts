@@ -26,5 +26,6 @@ export const theme = createTheme({
   variantColorResolver: readableVariants,
   // Badges are tinted (dark text on a pale tint): a filled badge's white text fails AA on most colours.
   // A badge keeps its whole word: in a table squeezed to 390 px, Mantine's badge shrank to "A.".
-  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content' } } }) },
+  // Its words are written as read ("Busy or rejected", ui/src/format/statuses.ts), not shouted in capitals.
+  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content', textTransform: 'none' } } }) },
 });

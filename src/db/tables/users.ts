@@ -13,6 +13,10 @@ export interface UsersTable {
   created_at: Timestamp;
   /** Raised by a password change or a deactivation: tokens and sessions of an older one are refused (migration 0022). */
   credential_version: Generated<number>;
+  /** The dashboard's zone for times; null = the viewer's own (migration 0026). */
+  display_timezone: string | null;
+  /** ISO 4217 code of the currency call costs are shown in (migration 0026). */
+  display_currency: Generated<string>;
 }
 
 export interface UsersTables {

@@ -64,7 +64,8 @@ export async function prepareChunk(chunk: { seq: number; first_index: number; ro
     const key = `${campaignId}|${phone.e164}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      skipped.push({ index, phone_number: input, reason: `duplicate of row ${earlier}` });
+      // `index` counts from 0 (the API documents it so); a sentence names rows as a person counts them, from 1.
+      skipped.push({ index, phone_number: input, reason: `duplicate of row ${earlier + 1}` });
       continue;
     }
     seen.set(key, index);

@@ -40,7 +40,7 @@ describe('bulk import', () => {
     expect(done.errors).toEqual([
       { index: 1, phone_number: usPhone(1), reason: 'duplicate: the campaign already has this phone number' },
       { index: 2, phone_number: 'not a phone', reason: 'not a valid phone number' },
-      { index: 3, phone_number: '+1 212 200 0000', reason: 'duplicate of row 0' },
+      { index: 3, phone_number: '+1 212 200 0000', reason: 'duplicate of row 1' },
     ]);
 
     const contacts = await contactsOf(campaign.id);

@@ -43,7 +43,7 @@ export const TaskCreated = Type.Object({
 export const ImportRowError = Type.Object({
   index: Type.Integer({ description: '0-based position in the request array, or data row of the CSV (header excluded)' }),
   phone_number: Type.String({ description: 'the phone number as given' }),
-  reason: Type.String(),
+  reason: Type.String({ description: 'why the row was skipped or failed, for people: a row it names counts from 1 ("duplicate of row 1" is the row of index 0)' }),
 });
 
 const progressFields = {

@@ -1,4 +1,5 @@
 import { Detail, ErrorResponses } from '../../http/schemas.ts';
+import { DisplayPreferences } from './display-preferences.schemas.ts';
 import { Me, User, UserCreate } from './users.schemas.ts';
 
 /** The OpenAPI description of each users operation; users.routes.ts registers them. */
@@ -18,4 +19,25 @@ export const CreateAccount = {
   summary: 'Create an account (superuser only)',
   body: UserCreate,
   response: { 200: User, ...ErrorResponses, 409: Detail },
+} as const;
+
+const PREFERENCES_NOTE =
+  'How the dashboard shows the account\'s times and money, for everyone who works in it (its sub-users read the owner\'s). ' +
+  'A display setting only: the API keeps answering date-times in UTC and costs as stored.';
+
+export const ReadDisplayPreferences = {
+  operationId: 'read_display_preferences',
+  tags,
+  summary: 'Read the account\'s display time zone and currency',
+  description: PREFERENCES_NOTE,
+  response: { 200: DisplayPreferences, 401: Detail, 404: Detail },
+} as const;
+
+export const UpdateDisplayPreferences = {
+  operationId: 'update_display_preferences',
+  tags,
+  summary: 'Change the account\'s display time zone and currency (owner only)',
+  description: `${PREFERENCES_NOTE} Both fields are written: display_timezone null means each viewer's own zone; an unknown zone or currency is 422; a sub-user is 403.`,
+  body: DisplayPreferences,
+  response: { 200: DisplayPreferences, ...ErrorResponses },
 } as const;

@@ -6,7 +6,9 @@ import { Breakdowns } from './analytics/Breakdowns';
 import { CampaignPicker } from './analytics/CampaignPicker';
 import { Definitions } from './analytics/Definitions';
 import { Figures } from './analytics/Figures';
-import { CALL_TYPES, GRANULARITIES, isoDay, periodOf, ZONE, type CallType } from './analytics/model';
+import { CALL_TYPES, GRANULARITIES, periodOf, type CallType } from './analytics/model';
+import { dayIn } from '../format/time';
+import { useFormat } from '../format/useFormat';
 import { useDetailedReport } from './analytics/queries';
 import { Trend, type ReportQuery } from './analytics/Trend';
 
@@ -17,15 +19,16 @@ const PERIODS = [
   { value: 'custom', label: 'Custom range' },
 ];
 
-const shown = (iso: string) => new Date(iso).toLocaleString(undefined, { timeZone: ZONE, dateStyle: 'medium', timeStyle: 'short' });
-
 /**
  * Analytics of the calls the user can see: the figures, trend and breakdowns exactly as
- * /api/v1/analytics/detailed and /trends answer them, over whole local days (end exclusive).
+ * /api/v1/analytics/detailed and /trends answer them, over whole days in the account's display zone
+ * (end exclusive), which also buckets the trend and the hours of day.
  */
 export default function Analytics() {
+  const f = useFormat();
+  const shown = f.time;
   const [preset, setPreset] = useState('30');
-  const today = isoDay(new Date());
+  const today = dayIn(new Date(), f.zone);
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
   const [campaigns, setCampaigns] = useState<string[]>([]);
@@ -33,11 +36,11 @@ export default function Analytics() {
   const [compare, setCompare] = useState(false);
   const [granularity, setGranularity] = useState('auto');
 
-  const period = periodOf(preset, from, to);
+  const period = periodOf(preset, from, to, f.zone);
   const query: ReportQuery | null = 'error' in period ? null : {
     start_date: period.start.toISOString(),
     end_date: period.end.toISOString(),
-    timezone: ZONE,
+    timezone: f.zone,
     ...(campaigns[0] ? { campaign_id: Number(campaigns[0]) } : {}),
     ...(callTypes.length ? { call_types: callTypes as CallType[] } : {}),
   };
@@ -65,7 +68,7 @@ export default function Analytics() {
       </Group>
       {report && (
         <Text size="sm" c="dimmed">
-          Period: {shown(report.period.start)} to {shown(report.period.end)} (end excluded, times in {report.period.timezone})
+          Period: {shown(report.period.start)} to {shown(report.period.end)} (end excluded)
           {report.previous && <> · previous period: {shown(report.previous.period.start)} to {shown(report.previous.period.end)}</>}
         </Text>
       )}

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
 import { Problem } from '../components/Problem';
+import { useFormat } from '../format/useFormat';
 import { callerIdOf, optOutOf, transcriptOf } from './calls/call-data';
 import { CallDeliveries } from './calls/CallDeliveries';
 import { useCall } from './calls/queries';
@@ -11,6 +12,7 @@ const FOUND_BY: Partial<Record<string, string>> = { assistant: 'the assistant', 
 export default function Call() {
   const id = Number(useParams().id);
   const call = useCall(id);
+  const f = useFormat();
   const c = call.data;
   if (call.error) return <Problem error={call.error} />;
   if (!c) return <Text>Loading call {id}…</Text>;
@@ -23,11 +25,13 @@ export default function Call() {
         <Title order={2}>Call {c.id}</Title>
         <Anchor component={Link} to="/calls">All calls</Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <Figure label="Status" value={<Badge>{c.status}</Badge>} />
-        <Figure label="Outcome" value={c.action_status ?? 'none'} />
+      <SimpleGrid cols={{ base: 2, sm: 3 }}>
+        <Figure label="Status" value={<Badge>{f.callStatus(c.status)}</Badge>} />
+        <Figure label="Outcome" value={f.outcome(c.action_status)} />
         <Figure label="Duration" value={c.call_duration != null ? `${c.call_duration} s` : '—'} />
-        <Figure label="Cost" value={c.cost != null ? `$${c.cost.toFixed(4)}` : '—'} />
+        <Figure label="Cost" value={c.cost != null ? f.money(c.cost) : '—'} />
+        <Figure label="Started" value={c.start_time ? f.time(c.start_time) : '—'} />
+        <Figure label="Type" value={f.callType(c.call_type)} />
       </SimpleGrid>
       <Text size="sm">Campaign {c.campaign_title} · contact {c.contact_id} ({c.to_number}) · {c.call_ended_by_reason ?? ''}</Text>
       {callerId && (

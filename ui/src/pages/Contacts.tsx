@@ -9,6 +9,7 @@ import { ContactsTable } from './contacts/ContactsTable';
 import { CsvImport } from './contacts/CsvImport';
 import { useContacts, useQueueContacts } from './contacts/queries';
 import { type Contact, type ContactStatus, STATUSES } from './contacts/shared';
+import { contactStatusLabel, optionsOf } from '../format/statuses';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
@@ -72,7 +73,7 @@ export default function Contacts() {
       </Group>
       <Group align="end" wrap="wrap">
         <Select label="Campaign" placeholder="All campaigns" data={campaigns.options} value={campaignId} onChange={filter(setCampaignId)} searchable clearable miw={200} />
-        <Select label="Status" placeholder="Any" data={STATUSES} value={status} onChange={filter(setStatus)} clearable miw={160} />
+        <Select label="Status" placeholder="Any" data={optionsOf(STATUSES, contactStatusLabel)} value={status} onChange={filter(setStatus)} clearable miw={160} />
         <TextInput label="Find phone number" description="Exact number" value={phoneText} onChange={(e) => { setPhoneText(e.currentTarget.value); setPage(1); }} type="search" miw={180} />
       </Group>
       <Problem error={list.error ?? campaigns.error} />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Box, Button, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
+import { useFormat } from '../../format/useFormat';
 import type { Detailed } from './model';
 
 function Counts({ label, head, rows }: { label: string; head: string; rows: { name: string; count: number }[] }) {
@@ -17,15 +18,16 @@ function Counts({ label, head, rows }: { label: string; head: string; rows: { na
 
 /** The period's breakdowns, as answered: by status, outcome (action status), call type, campaign and hour of day. */
 export function Breakdowns({ report }: { report: Detailed }) {
+  const f = useFormat();
   const [hoursAsTable, setHoursAsTable] = useState(false);
   return (
     <section aria-labelledby="breakdowns">
       <Stack gap="sm">
         <Title order={3} id="breakdowns">Breakdowns</Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Counts label="Calls by status" head="Status" rows={report.by_status.map((r) => ({ name: r.status, count: r.count }))} />
-          <Counts label="Calls by outcome" head="Outcome" rows={report.by_action_status.map((r) => ({ name: r.action_status ?? 'none', count: r.count }))} />
-          <Counts label="Calls by call type" head="Call type" rows={report.by_call_type.map((r) => ({ name: r.call_type ?? 'none (test calls)', count: r.count }))} />
+          <Counts label="Calls by status" head="Status" rows={report.by_status.map((r) => ({ name: f.callStatus(r.status), count: r.count }))} />
+          <Counts label="Calls by outcome" head="Outcome" rows={report.by_action_status.map((r) => ({ name: f.outcome(r.action_status), count: r.count }))} />
+          <Counts label="Calls by call type" head="Call type" rows={report.by_call_type.map((r) => ({ name: f.callType(r.call_type), count: r.count }))} />
         </SimpleGrid>
         <ScrollTable label="Calls by campaign table" minWidth={560}>
           <Table aria-label="Calls by campaign" striped>
@@ -38,7 +40,7 @@ export function Breakdowns({ report }: { report: Detailed }) {
                   <Table.Td>{c.campaign_title ?? `Campaign ${c.campaign_id}`}</Table.Td>
                   <Table.Td>{String(c.calls)}</Table.Td>
                   <Table.Td>{String(c.successful)}</Table.Td>
-                  <Table.Td>{String(c.total_cost)}</Table.Td>
+                  <Table.Td>{f.money(c.total_cost)}</Table.Td>
                   <Table.Td>{String(c.total_duration)}</Table.Td>
                 </Table.Tr>
               ))}

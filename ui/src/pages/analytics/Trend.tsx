@@ -4,6 +4,7 @@ import { Box, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/
 import { LineChart } from '@mantine/charts';
 import type { Query } from '../../api/types';
 import { Problem } from '../../components/Problem';
+import { useFormat } from '../../format/useFormat';
 import { bucketLabel, TREND_METRICS, type Granularity, type TrendMetric, type Trends } from './model';
 import { useTrend } from './queries';
 
@@ -12,13 +13,16 @@ export type ReportQuery = Omit<Query<'read_analytics_trends'>, 'metric' | 'granu
 
 /** The trend of one metric per bucket (every bucket present, zeros included) as a line chart, with its total. */
 export function Trend({ query, granularity }: { query: ReportQuery | null; granularity: string }) {
+  const f = useFormat();
   const [metric, setMetric] = useState<TrendMetric>('calls');
   const [asTable, setAsTable] = useState(false);
   const params = { ...query, metric, ...(granularity === 'auto' ? {} : { granularity: granularity as Granularity }) };
   const trend = useTrend(params, query !== null);
   const data: Trends | undefined = trend.data;
   const label = TREND_METRICS.find((m) => m.value === metric)?.label ?? metric;
-  const points = (data?.buckets ?? []).map((b) => ({ bucket: bucketLabel(b.start, data!.granularity), value: b.value }));
+  const points = (data?.buckets ?? []).map((b) => ({ bucket: bucketLabel(b.start, data!.granularity, f), value: b.value }));
+  // Cost reads as money, like every amount on the dashboard; the chart's axis keeps plain numbers.
+  const value = (v: number) => (metric === 'cost' ? f.money(v) : String(v));
   return (
     <section aria-labelledby="trend">
       <Stack gap="sm">
@@ -27,7 +31,7 @@ export function Trend({ query, granularity }: { query: ReportQuery | null; granu
           <Select label="Metric" data={TREND_METRICS} value={metric} onChange={(v) => v && setMetric(v as TrendMetric)} allowDeselect={false} w={220} />
           {data && (
             <Text size="sm">
-              {label} per {data.granularity}, total: <Text span fw={700}>{String(data.total)}</Text>
+              {label} per {data.granularity}, total: <Text span fw={700}>{value(data.total)}</Text>
             </Text>
           )}
         </Group>
@@ -48,7 +52,7 @@ export function Trend({ query, granularity }: { query: ReportQuery | null; granu
                   <Table.Thead><Table.Tr><Table.Th>Bucket start</Table.Th><Table.Th>{label}</Table.Th></Table.Tr></Table.Thead>
                   <Table.Tbody>
                     {data.buckets.map((b, i) => (
-                      <Table.Tr key={b.start}><Table.Td>{points[i]?.bucket}</Table.Td><Table.Td>{String(b.value)}</Table.Td></Table.Tr>
+                      <Table.Tr key={b.start}><Table.Td>{points[i]?.bucket}</Table.Td><Table.Td>{value(b.value)}</Table.Td></Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>

@@ -1,5 +1,7 @@
 import type { paths } from '../../api/schema';
 import type { Query } from '../../api/types';
+import { dayIn, startOfDay } from '../../format/time';
+import type { Format } from '../../format/useFormat';
 
 /** The API's own answers, typed from the generated schema (never copied by hand). */
 export type Detailed = paths['/api/v1/analytics/detailed']['get']['responses'][200]['content']['application/json'];
@@ -55,61 +57,48 @@ export const CALL_TYPES = [
 ];
 
 /**
- * A figure as the API answered it, untouched: counts, seconds and money as the number itself
- * (the API already rounds money to the cent and averages to 2 or 4 decimals). A rate (a fraction
- * rounded to 4 decimals) is shown as a percentage with 2 decimals, which loses nothing. Null: "n/a".
+ * A figure as the API answered it: counts and seconds as the number itself (the API already rounds
+ * averages to 2 or 4 decimals), money through the account's currency (ui/src/format/money.ts), a rate
+ * (a fraction rounded to 4 decimals) as a percentage with 2 decimals, which loses nothing. Null: "n/a".
  */
-export function formatFigure(kind: Kind, value: number | null | undefined): string {
+export function formatFigure(kind: Kind, value: number | null | undefined, money: (amount: number) => string): string {
   if (value === null || value === undefined) return 'n/a';
   if (kind === 'rate') return `${(value * 100).toFixed(2)}%`;
+  if (kind === 'money') return money(value);
   return String(value);
 }
 
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
 
-/** The change against the previous period: absolute (a rate's in percentage points) and percent, as answered. */
-export function formatChange(kind: Kind, change: { absolute: number | null; percent: number | null } | undefined): string {
+/** The change against the previous period: absolute (a rate's in percentage points, money in the currency) and percent, as answered. */
+export function formatChange(kind: Kind, change: { absolute: number | null; percent: number | null } | undefined, money: (amount: number) => string): string {
   if (!change || change.absolute === null) return 'n/a';
-  const absolute = kind === 'rate' ? `${signed((change.absolute * 100).toFixed(2), change.absolute)} pp` : signed(String(change.absolute), change.absolute);
+  const absolute = kind === 'rate'
+    ? `${signed((change.absolute * 100).toFixed(2), change.absolute)} pp`
+    : signed(kind === 'money' ? money(change.absolute) : String(change.absolute), change.absolute);
   const percent = change.percent === null ? 'n/a %' : `${signed(String(change.percent), change.percent)}%`;
   return `${absolute} (${percent})`;
 }
 
-/** The browser's IANA zone: day boundaries, buckets and hours of day are the operator's local ones. */
-export const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-/** "YYYY-MM-DD" of a local date. */
-export const isoDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-
-const localMidnight = (day: string) => {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
-};
-
 /**
- * The period as the API takes it: whole local days, end exclusive. "Last N days" is the N days
- * ending with today (today included); a custom range runs from From's midnight to the midnight after To.
+ * The period as the API takes it: whole days in `zone` (the account's display zone), end exclusive.
+ * "Last N days" is the N days ending with today (today included); a custom range runs from From's
+ * midnight to the midnight after To.
  */
-export function periodOf(preset: string, from: string, to: string): { start: Date; end: Date } | { error: string } {
+export function periodOf(preset: string, from: string, to: string, zone: string, now = new Date()): { start: Date; end: Date } | { error: string } {
   if (preset === 'custom') {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) return { error: 'Choose both dates' };
-    const start = localMidnight(from);
-    const end = localMidnight(to);
-    end.setDate(end.getDate() + 1);
+    const start = startOfDay(from, zone);
+    const end = startOfDay(to, zone, 1);
     if (end <= start) return { error: 'To must be on or after From' };
     return { start, end };
   }
-  const end = localMidnight(isoDay(new Date()));
-  end.setDate(end.getDate() + 1);
-  const start = new Date(end);
-  start.setDate(start.getDate() - Number(preset));
-  return { start, end };
+  const today = dayIn(now, zone);
+  return { start: startOfDay(today, zone, 1 - Number(preset)), end: startOfDay(today, zone, 1) };
 }
 
-/** A bucket's start, in the page's zone, as precise as its granularity. */
-export function bucketLabel(iso: string, granularity: Granularity): string {
-  const d = new Date(iso);
-  if (granularity === 'hour') return d.toLocaleString(undefined, { timeZone: ZONE, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-  if (granularity === 'month') return d.toLocaleDateString(undefined, { timeZone: ZONE, year: 'numeric', month: 'short' });
-  return d.toLocaleDateString(undefined, { timeZone: ZONE, year: 'numeric', month: 'short', day: 'numeric' });
+/** A bucket's start in the display zone, as precise as its granularity. */
+export function bucketLabel(iso: string, granularity: Granularity, f: Pick<Format, 'hour' | 'day'>): string {
+  if (granularity === 'hour') return f.hour(iso);
+  return f.day(iso, granularity === 'month' ? 'month' : 'day');
 }

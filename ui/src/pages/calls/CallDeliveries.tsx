@@ -2,6 +2,7 @@ import { Badge, Code, Stack, Table, Text, Title } from '@mantine/core';
 import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { ScrollTable } from '../../components/ScrollTable';
+import { deliveryStatusLabel } from '../../format/statuses';
 import { useCallDeliveries } from './queries';
 
 /**
@@ -28,7 +29,7 @@ export function CallDeliveries({ callId }: { callId: number }) {
               {rows.map((d) => (
                 <Table.Tr key={d.id}>
                   <Table.Td>{d.webhook}</Table.Td>
-                  <Table.Td><Badge variant="light">{d.status}</Badge>{d.reason ? <Text size="xs">{d.reason}</Text> : null}</Table.Td>
+                  <Table.Td><Badge variant="light">{deliveryStatusLabel(d.status)}</Badge>{d.reason ? <Text size="xs">{d.reason}</Text> : null}</Table.Td>
                   <Table.Td>{d.http_status ?? '—'}</Table.Td>
                   <Table.Td><Code block>{JSON.stringify(d.payload, null, 2)}</Code></Table.Td>
                 </Table.Tr>

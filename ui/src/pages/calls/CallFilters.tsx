@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Button, Collapse, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useFormat } from '../../format/useFormat';
+import { optionsOf } from '../../format/statuses';
 import { CampaignPicker } from '../analytics/CampaignPicker';
 import { ACTION_STATUSES, activeFilters, CALL_STATUSES, CALL_TYPES, fromLocalInput, queryError, toLocalInput, type FilterKey } from './filters';
 
@@ -17,6 +19,7 @@ const MORE: FilterKey[] = ['action_status', 'call_type', 'end_time_from', 'end_t
 
 /** Every filter GET /api/v1/calls/ accepts, each reading and writing its own URL parameter. */
 export function CallFilters({ params, onChange, error }: Props) {
+  const f = useFormat();
   const moreSet = MORE.filter((k) => params.getAll(k).some(Boolean)).length;
   const moreRefused = MORE.some((k) => queryError(error, k));
   const [moreOpen, setMoreOpen] = useState(moreSet > 0);
@@ -32,15 +35,15 @@ export function CallFilters({ params, onChange, error }: Props) {
     <TextInput key={key} label={label} value={params.get(key) ?? ''} onChange={(e) => setOne(key, e.currentTarget.value)} error={queryError(error, key)} {...extra} />
   );
   const when = (key: FilterKey, label: string) => (
-    <TextInput key={key} label={label} type="datetime-local" step={1} value={toLocalInput(params.get(key))}
-      onChange={(e) => setOne(key, fromLocalInput(e.currentTarget.value, key.endsWith('_to')))} error={queryError(error, key)} />
+    <TextInput key={key} label={label} description={f.zone} type="datetime-local" step={1} value={toLocalInput(params.get(key), f.zone)}
+      onChange={(e) => setOne(key, fromLocalInput(e.currentTarget.value, key.endsWith('_to'), f.zone))} error={queryError(error, key)} />
   );
 
   return (
     <Stack gap="sm" role="search" aria-label="Call filters">
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
         <CampaignPicker label="Campaigns" includeArchived placeholder="Any campaign" value={params.getAll('campaign_id')} onChange={(v) => setMany('campaign_id', v)} error={queryError(error, 'campaign_id')} />
-        <MultiSelect label="Statuses" placeholder={params.getAll('status').length ? undefined : 'Any status'} data={CALL_STATUSES} value={params.getAll('status')}
+        <MultiSelect label="Statuses" placeholder={params.getAll('status').length ? undefined : 'Any status'} data={optionsOf(CALL_STATUSES, f.callStatus)} value={params.getAll('status')}
           onChange={(v) => setMany('status', v)} error={queryError(error, 'status')} clearable />
         {when('start_time_from', 'Started from')}
         {when('start_time_to', 'Started until')}
@@ -48,9 +51,9 @@ export function CallFilters({ params, onChange, error }: Props) {
       {text('call_data', 'Search in call data', { description: 'Any text in the call data, keys and values, any case' })}
       <Collapse expanded={open} id="more-call-filters">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
-          <MultiSelect label="Outcomes" placeholder={params.getAll('action_status').length ? undefined : 'Any outcome'} data={ACTION_STATUSES} value={params.getAll('action_status')}
+          <MultiSelect label="Outcomes" placeholder={params.getAll('action_status').length ? undefined : 'Any outcome'} data={optionsOf(ACTION_STATUSES, f.outcome)} value={params.getAll('action_status')}
             onChange={(v) => setMany('action_status', v)} error={queryError(error, 'action_status')} clearable />
-          <Select label="Call type" placeholder="Any type" data={CALL_TYPES} value={params.get('call_type')} onChange={(v) => setOne('call_type', v ?? '')} error={queryError(error, 'call_type')} clearable />
+          <Select label="Call type" placeholder="Any type" data={optionsOf(CALL_TYPES, f.callType)} value={params.get('call_type')} onChange={(v) => setOne('call_type', v ?? '')} error={queryError(error, 'call_type')} clearable />
           {when('end_time_from', 'Ended from')}
           {when('end_time_to', 'Ended until')}
         </SimpleGrid>
@@ -58,8 +61,8 @@ export function CallFilters({ params, onChange, error }: Props) {
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm" verticalSpacing="xs" mt="xs">
           {text('duration_from', 'Duration from (s)', { inputMode: 'numeric' })}
           {text('duration_to', 'Duration to (s)', { inputMode: 'numeric' })}
-          {text('cost_from', 'Cost from', { inputMode: 'decimal' })}
-          {text('cost_to', 'Cost to', { inputMode: 'decimal' })}
+          {text('cost_from', `Cost from (${f.currency})`, { inputMode: 'decimal' })}
+          {text('cost_to', `Cost to (${f.currency})`, { inputMode: 'decimal' })}
           {text('phone_number', 'Called number', { inputMode: 'tel', description: 'Exact number' })}
           {text('from_number', 'Caller number', { inputMode: 'tel', description: 'Exact number' })}
           {text('contact_id', 'Contact id', { inputMode: 'numeric' })}

@@ -1,5 +1,6 @@
 import { ApiProblem } from '../../api/client';
 import type { paths } from '../../api/schema';
+import { instantAt, wallClockIn } from '../../format/time';
 
 /**
  * The calls list's filters live in the URL query string under the API's own parameter names,
@@ -61,24 +62,22 @@ export function queryError(error: unknown, key: string): string | undefined {
 export const placedUnderFilters = (error: unknown) =>
   error instanceof ApiProblem && error.fields.length > 0 && error.fields.every((f) => f.loc[0] === 'query' && FILTER_KEYS.includes(f.loc[1] as FilterKey));
 
-/** An ISO instant as a datetime-local input shows it (local time, to the second); '' when not a date. */
-export function toLocalInput(iso: string | null): string {
+/** An ISO instant as a datetime-local input shows it (the wall clock in `zone`, to the second); '' when not a date. */
+export function toLocalInput(iso: string | null, zone: string): string {
   if (!iso) return '';
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return Number.isNaN(d.getTime()) ? '' : wallClockIn(d, zone);
 }
 
 /**
- * A datetime-local value (the browser's time zone) as the instant the API filters on. The input
- * has whole seconds, so an upper bound ("until 10:05:30") takes the whole second: the API's
- * bounds are inclusive, and a call started at 10:05:30.4 is "until 10:05:30" to a person.
+ * A datetime-local value (a wall clock in `zone`, the account's display zone) as the instant the API
+ * filters on. The input has whole seconds, so an upper bound ("until 10:05:30") takes the whole second:
+ * the API's bounds are inclusive, and a call started at 10:05:30.4 is "until 10:05:30" to a person.
  */
-export function fromLocalInput(local: string, upper: boolean): string {
+export function fromLocalInput(local: string, upper: boolean, zone: string): string {
   if (!local) return '';
-  const d = new Date(local);
-  if (Number.isNaN(d.getTime())) return local;
+  const d = instantAt(local, zone);
+  if (!d) return local;
   if (upper) d.setMilliseconds(999);
   return d.toISOString();
 }

@@ -3,6 +3,8 @@ import { Badge, Button, Card, Group, NumberInput, Progress, Select, Stack, Text,
 import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { type ContactStatus, STATUSES } from '../contacts/shared';
+import { optionsOf } from '../../format/statuses';
+import { useFormat } from '../../format/useFormat';
 import type { Campaign } from './model';
 import { useCampaignSummary, useChangeCampaignState, useQueueByStatus, useQueueNewContacts } from './queries';
 
@@ -16,6 +18,7 @@ const QUEUEABLE = STATUSES.filter((s) => !['in progress', 'do_not_disturb', 'pau
 /** The campaign's progress (GET .../summary) and what can be done to it: pause, resume, archive, queue. */
 export function CampaignActions({ campaign }: { campaign: Campaign }) {
   const id = campaign.id;
+  const f = useFormat();
   const summary = useCampaignSummary(id);
   const change = useChangeCampaignState(id);
   const queueNew = useQueueNewContacts(id);
@@ -40,9 +43,9 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
           <Stack gap={4}>
             <Progress value={total ? (100 * (total - open)) / total : 0} aria-label={`${campaign.title} progress`} />
             <Text size="sm">{total - open} of {total} contacts done · {s.calls_in_progress} calls in progress</Text>
-            <Text size="sm">Next call: {s.next_call_at ? new Date(s.next_call_at).toLocaleString() : '—'} ({s.next_call_reason})</Text>
+            <Text size="sm">Next call: {s.next_call_at ? f.time(s.next_call_at) : '—'} ({f.sentence(s.next_call_reason)})</Text>
             <Group gap={6} role="group" aria-label="Contacts by status">
-              {Object.entries(byStatus).filter(([, n]) => n > 0).map(([k, n]) => <Badge key={k} variant="light" color="gray" c="dark.9">{k}: {n}</Badge>)}
+              {Object.entries(byStatus).filter(([, n]) => n > 0).map(([k, n]) => <Badge key={k} variant="light" color="gray" c="dark.9">{f.contactStatus(k)}: {n}</Badge>)}
             </Group>
           </Stack>
         )}
@@ -58,7 +61,7 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
         {queueNew.data && <Text size="sm" role="status">{queueNew.data.message}</Text>}
         <form onSubmit={(e) => { e.preventDefault(); queueByStatus.mutate({ status: (status ?? 'new') as ContactStatus, limit: Number(limit) }); }} aria-label="Queue by status">
           <Group gap="xs" align="flex-end">
-            <Select label="Queue contacts with status" w={220} data={QUEUEABLE} allowDeselect={false} value={status} onChange={setStatus} error={queryError('status')} />
+            <Select label="Queue contacts with status" w={220} data={optionsOf(QUEUEABLE, f.contactStatus)} allowDeselect={false} value={status} onChange={setStatus} error={queryError('status')} />
             <NumberInput label="At most" w={110} min={1} allowDecimal={false} value={limit} onChange={setLimit} error={queryError('limit')} />
             <Button type="submit" loading={queueByStatus.isPending}>Queue by status</Button>
           </Group>

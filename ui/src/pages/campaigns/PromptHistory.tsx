@@ -3,6 +3,7 @@ import { Badge, Button, Card, Code, Group, Stack, Text, Textarea, Title } from '
 import { Problem } from '../../components/Problem';
 import type { PromptEntry } from './model';
 import { useDecidePrompt } from './queries';
+import { useFormat } from '../../format/useFormat';
 
 // Filled badges with 4.5:1 contrast (as Campaigns.tsx STATE_COLOR).
 const STATUS_COLOR = {
@@ -12,7 +13,6 @@ const STATUS_COLOR = {
   rejected: { color: 'red.9', c: 'white' },
 } as const;
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '');
 const author = (e: PromptEntry) =>
   e.created_by_sub_user_id
     ? `sub-user ${e.created_by_sub_user_full_name ?? e.created_by_sub_user_email ?? `#${e.created_by_sub_user_id}`}`
@@ -38,6 +38,7 @@ export function PromptHistory({ campaignId, entries, isOwner }: { campaignId: nu
 }
 
 function Entry({ campaignId, entry, version, isOwner }: { campaignId: number; entry: PromptEntry; version: number; isOwner: boolean }) {
+  const { time: when } = useFormat();
   const [comment, setComment] = useState('');
   const decide = useDecidePrompt(campaignId, entry.id);
   const decideAs = (decision: 'approve' | 'reject') => decide.mutate({ decision, comment: comment.trim() || null });

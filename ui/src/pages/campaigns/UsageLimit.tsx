@@ -1,6 +1,7 @@
 import { Fieldset, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { fieldError } from '../../api/client';
+import { useFormat } from '../../format/useFormat';
 import { type Campaign, type CampaignValues, LIMIT_UNITS } from './model';
 
 /**
@@ -8,6 +9,9 @@ import { type Campaign, type CampaignValues, LIMIT_UNITS } from './model';
  * edited in UTC, said in the labels, so what is typed is what is stored.
  */
 export function UsageLimit({ form, error, campaign }: { form: UseFormReturnType<CampaignValues>; error: unknown; campaign?: Campaign }) {
+  const f = useFormat();
+  // A limit in money reads as money; contacts and minutes as the count with its unit.
+  const amount = (v: number | null | undefined) => (campaign?.limit_unit === 'cost' ? f.money(v ?? 0) : String(v ?? 0));
   return (
     <Fieldset legend="Usage limit">
       <Stack gap="xs">
@@ -21,7 +25,7 @@ export function UsageLimit({ form, error, campaign }: { form: UseFormReturnType<
         </Group>
         {campaign && campaign.limit_value !== null && campaign.limit_value !== undefined && (
           <Text size="sm">
-            Used {campaign.limit_usage ?? 0} of {campaign.limit_value} {campaign.limit_unit ?? ''}
+            Used {amount(campaign.limit_usage)} of {amount(campaign.limit_value)}{campaign.limit_unit === 'cost' ? '' : ` ${campaign.limit_unit ?? ''}`}
             {campaign.limit_reached ? ' — limit reached: no new calls start' : ''}
           </Text>
         )}

@@ -5,12 +5,14 @@ import { Problem } from '../../components/Problem';
 import { AuditTable } from './AuditTable';
 import { useAuditEvents } from './queries';
 import { AUDIT_KINDS, type AuditKind, localToIso } from './model';
+import { useFormat } from '../../format/useFormat';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
 /** The account's audit events (owners only), a page at a time, filtered by kind, actor and time. */
 export function AuditLog() {
+  const { zone } = useFormat();
   const [page, setPage] = useState(1);
   const [kinds, setKinds] = useState<string[]>([]);
   const [actorText, setActorText] = useState('');
@@ -21,8 +23,8 @@ export function AuditLog() {
     skip: (page - 1) * PAGE, limit: PAGE,
     ...(kinds.length ? { kind: kinds as AuditKind[] } : {}),
     ...(actor ? { actor } : {}),
-    ...(since ? { since: localToIso(since) } : {}),
-    ...(until ? { until: localToIso(until) } : {}),
+    ...(since ? { since: localToIso(since, zone) } : {}),
+    ...(until ? { until: localToIso(until, zone) } : {}),
   };
   const events = useAuditEvents(query);
   const rows = events.data?.data ?? [];
@@ -33,8 +35,8 @@ export function AuditLog() {
       <Group align="end" wrap="wrap">
         <MultiSelect label="Kind" placeholder={kinds.length ? undefined : 'Any kind'} data={[...AUDIT_KINDS]} value={kinds} onChange={reset(setKinds)} clearable searchable miw={240} maw={320} />
         <TextInput label="Actor" description="E-mail, username or api key name" type="search" value={actorText} onChange={(e) => reset(setActorText)(e.currentTarget.value)} miw={200} />
-        <TextInput label="Since" type="datetime-local" value={since} onChange={(e) => reset(setSince)(e.currentTarget.value)} />
-        <TextInput label="Until" type="datetime-local" value={until} onChange={(e) => reset(setUntil)(e.currentTarget.value)} />
+        <TextInput label="Since" description={zone} type="datetime-local" value={since} onChange={(e) => reset(setSince)(e.currentTarget.value)} />
+        <TextInput label="Until" description={zone} type="datetime-local" value={until} onChange={(e) => reset(setUntil)(e.currentTarget.value)} />
       </Group>
       <Problem error={events.error} />
       <Text size="sm" aria-live="polite">{events.isPending ? 'Loading the audit log…' : `${total} event${total === 1 ? '' : 's'}`}</Text>

@@ -1,6 +1,7 @@
 import { Badge, Table, Text } from '@mantine/core';
 import { ScrollTable } from '../../components/ScrollTable';
-import { type AuditEvent, when } from './model';
+import { type AuditEvent } from './model';
+import { useFormat } from '../../format/useFormat';
 
 const show = (v: unknown): string => {
   if (v === null || v === undefined) return '—';
@@ -21,6 +22,7 @@ const subjectOf = (e: AuditEvent) => `${e.subject.type.replace(/_/g, ' ')}${e.su
 
 /** One page of audit events: when, who, what kind, about what, the details summarised, from where. */
 export function AuditTable({ rows }: { rows: AuditEvent[] }) {
+  const { time: when } = useFormat();
   return (
     <ScrollTable label="Audit log table" minWidth={980}>
       <Table striped aria-label="Audit log">

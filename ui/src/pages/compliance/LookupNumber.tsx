@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, Stack, TextInput, Title } from '@mantine/core';
 import { ApiProblem } from '../../api/client';
 import { useLookup } from './queries';
-import { SOURCE_LABEL, when } from './model';
+import { SOURCE_LABEL } from './model';
+import { useFormat } from '../../format/useFormat';
 
 /** "Is this number suppressed?": the answer, with the suppression that applies; a 422 (not a number) under the field. */
 export function LookupNumber() {
+  const { time: when } = useFormat();
   const lookup = useLookup();
   const [phone, setPhone] = useState('');
   const problem = lookup.error instanceof ApiProblem ? lookup.error : null;

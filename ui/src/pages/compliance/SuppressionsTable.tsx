@@ -1,11 +1,13 @@
 import { Badge, Button, Table, Text } from '@mantine/core';
 import { ScrollTable } from '../../components/ScrollTable';
-import { addedBy, SOURCE_LABEL, type Suppression, when } from './model';
+import { addedBy, SOURCE_LABEL, type Suppression } from './model';
+import { useFormat } from '../../format/useFormat';
 
 const SOURCE_COLOR = { manual: 'blue', import: 'cyan', opt_out: 'orange', integration: 'grape' } as const;
 
 /** One page of the do-not-call list; the Remove button only when the viewer may remove (the owner). */
 export function SuppressionsTable({ rows, onRemove }: { rows: Suppression[]; onRemove?: (s: Suppression) => void }) {
+  const { time: when } = useFormat();
   const now = Date.now();
   return (
     <ScrollTable label="Do-not-call list table" minWidth={onRemove ? 860 : 760}>

@@ -1,5 +1,6 @@
 import type { paths } from '../../api/schema';
 import { downloadCsv } from '../../components/csv-download';
+import { instantAt } from '../../format/time';
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -32,10 +33,8 @@ const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
 void kindsComplete;
 
-export const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : '');
-
-/** A datetime-local input's value (the browser's local time) as an ISO instant the API reads unambiguously. */
-export const localToIso = (value: string) => (value ? new Date(value).toISOString() : undefined);
+/** A datetime-local input's value (a wall clock in the display zone) as an ISO instant the API reads unambiguously. */
+export const localToIso = (value: string, zone: string) => (value ? instantAt(value, zone)?.toISOString() ?? value : undefined);
 
 /** Who added a suppression, as the list shows it. */
 export const addedBy = (s: Suppression) => {

@@ -6,6 +6,7 @@ import { Problem } from '../../components/Problem';
 import { useCampaignOptions } from '../campaigns/queries';
 import { useSaveContact } from './queries';
 import { type Contact, type ContactStatus, nameOf, STATUSES } from './shared';
+import { contactStatusLabel, optionsOf } from '../../format/statuses';
 
 const FIELDS = ['campaign_id', 'phone_number', 'status', 'contact_data'];
 /** True when every error of a 422 is shown under one of the form's fields. */
@@ -52,7 +53,7 @@ export function ContactForm({ contact, onDone }: { contact?: Contact; onDone: ()
           {...form.getInputProps('campaign_id')} error={fieldError(problem, 'campaign_id') ?? (campaigns.error ? campaigns.error.message : undefined)}
         />
         <TextInput label="Phone number" placeholder="+14155550123" required autoComplete="off" {...form.getInputProps('phone_number')} error={fieldError(problem, 'phone_number')} />
-        <Select label="Status" data={STATUSES} allowDeselect={false} {...form.getInputProps('status')} error={fieldError(problem, 'status')} />
+        <Select label="Status" data={optionsOf(STATUSES, contactStatusLabel)} allowDeselect={false} {...form.getInputProps('status')} error={fieldError(problem, 'status')} />
         <TextInput label="Name" {...form.getInputProps('name')} error={fieldError(problem, 'contact_data')} />
         {save.error && !coveredByFields(problem) && <Problem error={save.error} />}
         <Group justify="flex-end">

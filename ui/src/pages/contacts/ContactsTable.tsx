@@ -1,5 +1,6 @@
 import { Badge, Button, Checkbox, Table, Text } from '@mantine/core';
 import { ScrollTable } from '../../components/ScrollTable';
+import { useFormat } from '../../format/useFormat';
 import { type Contact, nameOf, STATUS_COLOR } from './shared';
 
 type Props = {
@@ -9,10 +10,9 @@ type Props = {
   onEdit: (contact: Contact) => void;
 };
 
-const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString() : '');
-
 /** One page of contacts with a checkbox per row (and one for the whole page) and an Edit button. */
 export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
+  const f = useFormat();
   const onPage = rows.filter((c) => selected.has(c.id)).length;
   return (
     <ScrollTable label="Contacts table" minWidth={760}>
@@ -42,15 +42,15 @@ export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
                 <Checkbox aria-label={`Select ${c.phone_number}`} checked={selected.has(c.id)} onChange={(e) => onSelect([c], e.currentTarget.checked)} />
               </Table.Td>
               <Table.Td>{c.phone_number}</Table.Td>
-              <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{c.status}</Badge></Table.Td>
+              <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{f.contactStatus(c.status)}</Badge></Table.Td>
               <Table.Td>{c.campaign_title ?? `Campaign ${c.campaign_id}`}</Table.Td>
               <Table.Td>{nameOf(c)}</Table.Td>
               <Table.Td>{c.calls_attempts ?? 0}</Table.Td>
               <Table.Td>
                 {c.next_action_time || c.next_action_reason ? (
                   <>
-                    <Text size="sm">{when(c.next_action_time)}</Text>
-                    {c.next_action_reason && <Text size="xs" c="dimmed">{c.next_action_reason}</Text>}
+                    <Text size="sm">{f.time(c.next_action_time)}</Text>
+                    {c.next_action_reason && <Text size="xs" c="dimmed">{f.sentence(c.next_action_reason)}</Text>}
                   </>
                 ) : ''}
               </Table.Td>

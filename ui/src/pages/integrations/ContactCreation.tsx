@@ -5,9 +5,10 @@ import { ApiProblem, fieldError } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { CampaignPicker } from '../analytics/CampaignPicker';
 import { useCampaignTitles } from '../campaigns/queries';
-import { when } from './model';
+
 import { useContactIntegrations, useCreateContactIntegration } from './queries';
 import { ShownOnce } from './ShownOnce';
+import { useFormat } from '../../format/useFormat';
 
 const PATH = '/api/v1/contact-creation-integration/create-contact';
 
@@ -45,6 +46,7 @@ function Example({ title, code, copyLabel }: { title: string; code: string; copy
 
 /** Contact-creation integrations: a token per integration, shown once, with examples built from this origin. */
 export function ContactCreation() {
+  const { time: when } = useFormat();
   const [name, setName] = useState('');
   const [campaigns, setCampaigns] = useState<string[]>([]);
   const [autoStart, setAutoStart] = useState(false);

@@ -2,14 +2,16 @@ import { useState } from 'react';
 import { ScrollTable } from '../../components/ScrollTable';
 import { Badge, Button, Pagination, Stack, Table, Text } from '@mantine/core';
 import { Problem } from '../../components/Problem';
-import { excerpt, when, type Webhook } from './model';
+import { excerpt, type Webhook } from './model';
 import { useDeliveriesPage, useRedeliver } from './queries';
+import { useFormat } from '../../format/useFormat';
 
 const PAGE = 20;
 const COLOR = { sent: 'green', failed: 'red', pending: 'blue', skipped: 'gray' } as const;
 
 /** A webhook's delivery log, newest first, a page at a time; any delivery can be sent again. */
 export function Deliveries({ webhook }: { webhook: Webhook }) {
+  const f = useFormat();
   const [page, setPage] = useState(1);
   const list = useDeliveriesPage(webhook.id, page, PAGE);
   const redeliver = useRedeliver(webhook.id);
@@ -19,7 +21,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
     <Stack>
       <Problem error={list.error ?? redeliver.error} />
       {redeliver.isSuccess && <Text size="sm" role="status">Redelivered: {redeliver.data.status}{redeliver.data.http_status !== null ? `, HTTP ${redeliver.data.http_status}` : ''}</Text>}
-      <ScrollTable label="Deliveries table" minWidth={720}>
+      <ScrollTable label="Deliveries table" minWidth={880}>
         <Table aria-label="Deliveries" striped>
           <Table.Thead>
             <Table.Tr><Table.Th>Time</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Call</Table.Th><Table.Th>Status</Table.Th><Table.Th>HTTP status</Table.Th><Table.Th>Reason</Table.Th><Table.Th>Response</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
@@ -27,13 +29,13 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
           <Table.Tbody>
             {rows.map((d) => (
               <Table.Tr key={d.id}>
-                <Table.Td>{when(d.finished_at ?? d.created_at)}</Table.Td>
+                <Table.Td miw={120}>{f.time(d.finished_at ?? d.created_at)}</Table.Td>
                 <Table.Td>{d.kind}</Table.Td>
                 <Table.Td>{d.call_id ?? ''}</Table.Td>
-                <Table.Td><Badge color={COLOR[d.status]}>{d.status}</Badge></Table.Td>
+                <Table.Td><Badge color={COLOR[d.status]}>{f.deliveryStatus(d.status)}</Badge></Table.Td>
                 <Table.Td>{d.http_status ?? ''}</Table.Td>
-                <Table.Td>{d.reason ?? ''}</Table.Td>
-                <Table.Td maw={240} style={{ wordBreak: 'break-all' }}>{d.response_body ? excerpt(d.response_body, 120) : ''}</Table.Td>
+                <Table.Td miw={160}>{d.reason ?? ''}</Table.Td>
+                <Table.Td miw={160} maw={280} style={{ overflowWrap: 'anywhere' }}>{d.response_body ? excerpt(d.response_body, 120) : ''}</Table.Td>
                 <Table.Td>
                   <Button size="xs" variant="default" disabled={d.status === 'pending'} loading={redeliver.isPending && redeliver.variables === d.id}
                     onClick={() => redeliver.mutate(d.id)} aria-label={`Redeliver delivery ${d.id}`}>Redeliver</Button>

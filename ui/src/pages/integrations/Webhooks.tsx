@@ -113,7 +113,7 @@ export function Webhooks() {
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size="xl" closeButtonProps={CLOSE}>
+      <Modal opened={log !== null} onClose={() => setLog(null)} title={log ? `Deliveries of ${webhookName(log)}` : ''} size={1120} closeButtonProps={CLOSE}>
         {log && <Deliveries webhook={log} />}
       </Modal>
       <Modal opened={rotating !== null} onClose={() => setRotating(null)} title="Rotate the signing secret?" closeButtonProps={CLOSE}>

@@ -7,7 +7,5 @@ export type ContactIntegration = paths['/api/v1/integrations/contact-creation/']
 
 export const webhookName = (w: Pick<Webhook, 'id' | 'name'>) => w.name || `Webhook ${w.id}`;
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '');
-
 /** The first characters of a receiver's answer, for an alert or a table cell. */
 export const excerpt = (text: string | null | undefined, max = 300) => (!text ? '(empty body)' : text.length > max ? `${text.slice(0, max)}…` : text);

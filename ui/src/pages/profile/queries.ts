@@ -12,6 +12,7 @@ export const profileKeys = {
   apiKeys: ['api-keys'] as const,
   subUsers: ['sub-users'] as const,
   grants: (subUserId: number) => ['sub-user-campaigns', subUserId] as const,
+  preferences: ['display-preferences'] as const,
 };
 
 /** The owner's own account (a sub-user has none to read: `enabled` false). */
@@ -71,5 +72,27 @@ export function useChangeGrants(subUserId: number) {
       for (const id of granted.filter((v) => !next.includes(v))) await must(api.DELETE('/api/v1/sub-users/{id}/campaigns/{campaign_id}', path(id)));
     },
     onSettled: () => client.invalidateQueries({ queryKey: profileKeys.grants(subUserId) }),
+  });
+}
+
+export type DisplayPreferences = Answer<'read_display_preferences'>;
+
+/**
+ * The account's display zone and currency (a sub-user reads its owner's). Every page formats with
+ * them (ui/src/format/useFormat.ts); they change only through the form below, which refreshes them.
+ */
+export function usePreferences() {
+  return useQuery({
+    queryKey: profileKeys.preferences,
+    queryFn: () => must(api.GET('/api/v1/users/me/preferences')),
+    staleTime: Infinity,
+  });
+}
+
+export function useUpdatePreferences() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_display_preferences'>) => must(api.PUT('/api/v1/users/me/preferences', { body })),
+    onSuccess: (saved) => client.setQueryData(profileKeys.preferences, saved),
   });
 }
