@@ -21,6 +21,7 @@ import * as callRoutes from './migrations/0020_call_routes.ts';
 import * as sessionRevocation from './migrations/0022_session_revocation.ts';
 import * as callsScale from './migrations/0021_calls_scale.ts';
 import * as nextActionCode from './migrations/0023_next_action_code.ts';
+import * as skippedDeliveries from './migrations/0025_skipped_deliveries.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0022_session_revocation': sessionRevocation,
   '0021_calls_scale': callsScale,
   '0023_next_action_code': nextActionCode,
+  '0025_skipped_deliveries': skippedDeliveries,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

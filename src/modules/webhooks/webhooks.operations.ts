@@ -79,7 +79,8 @@ export const ListDeliveries = {
   summary: 'Delivery log of an integration',
   description:
     'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
-    'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. ' +
+    'skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; ' +
+    'a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. ' +
     `A sent delivery lists in missing_required the required fields it had to send as null. ${LIST_BUDGET_NOTE}`,
   params: IdParams,
   querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),

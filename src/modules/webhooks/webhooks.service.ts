@@ -11,6 +11,7 @@ import { normaliseRequestSchema, SchemaFormError } from './request-schema.ts';
 import type { PayloadSchema } from '../../extraction/extractor.ts';
 import * as repo from './webhooks.repository.ts';
 import { listDeliveries } from './deliveries.repository.ts';
+import type { SkippedBy } from './enqueue-deliveries.ts';
 import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './sealed-credentials.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
 import type { AuditRequest } from '../audit/audit.service.ts';
@@ -256,8 +257,8 @@ export async function deleteIntegration(input: { db: Db; principal: Principal; i
 }
 
 /** A delivery row as the API answers it (its payload is a JSON object or null). */
-export function toDeliveryResponse<T extends { payload: unknown; status: string }>(row: T) {
-  return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent' };
+export function toDeliveryResponse<T extends { payload: unknown; status: string; skipped_by: string | null }>(row: T) {
+  return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent', skipped_by: row.skipped_by as SkippedBy | null };
 }
 
 /** The delivery log of an integration, newest first. Owner only: payloads carry contact data. */
