@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ApiKeys } from './profile/ApiKeys';
+import { PasswordChange } from './profile/PasswordChange';
 import { useMe } from './profile/queries';
 import { SubUsers } from './profile/SubUsers';
 
@@ -29,6 +30,7 @@ export default function Profile() {
         </Tabs.List>
       </Tabs>
       {tab === 'account' && <Account />}
+      {tab === 'account' && <PasswordChange />}
       {tab === 'api-keys' && owner && <ApiKeys />}
       {tab === 'sub-users' && owner && <SubUsers />}
     </Stack>
