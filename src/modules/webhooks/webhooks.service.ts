@@ -156,7 +156,7 @@ async function checkTarget(url: string, rules: TargetRules | undefined) {
   const { host } = checkUrl(url);
   if (!host) return; // a placeholder in the host: known only when sending, and checked then
   const reason = await blockedHostReason(host, rules.resolver ? { resolver: rules.resolver } : {});
-  if (reason) throw bad('url', `webhooks may not reach this machine or a private network: ${reason} (${SSRF_HINT})`);
+  if (reason) throw bad('url', `blocked: ${reason}; webhooks may not reach this machine or a private network (${SSRF_HINT})`);
 }
 
 async function checkCampaigns(db: Db, principal: Principal, ids: number[]) {
