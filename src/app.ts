@@ -15,6 +15,7 @@ import { redactedUrl } from './http/redact-url.ts';
 import { authenticate, credentialKind } from './modules/auth/authenticate.ts';
 import { requireCsrfHeader, sessionTokenOf } from './modules/auth/dashboard-session.ts';
 import { sessionRoutes, signInRoutes } from './modules/auth/session.routes.ts';
+import { setupRoutes } from './modules/setup/setup.routes.ts';
 import { dashboardStatic } from './http/dashboard-static.ts';
 import type { Principal } from './modules/auth/principal.ts';
 import { healthRoutes, isHealthProbe } from './modules/health/health.routes.ts';
@@ -154,6 +155,7 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(loginRoutes, { prefix: '/api/v1' });
   await app.register(signInRoutes, { prefix: '/api/v1' });
+  await app.register(setupRoutes, { prefix: '/api/v1' });
   // Routes with their own authentication.
   await app.register(createContactRoutes, { prefix: '/api/v1/contact-creation-integration' });
   await app.register(callEventsRoutes, { prefix: '/api/v1/voice' });

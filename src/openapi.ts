@@ -8,7 +8,8 @@ import type { App } from './app.ts';
 
 export const TAGS = [
   { name: 'login', description: 'OAuth 2.0 password flow for accounts and sub-users' },
-  { name: 'users', description: 'Accounts (a superuser creates them) and their display preferences (time zone, currency)' },
+  { name: 'users', description: 'Accounts (a superuser creates them), their display preferences (time zone, currency) and a login\'s own password' },
+  { name: 'setup', description: 'First run: whether the service still needs its owner account, and creating it from the dashboard' },
   { name: 'api-keys', description: 'The profile area\'s API keys tab: a key is shown once and stored hashed' },
   { name: 'sub-users', description: 'Sub-users of an account and the campaigns granted to them' },
   { name: 'campaigns', description: 'List, read, create, update campaigns; queue all contacts of a campaign for calling' },

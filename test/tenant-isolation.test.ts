@@ -626,6 +626,7 @@ describe('coverage', () => {
     ['POST /api/v1/suppressions/import/csv', 'multipart upload into the caller\'s own list (no id to reach another account with); its task is read through GET /suppressions/bulk/{task_id}, exercised here'],
     ['GET /api/v1/session', 'takes no id: answers the caller itself (src/modules/auth/dashboard-session.test.ts)'],
     ['DELETE /api/v1/session', 'takes no id: ends only the session of the cookie sent (src/modules/auth/dashboard-session.test.ts)'],
+    ['PUT /api/v1/users/me/password', 'takes no id: changes the caller\'s own password, proven by its current one (src/modules/users/password-change.test.ts)'],
   ]);
 
   it('exercises every authenticated operation the service mounts as another account or a sub-user', () => {

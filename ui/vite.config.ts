@@ -14,6 +14,9 @@ export default defineConfig({
     emptyOutDir: true,
     // Each page is its own chunk (React.lazy in App.tsx); the entry holds the shell only.
     chunkSizeWarningLimit: 900,
+    // The favicon stays a file among the hashed assets (not a data: URL in index.html), so the
+    // service can also answer /favicon.ico with it.
+    assetsInlineLimit: (file) => (file.endsWith('favicon.svg') ? false : undefined),
   },
   server: {
     proxy: { '/api': { target: api, changeOrigin: false } },

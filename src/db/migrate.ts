@@ -23,6 +23,7 @@ import * as callsScale from './migrations/0021_calls_scale.ts';
 import * as nextActionCode from './migrations/0023_next_action_code.ts';
 import * as suppressionImportLeases from './migrations/0024_suppression_import_leases.ts';
 import * as displayPreferences from './migrations/0026_display_preferences.ts';
+import * as skippedDeliveries from './migrations/0027_skipped_deliveries.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0023_next_action_code': nextActionCode,
   '0024_suppression_import_leases': suppressionImportLeases,
   '0026_display_preferences': displayPreferences,
+  '0027_skipped_deliveries': skippedDeliveries,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -10,6 +10,7 @@ import { DASHBOARD_CSP, NOT_BUILT_MESSAGE } from './dashboard-static.ts';
 const root = mkdtempSync(path.join(tmpdir(), 'vc-dashboard-'));
 const dist = path.join(root, 'dist');
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64"/></svg>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 let t: TestApp;
@@ -21,6 +22,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), SCRIPT);
   writeFileSync(path.join(dist, 'assets', 'index-abc123.css'), 'body{margin:0}');
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(dist, 'assets', 'favicon-Ab12_x.svg'), ICON);
   writeFileSync(path.join(root, 'secret.txt'), 'do not serve me');
   t = await createTestApp({}, { dashboardDir: dist });
   unbuilt = await createTestApp({}, { dashboardDir: path.join(root, 'missing') });
@@ -69,6 +71,27 @@ describe('the built dashboard', () => {
     expect(svg.headers['content-type']).toBe('image/svg+xml');
     expect(svg.headers['cache-control']).toBe('no-cache');
     expect((await t.request({ method: 'HEAD', url: '/campaigns/12' })).statusCode).toBe(200);
+  });
+
+  it('answers /favicon.ico with the hashed icon index.html links, revalidated; 204 when the build has none', async () => {
+    const res = await t.request({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(ICON);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const hashed = await t.request({ method: 'GET', url: '/assets/favicon-Ab12_x.svg' });
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const bare = mkdtempSync(path.join(tmpdir(), 'vc-dashboard-bare-'));
+    writeFileSync(path.join(bare, 'index.html'), INDEX);
+    const without = await createTestApp({}, { dashboardDir: bare });
+    try {
+      const none = await without.request({ method: 'GET', url: '/favicon.ico' });
+      expect(none.statusCode).toBe(204);
+      expect(none.body).toBe('');
+    } finally {
+      await without.close();
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 
   it('reaches no file outside the directory', async () => {

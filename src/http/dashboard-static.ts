@@ -98,6 +98,18 @@ export function loadDashboard(dir: string): Map<string, StaticFile> | null {
   return files;
 }
 
+/**
+ * What /favicon.ico answers: browsers and tools ask for it whatever the page links. The dashboard's
+ * icon is a hashed SVG (index.html links it); served here as it is, revalidated rather than
+ * immutable since this name does not change with it. A build without one: 204, never a 404.
+ */
+function faviconOf(files: Map<string, StaticFile>): StaticFile | undefined {
+  for (const [key, file] of files) {
+    if (/^assets\/favicon-[\w-]+\.svg$/.test(key)) return { ...file, cacheControl: 'no-cache' };
+  }
+  return undefined;
+}
+
 const isServicePath = (pathname: string) => SERVICE_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
 /** The file a path names, as a key of the map; null for a path that cannot name one (`..`, NUL, backslash, bad escapes). */
@@ -140,7 +152,8 @@ export async function dashboardStatic(app: App, options: { distDir?: string }) {
       if (!clientRoute) return reply.callNotFound();
       return reply.code(503).header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT_MESSAGE);
     }
-    const file = loaded.get(key) ?? (clientRoute ? loaded.get('index.html') : undefined);
+    const file = loaded.get(key) ?? (clientRoute ? loaded.get('index.html') : key === 'favicon.ico' ? faviconOf(loaded) : undefined);
+    if (key === 'favicon.ico' && !file) return reply.code(204).header('cache-control', 'no-cache').send();
     if (!file) return reply.callNotFound();
     return send(request, reply, file);
   };

@@ -127,3 +127,34 @@ export function ssrfReasonOf(error: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * Why a webhook host would be refused, said when the URL is saved rather than at its first send:
+ * an IP literal in any spelling, a `localhost` name, or a name whose DNS answer now includes a
+ * blocked address. Null when it may be reached, and also when the name does not resolve within
+ * `timeoutMs` (a receiver not set up yet is no reason to refuse the form): the connect-time check
+ * above still refuses whatever the name resolves to when a request is sent, so this is advice
+ * given early, never the guard itself.
+ */
+export async function blockedHostReason(hostname: string, options: { resolver?: Resolver; timeoutMs?: number } = {}): Promise<string | null> {
+  const literal = ipLiteralOf(hostname);
+  if (literal) return blockedAddressReason(literal);
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  // RFC 6761: localhost and its subdomains are loopback whatever a resolver says.
+  if (name === 'localhost' || name.endsWith('.localhost')) return `${hostname} is a loopback name`;
+  const resolver = options.resolver ?? systemResolver;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), options.timeoutMs ?? 2_000);
+  });
+  try {
+    const addresses = await Promise.race([resolver(name).catch(() => null), gaveUp]);
+    for (const a of addresses ?? []) {
+      const reason = blockedAddressReason(a.address);
+      if (reason) return `${hostname} resolves to ${reason}`;
+    }
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}

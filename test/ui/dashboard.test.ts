@@ -14,8 +14,9 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const openWindow = { call_allowed_from_time: '00:00:00', call_allowed_to_time: '23:59:59' };
-const NAV = ['Campaigns', 'Contacts', 'Calls', 'Analytics', 'Integrations', 'API keys'];
-const PROFILE_TABS = [['Account', '/account'], ['Sub-users', '/sub-users']];
+const NAV = ['Campaigns', 'Contacts', 'Calls', 'Analytics', 'Integrations', 'Profile'];
+// The Profile link opens its Account tab; the other tabs by address.
+const PROFILE_TABS = [['API keys', '/api-keys'], ['Sub-users', '/sub-users']];
 
 describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
   it('signs in with the labelled form, names the main navigation, and signs out for good', async () => {
@@ -86,7 +87,8 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
 
   it('creates an API key, shows it once, and deletes it after a confirmation', async () => {
     const page = await s.page({ signIn: s.alice });
-    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('link', { name: 'Profile', exact: true }).click();
+    await page.getByRole('tab', { name: 'API keys' }).click();
     await page.getByLabel('Key name').fill('browser key');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = await page.locator('code').first().textContent();
@@ -139,9 +141,9 @@ describe.skipIf(!HAS_BROWSER)('the dashboard', () => {
   it.each([1280, 390])('has no serious accessibility violation on any page at %i px wide', async (width) => {
     const page = await s.page({ width, signIn: s.alice, bypassCSP: true });
     for (const name of NAV) {
-      const path = name === 'API keys' ? '/api-keys' : `/${name.toLowerCase()}`;
+      const path = name === 'Profile' ? '/account' : `/${name.toLowerCase()}`;
       await page.goto(path);
-      await page.getByRole('heading', { name, level: 2 }).waitFor();
+      await page.getByRole('heading', { name: name === 'Profile' ? 'Account' : name, level: 2 }).waitFor();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, `${name} at ${width} px`);
       await screenshot(page, `${path.slice(1)}-${width}`);

@@ -24,11 +24,11 @@ export const ROUTES = [
   { paths: ['/assistants'], load: () => import('./pages/Assistants'), nav: { label: 'Assistants' } },
   { paths: ['/voice-connections'], load: () => import('./pages/VoiceConnections'), nav: { label: 'Voice connections', ownersOnly: true } },
   { paths: ['/compliance', '/compliance/settings', '/compliance/audit'], load: () => import('./pages/Compliance'), nav: { label: 'Compliance' } },
-  { paths: ['/api-keys', '/account', '/sub-users'], load: () => import('./pages/Profile'), nav: { label: 'API keys' } },
+  { paths: ['/account', '/api-keys', '/sub-users'], load: () => import('./pages/Profile'), nav: { label: 'Profile' } },
 ] as const satisfies readonly PageRoute[];
 
 /** Where `/` and an unknown address lead. */
 export const HOME = '/campaigns';
 
-/** The main navigation, in the list's order. */
-export const NAVIGATION = ROUTES.flatMap((route: PageRoute) => (route.nav ? [{ to: route.paths[0], ...route.nav }] : []));
+/** The main navigation, in the list's order; a link is current on every address of its page. */
+export const NAVIGATION = ROUTES.flatMap((route: PageRoute) => (route.nav ? [{ to: route.paths[0], paths: route.paths, ...route.nav }] : []));

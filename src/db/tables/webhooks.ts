@@ -45,6 +45,8 @@ export interface WebhookDeliveriesTable {
   redelivery_of: number | null;
   status: string;
   reason: string | null;
+  /** Migration 0027: the filter or rule that skipped it (status skipped), else null. */
+  skipped_by: string | null;
   request_method: string | null;
   request_url: string | null;
   payload: Json;

@@ -11,9 +11,9 @@ import type { Db } from '../../db/connection.ts';
  * (a session token's digest) is the dashboard session that made a change to its own login's
  * password: it moves to the new version and stays signed in, while every other session and every
  * bearer token of the login ends. A bearer token cannot be moved (it is signed, not stored), so a
- * password changed over a bearer token ends that token too.
+ * password changed over a bearer token ends that token too. Answers the login's new version.
  */
-export async function revokeCredentials(trx: Db, login: { kind: 'user' | 'sub_user'; id: number }, keepSession?: string): Promise<void> {
+export async function revokeCredentials(trx: Db, login: { kind: 'user' | 'sub_user'; id: number }, keepSession?: string): Promise<number> {
   const table = login.kind === 'user' ? 'users' : 'sub_users';
   const owner = login.kind === 'user' ? 'user_id' : 'sub_user_id';
   const { credential_version: version } = await trx
@@ -28,4 +28,5 @@ export async function revokeCredentials(trx: Db, login: { kind: 'user' | 'sub_us
     await trx.updateTable('dashboard_sessions').set({ credential_version: version }).where(owner, '=', login.id).where('token_digest', '=', keepSession).execute();
   }
   await others.execute();
+  return version;
 }

@@ -34,11 +34,19 @@ export async function signIn(input: {
 }): Promise<{ token: string; who: SessionPrincipal }> {
   const checked = await checkPassword(input);
   if ('refused' in checked) throw new HttpError(401, checked.refused);
-  const sessions = createSessionRepository(input.db);
+  return startSession(input.db, checked.subject, input.lifetimeSeconds);
+}
+
+/**
+ * A new dashboard session for a login already proven (a sign-in, the first owner just created, a
+ * password just changed): the token goes to the cookie, its digest to the database.
+ */
+export async function startSession(db: Db, subject: LoginSubject, lifetimeSeconds: number): Promise<{ token: string; who: SessionPrincipal }> {
+  const sessions = createSessionRepository(db);
   await sessions.deleteExpired();
   const token = newSessionToken();
-  await sessions.insert({ digest: digestToken(token), subject: checked.subject, lifetimeSeconds: input.lifetimeSeconds });
-  return { token, who: await describeSession(input.db, principalOf(checked.subject)) };
+  await sessions.insert({ digest: digestToken(token), subject, lifetimeSeconds });
+  return { token, who: await describeSession(db, principalOf(subject)) };
 }
 
 /** Ends the session the token names (nothing when it names none). */

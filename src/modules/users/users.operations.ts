@@ -1,6 +1,7 @@
+import { Type } from 'typebox';
 import { Detail, ErrorResponses } from '../../http/schemas.ts';
 import { DisplayPreferences } from './display-preferences.schemas.ts';
-import { Me, User, UserCreate } from './users.schemas.ts';
+import { Me, PasswordChange, User, UserCreate } from './users.schemas.ts';
 
 /** The OpenAPI description of each users operation; users.routes.ts registers them. */
 
@@ -40,4 +41,18 @@ export const UpdateDisplayPreferences = {
   description: `${PREFERENCES_NOTE} Both fields are written: display_timezone null means each viewer's own zone; an unknown zone or currency is 422; a sub-user is 403.`,
   body: DisplayPreferences,
   response: { 200: DisplayPreferences, ...ErrorResponses },
+} as const;
+
+export const ChangePassword = {
+  operationId: 'change_password',
+  tags,
+  summary: 'Change the caller\'s own password',
+  description:
+    'For the account or sub-user the credential names. `current_password` must be the password it has now, else 422 at ' +
+    '`["body", "current_password"]` and nothing changes (a wrong one counts as a failed login: the login\'s throttle and 429 apply). ' +
+    '`new_password`: 8 to 128 characters, as everywhere. Every dashboard session and bearer token of that login ends (see Sub-users: the ' +
+    'credential version); a request made with the dashboard session cookie gets a fresh session in its place (a new `vc_session` cookie), so ' +
+    'that browser stays signed in. API keys belong to the account and stay valid. 204.',
+  body: PasswordChange,
+  response: { 204: Type.Null({ description: 'Changed' }), ...ErrorResponses, 429: Detail },
 } as const;

@@ -34,3 +34,14 @@ export const findSubUserById = (db: Db, id: number) =>
 
 export const insertUser = (db: Db, row: { email: string; hashed_password: string; full_name: string | null; is_superuser: boolean; is_active: boolean }) =>
   db.insertInto('users').values(row).returning(userColumns).executeTakeFirstOrThrow();
+
+type LoginRef = { kind: 'user' | 'sub_user'; id: number };
+const loginTable = (login: LoginRef) => (login.kind === 'user' ? 'users' : 'sub_users');
+
+/** The password hash and state of a login, for a password change. */
+export const findLoginSecret = (db: Db, login: LoginRef) =>
+  db.selectFrom(loginTable(login)).select(['hashed_password', 'created_at']).where('id', '=', login.id).executeTakeFirst();
+
+/** Writes a login's new password hash; its sessions and tokens are ended beside it (credential-revocation.ts). */
+export const setLoginPassword = (db: Db, login: LoginRef, hashedPassword: string) =>
+  db.updateTable(loginTable(login)).set({ hashed_password: hashedPassword }).where('id', '=', login.id).execute();

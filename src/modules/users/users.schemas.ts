@@ -29,3 +29,9 @@ export const Me = Type.Object({
   owner_id: Type.Integer(),
   username: Type.Optional(Nullable(Type.String())),
 });
+
+/** PUT /users/me/password: the caller's own password; the new one follows the rules of UserCreate. */
+export const PasswordChange = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: 1024, description: 'the password the login has now' }),
+  new_password: UserCreate.properties.password,
+});

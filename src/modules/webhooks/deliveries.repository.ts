@@ -200,7 +200,7 @@ export async function insertManualDelivery(db: Handle, input: { integrationId: n
 }
 
 const DELIVERY_COLUMNS = [
-  'id', 'integration_id', 'call_id', 'kind', 'redelivery_of', 'status', 'reason', 'request_method', 'request_url', 'payload',
+  'id', 'integration_id', 'call_id', 'kind', 'redelivery_of', 'status', 'reason', 'skipped_by', 'request_method', 'request_url', 'payload',
   'extraction_method', 'null_fields', 'missing_required', 'http_status', 'duration_ms', 'response_body', 'created_at', 'started_at', 'finished_at',
 ] as const;
 

@@ -48,14 +48,31 @@ function verify(secret: string, req: ReceivedRequest): boolean {
 }
 
 describe('filters', () => {
-  it('only-interested (default) sends only for action_status interested', async () => {
+  it('only-interested (default) sends only for action_status interested, and records the others as skipped by it', async () => {
     const s = await setup();
     const yes = await call(s.campaignId, { action_status: 'interested' });
-    await call(s.campaignId, { action_status: null });
-    await call(s.campaignId, { action_status: 'scheduled' });
+    const none = await call(s.campaignId, { action_status: null });
+    const scheduled = await call(s.campaignId, { action_status: 'scheduled' });
+    const rows = await settled(t.deps.db, s.integration.id, 3);
+    expect(rows.map((r) => [r.call_id, r.status, r.skipped_by, r.reason])).toEqual([
+      [yes.id, 'sent', null, null],
+      [none.id, 'skipped', 'only_interested', 'only interested calls are sent; this call\'s outcome was none'],
+      [scheduled.id, 'skipped', 'only_interested', 'only interested calls are sent; this call\'s outcome was scheduled'],
+    ]);
+    expect(rows[2]!.finished_at).not.toBeNull();
+    expect(s.hits()).toHaveLength(1);
+  });
+
+  it('a call skipped by only-interested is sent when its interested outcome arrives after the end', async () => {
+    const s = await setup();
+    const c = await call(s.campaignId, { action_status: null });
+    expect((await settled(t.deps.db, s.integration.id, 1)).map((r) => r.skipped_by)).toEqual(['only_interested']);
+    await t.deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('calls').set({ action_status: 'interested' }).where('id', '=', c.id).execute();
+      await enqueueWebhookDeliveries(trx, c.id);
+    });
     const rows = await settled(t.deps.db, s.integration.id, 1);
-    expect(rows.map((r) => r.call_id)).toEqual([yes.id]);
-    expect(rows[0]!.status).toBe('sent');
+    expect(rows.map((r) => [r.status, r.skipped_by, r.reason])).toEqual([['sent', null, null]]);
     expect(s.hits()).toHaveLength(1);
   });
 
@@ -73,8 +90,13 @@ describe('filters', () => {
     await call(s.campaignId, { status: 'finished' });
     const vm = await call(s.campaignId, { status: 'voicemail' });
     await call(s.campaignId, { status: 'busy_or_rejected', action_status: null });
-    const rows = await settled(t.deps.db, s.integration.id, 1);
-    expect(rows.map((r) => r.call_id)).toEqual([vm.id]);
+    const rows = await settled(t.deps.db, s.integration.id, 3);
+    expect(rows.filter((r) => r.status === 'sent').map((r) => r.call_id)).toEqual([vm.id]);
+    // The first filter that fails is the one named.
+    expect(rows.filter((r) => r.status === 'skipped').map((r) => [r.skipped_by, r.reason])).toEqual([
+      ['call_statuses', 'only calls with the status voicemail, busy_or_rejected are sent; this call\'s status was finished'],
+      ['only_interested', 'only interested calls are sent; this call\'s outcome was none'],
+    ]);
   });
 
   it('sends only for the integration\'s campaigns, never for a non-terminal or inactive case', async () => {
@@ -95,7 +117,7 @@ describe('filters', () => {
     await call(s.campaignId, { transcript: null });
     await call(s.campaignId, { transcript: [] });
     const rows = await settled(t.deps.db, s.integration.id, 2);
-    expect(rows.map((r) => [r.status, r.reason])).toEqual([['skipped', 'the call has no transcript'], ['skipped', 'the call has no transcript']]);
+    expect(rows.map((r) => [r.status, r.skipped_by, r.reason])).toEqual([['skipped', 'no_transcript', 'the call has no transcript'], ['skipped', 'no_transcript', 'the call has no transcript']]);
     // Proves a request does NOT follow: nothing to wait for, so a short while must pass.
     await new Promise((r) => setTimeout(r, 100));
     expect(s.hits()).toHaveLength(0);

@@ -24,10 +24,17 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * An integration whose URL the sender must refuse. Saving such a URL is refused at once (below),
+ * so it is written to the row directly: what a URL saved before that check, or a name that
+ * resolved elsewhere when saved (DNS rebinding), leaves behind. The connect-time guard is tested.
+ */
 async function integration(url: string, allowed_hosts?: string) {
   const { campaigns: [campaign] } = await seed(t.deps.db, { campaigns: [{ owner: alice }] });
-  const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url, request_schema: 'name - client', campaign_ids: [campaign.id], ...(allowed_hosts ? { allowed_hosts } : {}) } });
+  const res = await t.request({ method: 'POST', url: '/api/v1/integrations/webhooks', headers: alice.headers, payload: { url: 'https://receiver.example.com/in', request_schema: 'name - client', campaign_ids: [campaign.id] } });
   expect(res.statusCode, res.body).toBe(200);
+  const host = allowed_hosts ? allowed_hosts.split(',') : [new URL(url.replace(/\{\{[^}]*\}\}/g, 'x')).hostname];
+  await t.deps.db.updateTable('webhook_integrations').set({ url, allowed_hosts: host }).where('id', '=', res.json().id).execute();
   return { id: res.json().id as number, campaignId: campaign.id };
 }
 

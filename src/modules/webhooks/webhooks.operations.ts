@@ -10,6 +10,11 @@ import { Delivery, DeliveryList, DeliveryStatus, Integration, IntegrationCreate,
 
 const tags = ['webhooks'];
 
+const BLOCKED_URL =
+  'A URL whose host is, or now resolves to, a loopback, private, link-local, CGNAT, unique-local, multicast or unspecified address (or is `localhost`) ' +
+  'is refused when saved: 422 at `["body", "url"]` with the reason, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is on. A name that does not resolve yet is accepted. ' +
+  'Every send checks the address it connects to again (DNS may change after saving), and such a refusal is recorded in the delivery log.';
+
 export const ListWebhookIntegrations = {
   operationId: 'list_webhook_integrations',
   tags,
@@ -26,7 +31,7 @@ export const CreateWebhookIntegration = {
   description:
     'Account holder only (sub-users get 403). Every campaign must be the caller\'s (404 unknown, 403 another account\'s). ' +
     'The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service\'s SECRET_KEY (AES-256-GCM). ' +
-    'Private and loopback destinations are refused when sending (see allowed_hosts), and the refusal is recorded in the delivery log.',
+    BLOCKED_URL,
   body: IntegrationCreate,
   response: { 200: IntegrationCreated, ...ErrorResponses },
 } as const;
@@ -43,7 +48,7 @@ export const ChangeWebhookIntegration = {
   operationId: 'change_webhook_integration',
   tags,
   summary: 'Change a webhook integration',
-  description: 'Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again.',
+  description: `Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again. A new url is checked as on create: ${BLOCKED_URL}`,
   params: IdParams,
   body: IntegrationUpdate,
   response: { 200: Integration, ...ErrorResponses },
@@ -74,7 +79,8 @@ export const ListDeliveries = {
   summary: 'Delivery log of an integration',
   description:
     'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
-    'skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. ' +
+    'skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; ' +
+    'a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. ' +
     `A sent delivery lists in missing_required the required fields it had to send as null. ${LIST_BUDGET_NOTE}`,
   params: IdParams,
   querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Nullable } from '../../http/schemas.ts';
+import { DateTime, Id, Nullable, StringEnum } from '../../http/schemas.ts';
+import { SKIPPED_BY } from './enqueue-deliveries.ts';
 
 /** Statuses the API lets an integration filter on; empty means any finished call. */
 export const SELECTABLE_CALL_STATUSES = ['finished', 'failed', 'busy_or_rejected', 'invalid number', 'rejected', 'terminated', 'unavailable', 'voicemail'] as const;
@@ -133,7 +134,14 @@ export const Delivery = Type.Object({
   kind: Type.String({ description: 'call (sent after a call), test, or redeliver (an explicit user request)' }),
   redelivery_of: Nullable(Type.Integer()),
   status: DeliveryStatus,
-  reason: Nullable(Type.String({ description: 'why it failed or was skipped' })),
+  reason: Nullable(Type.String({ description: 'why it failed or was skipped, in words' })),
+  skipped_by: Nullable(
+    StringEnum(SKIPPED_BY, {
+      description:
+        'for a skipped delivery, what skipped it: only_interested (the integration sends only calls whose action_status is interested, and this one\'s was not), ' +
+        'call_statuses (the call\'s status is not in the integration\'s list), no_transcript (nothing to extract a payload from); null otherwise',
+    }),
+  ),
   request_method: Nullable(Type.String()),
   request_url: Nullable(Type.String()),
   payload: Nullable(Type.Object({}, { additionalProperties: true })),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
+import { blockedHostReason, SSRF_HINT, type Resolver } from '../../shared/ssrf-guard.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { placeholdersIn, unknownPlaceholder } from './placeholders.ts';
@@ -10,6 +11,7 @@ import { normaliseRequestSchema, SchemaFormError } from './request-schema.ts';
 import type { PayloadSchema } from '../../extraction/extractor.ts';
 import * as repo from './webhooks.repository.ts';
 import { listDeliveries } from './deliveries.repository.ts';
+import type { SkippedBy } from './enqueue-deliveries.ts';
 import { CREDENTIAL_FIELDS, maskedCredentials, sealGiven } from './sealed-credentials.ts';
 import type { IntegrationCreate, IntegrationUpdate } from './webhooks.schemas.ts';
 import type { AuditRequest } from '../audit/audit.service.ts';
@@ -138,14 +140,34 @@ function toValues(input: Merged): repo.IntegrationValues {
   };
 }
 
+/** The settings that decide which hosts a webhook may reach (WEBHOOK_ALLOW_PRIVATE_NETWORKS), and a resolver for tests. */
+export interface TargetRules {
+  allowPrivateNetworks: boolean;
+  resolver?: Resolver;
+}
+
+/**
+ * A URL the sender would refuse (loopback, private, link-local...) is refused when saved, at the
+ * url field with the reason, instead of failing at every send. The connect-time guard stays the
+ * guard (DNS may change after saving); with WEBHOOK_ALLOW_PRIVATE_NETWORKS both let it through.
+ */
+async function checkTarget(url: string, rules: TargetRules | undefined) {
+  if (!rules || rules.allowPrivateNetworks) return;
+  const { host } = checkUrl(url);
+  if (!host) return; // a placeholder in the host: known only when sending, and checked then
+  const reason = await blockedHostReason(host, rules.resolver ? { resolver: rules.resolver } : {});
+  if (reason) throw bad('url', `blocked: ${reason}; webhooks may not reach this machine or a private network (${SSRF_HINT})`);
+}
+
 async function checkCampaigns(db: Db, principal: Principal, ids: number[]) {
   for (const id of ids) await requireCampaign(db, principal, id);
 }
 
-export async function createIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; body: IntegrationCreate; request?: AuditRequest }) {
+export async function createIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; body: IntegrationCreate; request?: AuditRequest; targets?: TargetRules }) {
   const ownerId = ownerOnly(input.principal);
   const { campaign_ids, ...settings } = input.body;
   const values = sealGiven(toValues(settings), new Set(CREDENTIAL_FIELDS), input.secrets);
+  await checkTarget(values.url, input.targets);
   await checkCampaigns(input.db, input.principal, campaign_ids);
   const signingSecret = newSigningSecret();
   const row = await input.db.transaction().execute(async (trx) => {
@@ -157,7 +179,7 @@ export async function createIntegration(input: { db: Db; secrets: SecretBox; pri
 }
 
 /** PUT replaces only the settings it names; a secret left out keeps its stored value. */
-export async function updateIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; body: IntegrationUpdate; request?: AuditRequest }) {
+export async function updateIntegration(input: { db: Db; secrets: SecretBox; principal: Principal; id: number; body: IntegrationUpdate; request?: AuditRequest; targets?: TargetRules }) {
   ownerOnly(input.principal);
   const row = await requireIntegration(input.db, input.principal, input.id);
   const { campaign_ids, ...changes } = input.body;
@@ -185,6 +207,8 @@ export async function updateIntegration(input: { db: Db; secrets: SecretBox; pri
   // Credentials left out keep their stored, sealed value; given ones are sealed now.
   const values = sealGiven(toValues({ ...current, ...defined } as Merged), new Set(Object.keys(defined)), input.secrets);
   if (!('request_schema' in defined)) values.request_schema_source = row.request_schema_source;
+  // Only a URL being changed: a stored one stays editable (to deactivate it, say) whatever it is.
+  if ('url' in defined) await checkTarget(values.url, input.targets);
   if (campaign_ids) await checkCampaigns(input.db, input.principal, campaign_ids);
   const changed = changedTargetFields(row, values, new Set(Object.keys(defined)));
   const updated = await input.db.transaction().execute(async (trx) => {
@@ -233,8 +257,8 @@ export async function deleteIntegration(input: { db: Db; principal: Principal; i
 }
 
 /** A delivery row as the API answers it (its payload is a JSON object or null). */
-export function toDeliveryResponse<T extends { payload: unknown; status: string }>(row: T) {
-  return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent' };
+export function toDeliveryResponse<T extends { payload: unknown; status: string; skipped_by: string | null }>(row: T) {
+  return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent', skipped_by: row.skipped_by as SkippedBy | null };
 }
 
 /** The delivery log of an integration, newest first. Owner only: payloads carry contact data. */

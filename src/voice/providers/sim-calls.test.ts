@@ -58,7 +58,8 @@ describe('simulated people on dialled calls', () => {
     const suppression = await h.t.deps.db.selectFrom('suppressions').selectAll().where('owner_id', '=', h.account.id).where('phone_number', '=', phone).executeTakeFirst();
     expect(suppression).toMatchObject({ source: 'opt_out', call_id: call.id });
     expect((await h.contact(id!)).status).toBe('do_not_disturb');
-    expect(await deliveriesOf(call.id)).toHaveLength(0); // only-interested: nothing to send
+    // Only interested calls are sent: the delivery is recorded as skipped, naming that filter.
+    expect(await deliveriesOf(call.id)).toMatchObject([{ status: 'skipped', skipped_by: 'only_interested' }]);
   });
 
   it('a campaign left to the simulator\'s own mix shows varied outcomes and never the prompt', async () => {

@@ -48,6 +48,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the service still needs its owner account
+         * @description Answers `{needs_owner: true}` until the first account exists (made here, by `voice-campaigns users create` or by FIRST_USER_EMAIL/FIRST_USER_PASSWORD), then `false` for good. Needs no credentials: the sign-in page asks it.
+         */
+        get: operations["read_setup"];
+        put?: never;
+        /**
+         * Create the owner account on first run and sign the browser in
+         * @description Only while no account exists: creates it as a superuser (as FIRST_USER_* does) with the rules of `POST /api/v1/users` (an e-mail, a password of 8 to 128 characters, an optional name), starts a dashboard session exactly as `POST /api/v1/session` does (the `vc_session` cookie) and answers who signed in. Once any account exists: 409 and nothing changes; two requests at once create one account (the other gets 409). Like the sign-in it needs `X-Requested-With: voice-campaigns` (403 without it), so a cross-site form cannot claim a fresh service.
+         */
+        post: operations["create_owner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-creation-integration/create-contact": {
         parameters: {
             query?: never;
@@ -239,6 +263,26 @@ export interface paths {
         put?: never;
         /** Create an account (superuser only) */
         post: operations["create_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller's own password
+         * @description For the account or sub-user the credential names. `current_password` must be the password it has now, else 422 at `["body", "current_password"]` and nothing changes (a wrong one counts as a failed login: the login's throttle and 429 apply). `new_password`: 8 to 128 characters, as everywhere. Every dashboard session and bearer token of that login ends (see Sub-users: the credential version); a request made with the dashboard session cookie gets a fresh session in its place (a new `vc_session` cookie), so that browser stays signed in. API keys belong to the account and stay valid. 204.
+         */
+        put: operations["change_password"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1056,7 +1100,7 @@ export interface paths {
         put?: never;
         /**
          * Create a post-call webhook integration
-         * @description Account holder only (sub-users get 403). Every campaign must be the caller's (404 unknown, 403 another account's). The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service's SECRET_KEY (AES-256-GCM). Private and loopback destinations are refused when sending (see allowed_hosts), and the refusal is recorded in the delivery log.
+         * @description Account holder only (sub-users get 403). Every campaign must be the caller's (404 unknown, 403 another account's). The answer carries signing_secret once; secrets (basic_password, bearer_token, api_key_value) are masked in every later answer, and stored sealed under the service's SECRET_KEY (AES-256-GCM). A URL whose host is, or now resolves to, a loopback, private, link-local, CGNAT, unique-local, multicast or unspecified address (or is `localhost`) is refused when saved: 422 at `["body", "url"]` with the reason, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is on. A name that does not resolve yet is accepted. Every send checks the address it connects to again (DNS may change after saving), and such a refusal is recorded in the delivery log.
          */
         post: operations["create_webhook_integration"];
         delete?: never;
@@ -1076,7 +1120,7 @@ export interface paths {
         get: operations["read_webhook_integration"];
         /**
          * Change a webhook integration
-         * @description Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again.
+         * @description Only the settings in the body change; a secret left out keeps its value, null clears it. The whole result is validated again. A new url is checked as on create: A URL whose host is, or now resolves to, a loopback, private, link-local, CGNAT, unique-local, multicast or unspecified address (or is `localhost`) is refused when saved: 422 at `["body", "url"]` with the reason, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is on. A name that does not resolve yet is accepted. Every send checks the address it connects to again (DNS may change after saving), and such a refusal is recorded in the delivery log.
          */
         put: operations["change_webhook_integration"];
         post?: never;
@@ -1116,7 +1160,7 @@ export interface paths {
         };
         /**
          * Delivery log of an integration
-         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (the call had no transcript). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
+         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
          */
         get: operations["list_deliveries"];
         put?: never;
@@ -1720,6 +1764,107 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+        };
+    };
+    read_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true while no account exists: the dashboard then offers to create the owner */
+                        needs_owner: boolean;
+                    };
+                };
+            };
+        };
+    };
+    create_owner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    full_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description user = account owner; sub_user = a sub-user of owner_id */
+                        kind: "user" | "sub_user";
+                        /** @description the account's or the sub-user's id */
+                        id: number;
+                        email: string | null;
+                        /** @description a sub-user's username; null for an account */
+                        username: string | null;
+                        full_name: string | null;
+                        /** @description the account the principal acts in (its own id for an account) */
+                        owner_id: number;
+                        is_superuser: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
                     };
                 };
             };
@@ -2760,6 +2905,91 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the password the login has now */
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
@@ -8670,8 +8900,13 @@ export interface operations {
                             kind: string;
                             redelivery_of: number | null;
                             status: "pending" | "sent" | "failed" | "skipped";
-                            /** @description why it failed or was skipped */
+                            /** @description why it failed or was skipped, in words */
                             reason: string | null;
+                            /**
+                             * @description for a skipped delivery, what skipped it: only_interested (the integration sends only calls whose action_status is interested, and this one's was not), call_statuses (the call's status is not in the integration's list), no_transcript (nothing to extract a payload from); null otherwise
+                             * @enum {string|null}
+                             */
+                            skipped_by: "only_interested" | "call_statuses" | "no_transcript" | null;
                             request_method: string | null;
                             request_url: string | null;
                             payload: {
@@ -8779,8 +9014,13 @@ export interface operations {
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";
-                        /** @description why it failed or was skipped */
+                        /** @description why it failed or was skipped, in words */
                         reason: string | null;
+                        /**
+                         * @description for a skipped delivery, what skipped it: only_interested (the integration sends only calls whose action_status is interested, and this one's was not), call_statuses (the call's status is not in the integration's list), no_transcript (nothing to extract a payload from); null otherwise
+                         * @enum {string|null}
+                         */
+                        skipped_by: "only_interested" | "call_statuses" | "no_transcript" | null;
                         request_method: string | null;
                         request_url: string | null;
                         payload: {
@@ -8881,8 +9121,13 @@ export interface operations {
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";
-                        /** @description why it failed or was skipped */
+                        /** @description why it failed or was skipped, in words */
                         reason: string | null;
+                        /**
+                         * @description for a skipped delivery, what skipped it: only_interested (the integration sends only calls whose action_status is interested, and this one's was not), call_statuses (the call's status is not in the integration's list), no_transcript (nothing to extract a payload from); null otherwise
+                         * @enum {string|null}
+                         */
+                        skipped_by: "only_interested" | "call_statuses" | "no_transcript" | null;
                         request_method: string | null;
                         request_url: string | null;
                         payload: {

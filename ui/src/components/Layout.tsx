@@ -25,7 +25,7 @@ export function Layout({ user, children }: { user: SessionUser; children: ReactN
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Main">
         {NAVIGATION.filter((item) => !item.ownersOnly || user.kind === 'user').map((item) => (
-          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={location.pathname.startsWith(item.to)} onClick={close} />
+          <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={item.paths.some((path) => location.pathname.startsWith(path))} onClick={close} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>{children}</AppShell.Main>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
+import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { callerIdOf, optOutOf, transcriptOf } from './calls/call-data';
@@ -10,10 +11,12 @@ const FOUND_BY: Partial<Record<string, string>> = { assistant: 'the assistant', 
 
 /** One call: the conversation, the recording, the figures and the contact; live while it is in progress. */
 export default function Call() {
-  const id = Number(useParams().id);
-  const call = useCall(id);
+  const param = useParams().id;
+  const id = idFromPath(param);
+  const call = useCall(id ?? 0, id !== null);
   const f = useFormat();
   const c = call.data;
+  if (id === null || isNotFound(call.error)) return <NotFound what="call" value={param} back={{ to: '/calls', label: 'All calls' }} />;
   if (call.error) return <Problem error={call.error} />;
   if (!c) return <Text>Loading call {id}…</Text>;
   const transcript = transcriptOf(c);

@@ -1,6 +1,7 @@
 import { Anchor, Breadcrumbs, Grid, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
 import { useSession } from './session/queries';
+import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { CampaignActions } from './campaigns/CampaignActions';
 import { CampaignForm } from './campaigns/CampaignForm';
@@ -11,9 +12,9 @@ import { useCampaign } from './campaigns/queries';
 export default function Campaign() {
   const { id } = useParams();
   const creating = id === 'new';
-  const campaignId = Number(id);
+  const campaignId = idFromPath(id);
   const session = useSession();
-  const campaign = useCampaign(campaignId, !creating && Number.isInteger(campaignId));
+  const campaign = useCampaign(campaignId ?? 0, !creating && campaignId !== null);
   const crumbs = (
     <Breadcrumbs aria-label="Breadcrumb">
       <Anchor component={Link} to="/campaigns">Campaigns</Anchor>
@@ -29,6 +30,7 @@ export default function Campaign() {
       </Stack>
     );
   }
+  if (campaignId === null || isNotFound(campaign.error)) return <NotFound what="campaign" value={id} back={{ to: '/campaigns', label: 'All campaigns' }} />;
   const c = campaign.data;
   return (
     <Stack>

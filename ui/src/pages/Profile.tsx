@@ -4,6 +4,7 @@ import { useSession } from './session/queries';
 import { Problem } from '../components/Problem';
 import { ApiKeys } from './profile/ApiKeys';
 import { DisplayPreferences } from './profile/DisplayPreferences';
+import { PasswordChange } from './profile/PasswordChange';
 import { useMe } from './profile/queries';
 import { SubUsers } from './profile/SubUsers';
 
@@ -31,6 +32,7 @@ export default function Profile() {
       </Tabs>
       {tab === 'account' && <Account />}
       {tab === 'account' && <DisplayPreferences owner={owner} />}
+      {tab === 'account' && <PasswordChange />}
       {tab === 'api-keys' && owner && <ApiKeys />}
       {tab === 'sub-users' && owner && <SubUsers />}
     </Stack>

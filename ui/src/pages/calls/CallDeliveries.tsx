@@ -3,7 +3,14 @@ import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { ScrollTable } from '../../components/ScrollTable';
 import { deliveryStatusLabel } from '../../format/statuses';
-import { useCallDeliveries } from './queries';
+import { useCallDeliveries, type CallDelivery } from './queries';
+
+/** The filter or rule that skipped a delivery, as the webhook form names it. */
+const SKIPPED_BY: Record<NonNullable<CallDelivery['skipped_by']>, string> = {
+  only_interested: 'Only interested calls',
+  call_statuses: 'Call statuses',
+  no_transcript: 'No transcript',
+};
 
 /**
  * What the post-call webhooks did with this call: for each of the account's webhooks, its
@@ -29,9 +36,14 @@ export function CallDeliveries({ callId }: { callId: number }) {
               {rows.map((d) => (
                 <Table.Tr key={d.id}>
                   <Table.Td>{d.webhook}</Table.Td>
-                  <Table.Td><Badge variant="light">{deliveryStatusLabel(d.status)}</Badge>{d.reason ? <Text size="xs">{d.reason}</Text> : null}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={d.status === 'skipped' ? 'gray' : undefined}>{deliveryStatusLabel(d.status)}</Badge>
+                    {d.status === 'skipped' && d.skipped_by
+                      ? <Text size="xs">Skipped: {SKIPPED_BY[d.skipped_by]} ({d.reason})</Text>
+                      : d.reason ? <Text size="xs">{d.reason}</Text> : null}
+                  </Table.Td>
                   <Table.Td>{d.http_status ?? '—'}</Table.Td>
-                  <Table.Td><Code block>{JSON.stringify(d.payload, null, 2)}</Code></Table.Td>
+                  <Table.Td>{d.payload ? <Code block>{JSON.stringify(d.payload, null, 2)}</Code> : <Text size="sm" c="dimmed">Nothing sent</Text>}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -28,9 +28,10 @@ export function useCallsPage(query: string) {
   });
 }
 
-/** One call, every 2 s while it is in progress. */
-export function useCall(id: number) {
+/** One call, every 2 s while it is in progress (`enabled` false: the address names no call). */
+export function useCall(id: number, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: callKeys.one(id),
     queryFn: () => must(api.GET('/api/v1/calls/{id}', { params: { path: { id } } })),
     refetchInterval: (q) => (q.state.data?.status === 'in progress' ? 2000 : false),

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Button, Fieldset, Group, MultiSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ApiProblem, fieldError } from '../../api/client';
@@ -41,6 +42,12 @@ export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
     else create.mutate(createBody(v), { onSuccess: onCreated });
   };
   const err = (field: string) => fieldError(save.error, field);
+  // The refused field may be far above the button in a long dialog: it gets the focus (and so
+  // comes into view, its message read with it), so the answer is seen at once.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (save.error) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"]')?.focus();
+  }, [save.error]);
   const problem = save.error instanceof ApiProblem ? save.error : null;
   const unplaced = save.error && (!problem || !problem.fields.some((f) => f.loc[0] === 'body' && FIELDS.includes(String(f.loc[1]))));
   const auth = form.values.auth_type;
@@ -53,7 +60,7 @@ export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
     );
   };
   return (
-    <form onSubmit={form.onSubmit(submit)}>
+    <form ref={formRef} onSubmit={form.onSubmit(submit)}>
       <Stack>
         <TextInput label="Name" {...form.getInputProps('name')} error={err('name')} />
         <TextInput label="URL" required placeholder="https://example.com/hooks/calls" description="May contain placeholders such as {{call.id}} (listed below)" {...form.getInputProps('url')} error={err('url')} />

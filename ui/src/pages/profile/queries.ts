@@ -96,3 +96,11 @@ export function useUpdatePreferences() {
     onSuccess: (saved) => client.setQueryData(profileKeys.preferences, saved),
   });
 }
+
+/**
+ * The signed-in login's own password. The service ends every other session and token and gives
+ * this browser a fresh session cookie, so nothing read here needs reading again.
+ */
+export function useChangePassword() {
+  return useMutation({ mutationFn: (body: Body<'change_password'>) => must(api.PUT('/api/v1/users/me/password', { body })) });
+}

@@ -40,3 +40,24 @@ export function useSignOut() {
     },
   });
 }
+
+export const setupKeys = { setup: ['setup'] as const };
+
+/** Whether the service still needs its owner account (first run): the sign-in page then offers to create it. */
+export function useSetup() {
+  return useQuery({ queryKey: setupKeys.setup, queryFn: () => must(api.GET('/api/v1/setup')) });
+}
+
+/** Creates the first owner; the answer is the new session, so the dashboard opens signed in. */
+export function useCreateOwner() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'create_owner'>) => must(api.POST('/api/v1/setup', { body })),
+    onSuccess: (user) => {
+      client.setQueryData(setupKeys.setup, { needs_owner: false });
+      client.setQueryData(sessionKeys.session, user);
+    },
+    // 409: someone else created it first; the page then shows the sign-in form.
+    onError: () => void client.invalidateQueries({ queryKey: setupKeys.setup }),
+  });
+}
