@@ -89,7 +89,8 @@ describe('a campaign on Twilio with our own agent', () => {
 
     // The interested caller: greeting, an interrupted answer kept as heard, the outcome by the model's tool.
     const ann = byNumber[plan.interested]!;
-    expect(ann).toMatchObject({ status: 'finished', action_status: 'interested', call_ended_by: 'AI', cost: 0.014 });
+    // The campaign has no number: the call records the route's own (TWILIO_FROM_NUMBER), the one Twilio dialled from.
+    expect(ann).toMatchObject({ status: 'finished', action_status: 'interested', call_ended_by: 'AI', cost: 0.014, from_number: FROM });
     // The recording comes after the call's end, in its own callback.
     const recorded = await waitFor(async () => (await s.callsOf(campaign.id)).find((c) => c.id === ann.id && c.record_url));
     expect(recorded!.record_url).toBe(twilioCall(plan.interested).recordingUrl);

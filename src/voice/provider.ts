@@ -124,6 +124,12 @@ export interface VoiceProvider {
    * calls in progress at once (0 = none) and calls started per second (0 = none).
    */
   readonly pacing?: { maxConcurrent: number; callsPerSecond: number };
+  /**
+   * The number a call goes out from when its request names none (the route's own: TWILIO_FROM_NUMBER,
+   * RETELL_FROM_NUMBER or the voice connection's from_number). The dialer records it on the call row;
+   * absent for a vendor that picks its number itself (Vapi's phoneNumberId).
+   */
+  readonly defaultFrom?: string | null;
   startCall(req: StartCallRequest, options?: { signal?: AbortSignal }): Promise<{ providerCallId: string }>;
   verifyWebhook(input: WebhookInput): boolean;
   parseWebhook(input: WebhookInput): CallEvent[];

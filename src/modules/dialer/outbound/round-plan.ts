@@ -10,6 +10,7 @@ import { complianceOf, quietBounds, type ComplianceSettings } from '../../compli
 import { claimDueContacts, type ClaimedContact } from './due-contacts-claim.ts';
 import { lockCampaigns, type DialCampaign } from './concurrency-locks.ts';
 import { paceByRoute, routeOf, type Chosen } from './call-routes.ts';
+import { providerFor } from '../../../voice/registry.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { capVerdicts, suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
@@ -78,6 +79,11 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const withCallerId: RoundPlan['chosen'] = [];
   for (const c of paced.kept) {
     const callerId = chooseCallerId(c.campaign, c.contact, used);
+    // A campaign without a number calls from its route's own (recorded on the call, as the vendor will use it).
+    if (callerId && callerId.number === null) {
+      const routeFrom = (await providerFor(deps, c.route)).defaultFrom ?? null;
+      if (routeFrom) Object.assign(callerId, { number: routeFrom, reason: 'no campaign number: the route\'s own number' });
+    }
     if (callerId) withCallerId.push({ ...c, callerId });
     else moves.push({ id: c.contact.id, status: 'call_scheduled', at: new Date(startAt.getTime() + CALLER_ID_CAP_RETRY_MS), next: { code: 'caller_id_cap', reason: 'every number of the campaign reached its daily cap' } });
   }

@@ -28,12 +28,14 @@ export class RetellProvider implements VoiceProvider {
   readonly name = 'retell';
   readonly capabilities;
   readonly pacing;
+  readonly defaultFrom: string | null;
   private readonly client: Retell;
 
   constructor(private readonly options: RetellProviderOptions) {
     const { credentials } = options;
     this.capabilities = { reconcileAfterMs: options.reconcileAfterMs ?? DEFAULT_RECONCILE_AFTER_MS };
     this.pacing = { maxConcurrent: credentials.maxConcurrent, callsPerSecond: credentials.callsPerSecond };
+    this.defaultFrom = credentials.fromNumber;
     // baseURL is always given: the SDK would read RETELL_BASE_URL from process.env otherwise.
     this.client = new Retell({ apiKey: credentials.apiKey, baseURL: credentials.baseUrl || RETELL_DEFAULT_BASE_URL, maxRetries: 0, timeout: REQUEST_TIMEOUT_MS });
   }

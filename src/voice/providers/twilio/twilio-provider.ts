@@ -40,6 +40,7 @@ export class TwilioProvider implements VoiceProvider {
   readonly runsConversation = true;
   readonly capabilities = { reconcileAfterMs: (TWILIO_DEFAULT_MAX_DURATION_SEC + 120) * 1000 };
   readonly pacing;
+  readonly defaultFrom: string | null;
   readonly credentials: VendorCredentials;
   readonly route: Route;
   private readonly clock: Clock;
@@ -51,6 +52,7 @@ export class TwilioProvider implements VoiceProvider {
     this.publicBaseUrl = options.publicBaseUrl;
     this.route = { provider: 'twilio', connectionId: options.credentials.connectionId };
     this.pacing = { maxConcurrent: options.credentials.maxConcurrent, callsPerSecond: options.credentials.callsPerSecond };
+    this.defaultFrom = options.credentials.fromNumber;
   }
 
   /** The URLs of one call (or of an inbound call not yet recorded, `null`). */
