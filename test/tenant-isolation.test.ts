@@ -251,8 +251,9 @@ describe('contacts', () => {
 });
 
 describe('calls', () => {
-  it('gives bob 403 reading alice\'s calls', async () => {
+  it('gives bob 403 reading alice\'s calls, and their simulated recordings', async () => {
     for (const f of [granted, ungranted]) await expectForbidden('bob', 'GET', `/api/v1/calls/${f.call}`);
+    for (const f of [granted, ungranted]) await expectForbidden('bob', 'GET', `/api/v1/calls/${f.call}/simulated-recording`);
   });
 
   it('never lists or counts alice\'s calls for bob, whatever he filters on', async () => {
@@ -282,6 +283,7 @@ describe('calls', () => {
       expect((await ok('sub', 'GET', `/api/v1/calls/?${query}`)).count, query).toBe(0);
     }
     for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}`);
+    for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}/simulated-recording`);
   });
 });
 

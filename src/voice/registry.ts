@@ -118,7 +118,7 @@ export async function providerFor(deps: { voice: DefaultVoiceProvider; voices: V
 }
 
 export function createSimProvider(config: Config, clock: Clock): SimProvider {
-  return new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED });
+  return new SimProvider({ secret: webhookSecret(config), clock, timeScale: config.SIM_TIME_SCALE, seed: config.SIM_SEED, publicBaseUrl: config.PUBLIC_BASE_URL });
 }
 
 /** The provider VOICE_PROVIDER names, with the environment's credentials (checked at start-up by loadConfig). */

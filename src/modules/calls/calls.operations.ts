@@ -37,3 +37,20 @@ export const ReadCall = {
   params: IdParams,
   response: { 200: Call, ...ErrorResponses },
 } as const;
+
+export const ReadSimulatedRecording = {
+  operationId: 'read_simulated_recording',
+  tags,
+  summary: 'The recording of a simulated call (audio/wav)',
+  description:
+    'The simulator (VOICE_PROVIDER=sim, or an assistant of provider sim) records nothing: this is its call\'s transcript spoken offline ' +
+    '(espeak-ng, one voice for the agent and one for the person), so the dashboard\'s player plays something real. A simulated call\'s ' +
+    'record_url names this path (absolute with PUBLIC_BASE_URL, else relative to the service). 404 for a call of another provider or with ' +
+    `no transcript; 503 when espeak-ng is not installed on the server (apt-get install espeak-ng). ${ACCESS}`,
+  params: IdParams,
+  response: {
+    200: { description: 'The recording', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },
+    ...ErrorResponses,
+    503: Detail,
+  },
+} as const;

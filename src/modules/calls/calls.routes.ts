@@ -1,6 +1,8 @@
 import type { App } from '../../app.ts';
 import * as ops from './calls.operations.ts';
 import { listCallsPage, requireCall } from './calls.service.ts';
+import { simulatedRecording } from './simulated-recording.ts';
+import { SIMULATED_RECORDING_PATH } from '../../voice/sim-recording-url.ts';
 
 export async function callsRoutes(app: App) {
   const { db, config } = app.deps;
@@ -9,4 +11,9 @@ export async function callsRoutes(app: App) {
     listCallsPage({ db, principal: request.principal, query: request.query, defaultCountry: config.DEFAULT_COUNTRY, statementTimeoutMs: config.API_STATEMENT_TIMEOUT_MS }));
   app.get('/:id', { schema: ops.ReadCall }, async (request) =>
     requireCall(db, request.principal, request.params.id));
+  app.get(SIMULATED_RECORDING_PATH, { schema: ops.ReadSimulatedRecording }, async (request, reply) => {
+    const audio = await simulatedRecording(db, request.principal, request.params.id);
+    // A Buffer is sent as it is; the type provider only knows the JSON answers of the schema.
+    return reply.type('audio/wav').header('cache-control', 'private, max-age=3600').send(audio as never);
+  });
 }

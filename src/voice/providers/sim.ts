@@ -5,6 +5,7 @@ import type { CallEvent, EventDelivery, FetchedCall, InProcessCalls, StartCallRe
 import { isTerminalCallStatus } from '../provider.ts';
 import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
 import { idFromMetadata } from '../metadata-id.ts';
+import { simulatedRecordingUrl } from '../sim-recording-url.ts';
 
 /**
  * The default provider: a simulated telephony vendor. Each call's outcome is seeded by
@@ -18,6 +19,8 @@ export interface SimOptions {
   clock: Clock;
   timeScale: number;
   seed: number;
+  /** PUBLIC_BASE_URL: a simulated call's record_url is absolute with it, else relative to the service. */
+  publicBaseUrl?: string | undefined;
 }
 
 interface WireEvent {
@@ -112,7 +115,7 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
     };
     sim.pending.push({ dueAt: at(endSec), event: ended, tries: 0 });
     // The recording is ready a little after the hang-up, as with real vendors.
-    if (plan.talkSec > 0) sim.pending.push({ dueAt: at(endSec + RECORDING_DELAY_SEC), event: { ...base('recording', endSec + RECORDING_DELAY_SEC, 3), record_url: `https://sim.voice.invalid/recordings/${providerCallId}.wav` }, tries: 0 });
+    if (plan.talkSec > 0) sim.pending.push({ dueAt: at(endSec + RECORDING_DELAY_SEC), event: { ...base('recording', endSec + RECORDING_DELAY_SEC, 3), record_url: simulatedRecordingUrl(this.options.publicBaseUrl, req.callId) }, tries: 0 });
     this.active.add(sim);
     this.arm();
     return { providerCallId };

@@ -75,7 +75,7 @@ describe('what a call\'s end does to its contact', () => {
     expect(call.call_data.transcript[0].text).toContain('Ada');
     expect(JSON.stringify(call.call_data.transcript)).not.toContain('bakery');
     expect(call.end_time.getTime()).toBeGreaterThan(call.start_time.getTime());
-    expect(call.record_url).toMatch(/^https:\/\/sim/);
+    expect(call.record_url).toBe(`/api/v1/calls/${call.id}/simulated-recording`);
   });
 
   for (const [status, exhausted] of [['busy_or_rejected', 'busy'], ['rejected', 'busy'], ['unavailable', 'no_answer'], ['voicemail', 'no_answer'], ['silence', 'not_reached'], ['terminated', 'not_reached'], ['failed', 'failed']] as const) {
