@@ -5,7 +5,7 @@ import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { ContactAttempts } from './contacts/ContactAttempts';
 import { useContact } from './contacts/queries';
-import { nameOf, STATUS_COLOR } from './contacts/shared';
+import { displayNameOf, STATUS_COLOR } from './contacts/shared';
 
 /** /contacts/:id: one contact, where it stands, and every call made to it (its attempts). */
 export default function Contact() {
@@ -15,7 +15,7 @@ export default function Contact() {
   const f = useFormat();
   if (id === null || isNotFound(contact.error)) return <NotFound what="contact" value={param} back={{ to: '/contacts', label: 'All contacts' }} />;
   const c = contact.data;
-  const title = c ? nameOf(c) || c.phone_number : `Contact ${id}`;
+  const title = c ? displayNameOf(c) || c.phone_number : `Contact ${id}`;
   return (
     <Stack>
       <Breadcrumbs aria-label="Breadcrumb">

@@ -1,3 +1,4 @@
+import { displayNameOf } from '../contacts/shared';
 import type { CallDetail } from './queries';
 
 /**
@@ -33,10 +34,7 @@ export function callerIdOf(call: CallDetail): CallerId | null {
  * `first_name` and `last_name`), else the number called (the caller's for an inbound call).
  */
 export function contactNameOf(call: { contact_data?: Record<string, unknown> | null; call_type?: string | null; to_number?: string | null; from_number?: string | null }): string {
-  const data = isObject(call.contact_data) ? call.contact_data : {};
-  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
-  const name = text(data.name) || [text(data.first_name), text(data.last_name)].filter(Boolean).join(' ');
-  return name || ((call.call_type === 'inbound' ? call.from_number : call.to_number) ?? '');
+  return displayNameOf(isObject(call.contact_data) ? call : {}) || ((call.call_type === 'inbound' ? call.from_number : call.to_number) ?? '');
 }
 
 export type Analysis = { summary: string | null; success: string | null; sentiment: string | null };

@@ -4,7 +4,7 @@ import { Problem } from '../../components/Problem';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useFormat } from '../../format/useFormat';
 import { useContacts } from '../contacts/queries';
-import { nameOf, STATUS_COLOR } from '../contacts/shared';
+import { displayNameOf, STATUS_COLOR } from '../contacts/shared';
 
 const FIRST = 10;
 
@@ -34,7 +34,7 @@ export function CampaignContacts({ campaignId }: { campaignId: number }) {
                 {rows.map((c) => (
                   <Table.Tr key={c.id}>
                     <Table.Td><Anchor component={Link} to={`/contacts/${c.id}`}>{c.phone_number}</Anchor></Table.Td>
-                    <Table.Td>{nameOf(c)}</Table.Td>
+                    <Table.Td>{displayNameOf(c)}</Table.Td>
                     <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{f.contactStatus(c.status)}</Badge></Table.Td>
                     <Table.Td>{c.calls_attempts ?? 0}</Table.Td>
                   </Table.Tr>

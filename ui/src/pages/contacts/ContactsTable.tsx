@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useFormat } from '../../format/useFormat';
-import { type Contact, nameOf, STATUS_COLOR } from './shared';
+import { type Contact, displayNameOf, STATUS_COLOR } from './shared';
 
 type Props = {
   rows: Contact[];
@@ -45,7 +45,7 @@ export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
               <Table.Td><Anchor component={Link} to={`/contacts/${c.id}`}>{c.phone_number}</Anchor></Table.Td>
               <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{f.contactStatus(c.status)}</Badge></Table.Td>
               <Table.Td>{c.campaign_title ?? `Campaign ${c.campaign_id}`}</Table.Td>
-              <Table.Td>{nameOf(c)}</Table.Td>
+              <Table.Td>{displayNameOf(c)}</Table.Td>
               <Table.Td>{c.calls_attempts ?? 0}</Table.Td>
               <Table.Td>
                 {c.next_action_time || c.next_action_reason ? (
