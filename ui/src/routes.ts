@@ -17,6 +17,7 @@ export const ROUTES = [
   { paths: ['/campaigns'], load: () => import('./pages/Campaigns'), nav: { label: 'Campaigns' } },
   { paths: ['/campaigns/:id'], load: () => import('./pages/Campaign') },
   { paths: ['/contacts'], load: () => import('./pages/Contacts'), nav: { label: 'Contacts' } },
+  { paths: ['/contacts/:id'], load: () => import('./pages/Contact') },
   { paths: ['/calls'], load: () => import('./pages/Calls'), nav: { label: 'Calls' } },
   { paths: ['/calls/:id'], load: () => import('./pages/Call') },
   { paths: ['/analytics'], load: () => import('./pages/Analytics'), nav: { label: 'Analytics' } },

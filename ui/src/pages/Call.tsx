@@ -3,7 +3,8 @@ import { Link, useParams } from 'react-router-dom';
 import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
-import { callerIdOf, optOutOf, transcriptOf } from './calls/call-data';
+import { analysisOf, callerIdOf, contactNameOf, optOutOf, transcriptOf } from './calls/call-data';
+import { CallAnalysis } from './calls/CallAnalysis';
 import { CallDeliveries } from './calls/CallDeliveries';
 import { useCall } from './calls/queries';
 
@@ -22,6 +23,7 @@ export default function Call() {
   const transcript = transcriptOf(c);
   const callerId = callerIdOf(c);
   const optOut = optOutOf(c);
+  const analysis = analysisOf(c);
   return (
     <Stack>
       <Group justify="space-between">
@@ -36,7 +38,11 @@ export default function Call() {
         <Figure label="Started" value={c.start_time ? f.time(c.start_time) : '—'} />
         <Figure label="Type" value={f.callType(c.call_type)} />
       </SimpleGrid>
-      <Text size="sm">Campaign {c.campaign_title} · contact {c.contact_id} ({c.to_number}) · {c.call_ended_by_reason ?? ''}</Text>
+      <Text size="sm">
+        Campaign {c.campaign_title}
+        {' · '}<Anchor component={Link} to={`/contacts/${c.contact_id}`}>{contactNameOf(c)}</Anchor> ({c.call_type === 'inbound' ? c.from_number : c.to_number})
+        {c.call_ended_by_reason ? ` · ${c.call_ended_by_reason}` : ''}
+      </Text>
       {callerId && (
         <Text size="sm">Called from {callerId.number ?? 'the provider\'s default number'}: {callerId.reason}</Text>
       )}
@@ -50,8 +56,10 @@ export default function Call() {
         <Paper withBorder p="sm">
           <Text size="sm" mb={4}>Recording</Text>
           <audio controls src={c.record_url} aria-label="Call recording" style={{ width: '100%' }} />
+          <Anchor href={c.record_url} download size="sm">Download recording</Anchor>
         </Paper>
       )}
+      {analysis && <CallAnalysis analysis={analysis} />}
       <Title order={3}>Transcript</Title>
       <Stack gap="xs" aria-label="Transcript">
         {transcript.length === 0 && <Text c="dimmed">No transcript {c.status === 'in progress' ? 'yet' : ''}.</Text>}

@@ -4,11 +4,14 @@ import { useSession } from './session/queries';
 import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { CampaignActions } from './campaigns/CampaignActions';
+import { CampaignCalls } from './campaigns/CampaignCalls';
+import { CampaignContacts } from './campaigns/CampaignContacts';
 import { CampaignForm } from './campaigns/CampaignForm';
+import { CampaignOutcomes } from './campaigns/CampaignOutcomes';
 import { PromptHistory } from './campaigns/PromptHistory';
 import { useCampaign } from './campaigns/queries';
 
-/** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, settings and prompt history. */
+/** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, outcomes, contacts, calls, settings and prompt history. */
 export default function Campaign() {
   const { id } = useParams();
   const creating = id === 'new';
@@ -38,6 +41,13 @@ export default function Campaign() {
       <Title order={2}>{c?.title ?? 'Campaign'}</Title>
       <Problem error={campaign.error} />
       {campaign.isPending && <Loader aria-label="Loading the campaign" />}
+      {c && (
+        <>
+          <CampaignOutcomes campaignId={c.id} />
+          <CampaignContacts campaignId={c.id} />
+          <CampaignCalls campaignId={c.id} />
+        </>
+      )}
       {c && (
         <Grid gap="lg">
           {/* On a phone, progress and actions come before the long form. */}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useSearchParams } from 'react-router-dom';
 import { notifications } from '@mantine/notifications';
 import { Problem } from '../components/Problem';
 import { useCampaignOptions } from './campaigns/queries';
@@ -15,13 +16,15 @@ const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
 /**
- * Contacts, a page at a time from the API, filtered by campaign, status and phone number; add, edit,
+ * Contacts, a page at a time from the API, filtered by campaign (from the address too), status and phone number; add, edit,
  * queue the selected ones for a call, and import a CSV file with live progress.
  */
 export default function Contacts() {
   const campaigns = useCampaignOptions();
   const [page, setPage] = useState(1);
-  const [campaignId, setCampaignId] = useState<string | null>(null);
+  // A link can open the list filtered by a campaign (/contacts?campaign_id=3, as the campaign page does).
+  const [params] = useSearchParams();
+  const [campaignId, setCampaignId] = useState<string | null>(params.get('campaign_id'));
   const [status, setStatus] = useState<string | null>(null);
   const [phoneText, setPhoneText] = useState('');
   const [phone] = useDebouncedValue(phoneText.trim(), 400);

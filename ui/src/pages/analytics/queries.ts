@@ -25,3 +25,20 @@ export function useTrend(query: Query<'read_analytics_trends'>, enabled: boolean
     enabled,
   });
 }
+
+/** About ten years in ms: the longest period the analytics API accepts is ten years. */
+const ALL_TIME_MS = 3650 * 24 * 3600 * 1000;
+
+/**
+ * One campaign's calls by status and outcome over every call it made (the last ten years, the
+ * longest period the report takes); refreshed every 10 s while shown.
+ */
+export function useCampaignOutcomes(campaignId: number) {
+  return useQuery({
+    queryKey: ['analytics-campaign-outcomes', campaignId] as const,
+    queryFn: () => must(api.GET('/api/v1/analytics/detailed', {
+      params: { query: { campaign_id: campaignId, start_date: new Date(Date.now() - ALL_TIME_MS).toISOString() } },
+    })),
+    refetchInterval: 10_000,
+  });
+}

@@ -2,6 +2,7 @@ import { Anchor, Badge, Table } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useFormat } from '../../format/useFormat';
+import { contactNameOf } from './call-data';
 import type { CallItem } from './filters';
 
 const STATUS_COLOR: Record<string, string> = { 'in progress': 'blue', finished: 'green', new: 'gray' };
@@ -10,12 +11,13 @@ const STATUS_COLOR: Record<string, string> = { 'in progress': 'blue', finished: 
 export function CallsTable({ rows }: { rows: CallItem[] }) {
   const f = useFormat();
   return (
-    <ScrollTable label="Calls table" minWidth={760}>
+    <ScrollTable label="Calls table" minWidth={860}>
       <Table striped aria-label="Calls">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Call</Table.Th>
             <Table.Th>Campaign</Table.Th>
+            <Table.Th>Contact</Table.Th>
             <Table.Th>Number</Table.Th>
             <Table.Th>Type</Table.Th>
             <Table.Th>Status</Table.Th>
@@ -30,6 +32,7 @@ export function CallsTable({ rows }: { rows: CallItem[] }) {
             <Table.Tr key={c.id} data-call-id={c.id}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}><Anchor component={Link} to={`/calls/${c.id}`}>Call {c.id}</Anchor></Table.Td>
               <Table.Td>{c.campaign_title}</Table.Td>
+              <Table.Td>{contactNameOf(c)}</Table.Td>
               <Table.Td>{c.call_type === 'inbound' ? c.from_number : c.to_number}</Table.Td>
               <Table.Td>{f.callType(c.call_type)}</Table.Td>
               <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{f.callStatus(c.status)}</Badge></Table.Td>

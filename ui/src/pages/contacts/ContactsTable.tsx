@@ -1,7 +1,8 @@
-import { Badge, Button, Checkbox, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Table, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useFormat } from '../../format/useFormat';
-import { type Contact, nameOf, STATUS_COLOR } from './shared';
+import { type Contact, displayNameOf, STATUS_COLOR } from './shared';
 
 type Props = {
   rows: Contact[];
@@ -10,7 +11,7 @@ type Props = {
   onEdit: (contact: Contact) => void;
 };
 
-/** One page of contacts with a checkbox per row (and one for the whole page) and an Edit button. */
+/** One page of contacts with a checkbox per row (and one for the whole page) a link to the contact's page (its attempts) and an Edit button. */
 export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
   const f = useFormat();
   const onPage = rows.filter((c) => selected.has(c.id)).length;
@@ -41,10 +42,10 @@ export function ContactsTable({ rows, selected, onSelect, onEdit }: Props) {
               <Table.Td>
                 <Checkbox aria-label={`Select ${c.phone_number}`} checked={selected.has(c.id)} onChange={(e) => onSelect([c], e.currentTarget.checked)} />
               </Table.Td>
-              <Table.Td>{c.phone_number}</Table.Td>
+              <Table.Td><Anchor component={Link} to={`/contacts/${c.id}`}>{c.phone_number}</Anchor></Table.Td>
               <Table.Td><Badge variant="light" color={STATUS_COLOR[c.status] ?? 'gray'}>{f.contactStatus(c.status)}</Badge></Table.Td>
               <Table.Td>{c.campaign_title ?? `Campaign ${c.campaign_id}`}</Table.Td>
-              <Table.Td>{nameOf(c)}</Table.Td>
+              <Table.Td>{displayNameOf(c)}</Table.Td>
               <Table.Td>{c.calls_attempts ?? 0}</Table.Td>
               <Table.Td>
                 {c.next_action_time || c.next_action_reason ? (

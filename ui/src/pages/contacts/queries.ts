@@ -87,3 +87,12 @@ export function useImportTask(taskId: number) {
   }, [done, client]);
   return task;
 }
+
+/** One contact (`enabled` false: the address names no contact). */
+export function useContact(id: number, enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: ['contact', id] as const,
+    queryFn: () => must(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } })),
+  });
+}

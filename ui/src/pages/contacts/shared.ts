@@ -22,3 +22,10 @@ export const nameOf = (c: Pick<Contact, 'contact_data'>) => {
   const name = c.contact_data?.name;
   return typeof name === 'string' || typeof name === 'number' ? String(name) : '';
 };
+
+/** The contact's name as shown: `name`, else `first_name` and `last_name` (what CSV files often hold); '' when none. */
+export const displayNameOf = (c: { contact_data?: Record<string, unknown> | null }) => {
+  const data = c.contact_data ?? {};
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '');
+  return text(data.name) || [text(data.first_name), text(data.last_name)].filter(Boolean).join(' ');
+};
