@@ -50,7 +50,7 @@ export function CsvImport() {
             error={fieldError(problem, 'campaign_id') ?? (campaigns.error ? campaigns.error.message : undefined)}
           />
           <FileInput
-            label="CSV file" placeholder="Choose a .csv file" accept=".csv,text/csv,text/plain" required clearable value={file} onChange={setFile}
+            label="CSV file" placeholder="Choose a .csv file" accept=".csv,text/csv,text/plain" required clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} value={file} onChange={setFile}
             description="A header row, then one contact a row; every other column goes into the contact's data." error={fieldError(problem, 'file')}
           />
           {unreadable && <Alert color="red" title="Cannot preview this file">{unreadable}</Alert>}

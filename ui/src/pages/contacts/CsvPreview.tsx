@@ -17,7 +17,7 @@ export function CsvPreview(props: { preview: Preview; mapping: CsvMapping; onCha
       <Group grow preventGrowOverflow={false} wrap="wrap">
         <Select label="Phone column" data={columns} value={mapping.phone || null} required allowDeselect={false} miw={160}
           onChange={(v) => onChange({ phone: v ?? '', timezone: mapping.timezone === v ? null : mapping.timezone })} error={errors.phone} />
-        <Select label="Time zone column (optional)" placeholder="None: from the number" data={columns.filter((c) => c !== mapping.phone)} value={mapping.timezone} clearable miw={160}
+        <Select label="Time zone column (optional)" placeholder="None: from the number" data={columns.filter((c) => c !== mapping.phone)} value={mapping.timezone} clearable clearButtonProps={{ 'aria-label': 'No time zone column' }} miw={160}
           onChange={(v) => onChange({ ...mapping, timezone: v })} error={errors.timezone} />
       </Group>
       <Text size="sm" c="dimmed">
