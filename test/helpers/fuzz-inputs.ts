@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { hostileCsvBodies } from './fuzz-csv.ts';
 
 /**
  * Requests for test/openapi-fuzz.test.ts, built from one operation of the served OpenAPI
@@ -324,6 +325,9 @@ export function casesFor(method: string, template: string, op: Operation, contex
       make('multipart as multipart/mixed', body(mp(ordered), `multipart/mixed; boundary=${BOUNDARY}`)),
       ...spread(plain.map(([k]) => decoded.map((v) => [k, v] as const)), 18)
         .map(([k, v]) => make(`multipart ${k}=${String(v).slice(0, 20)}`, body(mp([...plain.filter(([n]) => n !== k), [k, v], ...file])))),
+      // Valid fields naming the `phone` header the hostile files have, so their rows are read too.
+      ...hostileCsvBodies(seed, plain.filter(([k]) => k !== 'timezone_column').map(([k, v]): [string, string] => [k, k === 'phone_column' ? 'phone' : v]), fileField ?? 'file', BOUNDARY)
+        .map((h) => make(h.label, body(h.data, h.type))),
     );
   }
   return cases;

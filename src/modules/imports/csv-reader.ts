@@ -40,6 +40,17 @@ function isTextLine(bytes: Buffer): boolean {
 }
 
 /**
+ * The separator Excel's `sep=` first line names (`sep=;`, `sep=,`, a tab, or `\t` written out),
+ * or null when the line is not one. Excel writes it so a file opens the same in every locale;
+ * the line is an instruction, not the header.
+ */
+export function sepLineDelimiter(line: string): string | null {
+  const match = /^sep=(\\t|.)\r?$/i.exec(line.replace(/^\uFEFF/, ''));
+  if (!match) return null;
+  return match[1] === '\\t' ? '\t' : match[1]!;
+}
+
+/**
  * Streams CSV records from a byte stream: reads just enough to see the header line,
  * picks the delimiter, then parses the rest as it arrives (UTF-8, optional BOM, quoted
  * fields with delimiters and newlines). Nothing but the current records is held.
@@ -48,19 +59,27 @@ export async function openCsv(source: AsyncIterable<Buffer>): Promise<{ delimite
   const iterator = source[Symbol.asyncIterator]();
   let head = Buffer.alloc(0);
   let ended = false;
-  while (!head.includes(0x0a) && head.length < MAX_HEADER_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
+  // Reads until `head` holds a full line starting at `from` (or the file or the header limit ends).
+  const readLine = async (from: number) => {
+    while (head.indexOf(0x0a, from) === -1 && head.length - from < MAX_HEADER_BYTES && !ended) {
+      const next = await iterator.next();
+      if (next.done) ended = true;
+      else head = Buffer.concat([head, next.value]);
     }
-    head = Buffer.concat([head, next.value]);
-  }
-  const newline = head.indexOf(0x0a);
-  const headerBytes = head.subarray(0, newline === -1 ? head.length : newline);
+    const newline = head.indexOf(0x0a, from);
+    return head.subarray(from, newline === -1 ? head.length : newline);
+  };
+  let headerBytes = await readLine(0);
   if (!isTextLine(headerBytes)) throw new NotTextError();
-  const headerLine = headerBytes.toString('utf8').replace(/^\uFEFF/, '');
-  const delimiter = detectDelimiter(headerLine);
+  let delimiter = sepLineDelimiter(headerBytes.toString('utf8'));
+  if (delimiter !== null) {
+    // The sep= line (and a BOM before it) is dropped: the parser starts at the real header.
+    head = head.subarray(headerBytes.length + 1);
+    headerBytes = await readLine(0);
+    if (!isTextLine(headerBytes)) throw new NotTextError();
+  } else {
+    delimiter = detectDelimiter(headerBytes.toString('utf8').replace(/^\uFEFF/, ''));
+  }
   // relax_quotes: a quote inside an unquoted field (Jo "The Boss" Smith) is kept as written,
   // as Excel and Google Sheets write it; quoted fields still follow RFC 4180.
   const records = parse({ delimiter, bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });

@@ -55,7 +55,7 @@ export const ImportCsv = {
   summary: 'Import contacts from a CSV upload',
   description: `multipart/form-data with the fields campaign_id, phone_column (default phone), optional timezone_column,
 and the file. Send the fields before the file part (they may also be given as query parameters). The delimiter (comma, semicolon,
-tab or pipe) is detected from the header line; UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
+tab or pipe) is detected from the header line, or named by Excel's \`sep=;\` first line (which is then not the header); UTF-8 with or without BOM; quoted fields may hold delimiters, quotes and newlines.
 A row whose other columns come to more than 64 KiB of contact_data (as JSON text) fails alone, saying so in the task's errors.
 Every other column goes into contact_data under a key made from its header: lower case, and each run of characters other
 than letters, digits and _ (spaces, hyphens, dots...) becomes one _, none at either end (' First Name ' -> first_name,

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { mapColumns, normaliseHeader } from './csv-columns.ts';
 import { openCsv } from './csv-reader.ts';
-import { csvUploadError } from './csv-upload-error.ts';
+import { csvUploadError, uploadFileName } from './csv-upload-error.ts';
 import type { CsvColumn } from './csv-columns.ts';
 import type { ImportError, ImportsRepository, StoredRow } from './imports.repository.ts';
 import { CHUNK_ROWS, MAX_BULK_ITEMS, type BulkItem } from './imports.schemas.ts';
@@ -157,7 +157,7 @@ export async function importCsvUpload(input: { db: Db; repo: ImportsRepository; 
         fields[part.fieldname] = String(part.value);
         continue;
       }
-      const options = csvOptions(fields, part.filename || null);
+      const options = csvOptions(fields, uploadFileName(part.filename));
       // Later parts are drained by the multipart iterator; only the first file counts.
       return await importCsv({ db, repo, principal, options, file: part.file });
     }

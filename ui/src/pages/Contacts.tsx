@@ -102,7 +102,7 @@ export default function Contacts() {
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? `Edit contact ${editing.phone_number}` : 'Edit contact'}>
         {editing && <ContactForm key={editing.id} contact={editing} onDone={() => setEditing(null)} />}
       </Modal>
-      <Modal opened={importing} onClose={() => setImporting(false)} title="Import CSV" size="lg" keepMounted>
+      <Modal closeButtonProps={{ 'aria-label': 'Close' }} opened={importing} onClose={() => setImporting(false)} title="Import CSV" size="lg" keepMounted>
         <CsvImport />
       </Modal>
     </Stack>

@@ -6,7 +6,8 @@ import { forbidden, HttpError, notFound, unprocessable } from '../../../http/err
 import type { Principal } from '../../auth/principal.ts';
 import { normaliseHeader } from '../../imports/csv-columns.ts';
 import { openCsv } from '../../imports/csv-reader.ts';
-import { csvUploadError } from '../../imports/csv-upload-error.ts';
+import { csvUploadError, uploadFileName } from '../../imports/csv-upload-error.ts';
+import { unstorable } from '../../../http/json-body.ts';
 import { malformedMultipart, type UploadPart } from '../../imports/imports.service.ts';
 import * as tasks from './suppression-imports.repository.ts';
 import { SUPPRESSION_IMPORTS_CHANNEL } from './suppression-imports.worker.ts';
@@ -104,7 +105,7 @@ export async function importSuppressionCsv(input: Deps & { principal: Principal;
   try {
     for await (const part of input.parts) {
       if (part.type !== 'file' || rows !== null) continue;
-      fileName = part.filename || null;
+      fileName = uploadFileName(part.filename);
       rows = await readCsvRows(part.file);
     }
   } catch (error) {
@@ -132,6 +133,9 @@ async function readCsvRows(file: AsyncIterable<Buffer>): Promise<tasks.StoredSup
         continue;
       }
       if (rows.length >= MAX_BULK_SUPPRESSIONS) throw new HttpError(413, `A CSV upload takes at most ${MAX_BULK_SUPPRESSIONS} data rows; split the file`);
+      // The rows are stored as one jsonb value, which refuses a NUL or a lone surrogate (that was a 500).
+      const bad = cells.findIndex((c) => unstorable(c) !== null);
+      if (bad !== -1) throw unprocessable(['body', 'file'], `Row ${rows.length + 1}, column ${bad + 1}: ${unstorable(cells[bad])!.msg}`, 'csv_invalid');
       const cell = (i: number) => (i === -1 ? null : (cells[i] ?? null));
       rows.push([cell(at.phone) ?? '', cell(at.reason), cell(at.expires)]);
     }

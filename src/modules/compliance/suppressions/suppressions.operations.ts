@@ -80,7 +80,7 @@ export const ImportSuppressionsCsv = {
   summary: 'Add numbers from a CSV upload as a tracked task',
   description:
     `multipart/form-data with one file part. The header line names the columns, matched case-insensitively with spaces and punctuation ignored: phone_number (or phone) is required (422 without it), ` +
-    `reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header; UTF-8 with or without BOM. ` +
+    `reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header, or named by Excel's \`sep=;\` first line; UTF-8 with or without BOM. ` +
     `At most ${MAX_BULK_SUPPRESSIONS} data rows and ${MAX_CSV_BYTES / 1024 / 1024} MiB (413 above, and nothing is added). Row index in errors = data row, 0-based, header excluded. ${TASK_NOTE} ${RULES}`,
   consumes: ['multipart/form-data'],
   body: Type.Object({ file: Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'the CSV file' }) }),

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { App } from '../../../app.ts';
+import { closingOnError } from '../../imports/csv-upload-error.ts';
 import * as ops from './suppressions.operations.ts';
 import { BULK_BODY_LIMIT, MAX_CSV_BYTES } from './suppressions.schemas.ts';
 import { createBulkSuppressionImport, importSuppressionCsv, readSuppressionImport } from './suppression-imports.service.ts';
@@ -26,6 +27,6 @@ export async function suppressionsRoutes(app: App) {
   app.get('/bulk/:task_id', { schema: ops.ReadSuppressionTask }, async (request) =>
     readSuppressionImport({ db, principal: request.principal, taskId: request.params.task_id }));
   // The multipart body is read as a stream by the service; the schema documents it.
-  app.post('/import/csv', { schema: ops.ImportSuppressionsCsv, validatorCompiler: () => () => true }, async (request) =>
-    importSuppressionCsv({ db, jobWakes, principal: request.principal, parts: request.isMultipart() ? request.parts() : null, request }));
+  app.post('/import/csv', { schema: ops.ImportSuppressionsCsv, validatorCompiler: () => () => true }, async (request, reply) =>
+    closingOnError(reply, () => importSuppressionCsv({ db, jobWakes, principal: request.principal, parts: request.isMultipart() ? request.parts() : null, request })));
 }
