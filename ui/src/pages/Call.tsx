@@ -40,7 +40,7 @@ export default function Call() {
       </SimpleGrid>
       <Text size="sm">
         Campaign {c.campaign_title}
-        {' · '}<Anchor component={Link} to={`/contacts/${c.contact_id}`}>{contactNameOf(c)}</Anchor> ({c.call_type === 'inbound' ? c.from_number : c.to_number})
+        {' · '}<Anchor component={Link} to={`/contacts/${c.contact_id}`}>{contactNameOf(c) || `Contact ${c.contact_id}`}</Anchor> ({c.call_type === 'inbound' ? c.from_number : c.to_number})
         {c.call_ended_by_reason ? ` · ${c.call_ended_by_reason}` : ''}
       </Text>
       {callerId && (
