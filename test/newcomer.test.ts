@@ -39,8 +39,13 @@ function walkThrough(readme: string): string[] {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
+let receiver: ChildProcess | undefined;
+afterAll(() => {
+  if (receiver && receiver.exitCode === null) process.kill(-receiver.pid!, 'SIGTERM'); // bash and its node
+});
+
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through', () => {
-  it('shows a finished call within a minute of queueing it', async () => {
+  it('shows a finished, interested call within a minute of queueing it, and its webhook at the CRM stand-in', async () => {
     const { stdout } = await run('git', ['ls-files', '-z'], { maxBuffer: 16 * 1024 * 1024 });
     for (const file of stdout.split('\0').filter(Boolean)) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
@@ -50,12 +55,18 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
     }
     symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
 
-    const [start, steps] = walkThrough(readFileSync(join(copy, 'README.md'), 'utf8'));
+    const [start, crm, steps] = walkThrough(readFileSync(join(copy, 'README.md'), 'utf8'));
+    // The CRM stand-in exactly as written, on a free port (and the webhook pointed at it).
+    const crmPort = await freePort();
+    expect(crm).toContain("listen(9000,'127.0.0.1')");
+    let received = '';
+    receiver = spawn('bash', ['-c', crm!.trim().replace('listen(9000,', `listen(${crmPort},`)], { cwd: copy, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    receiver.stdout!.on('data', (d: Buffer) => (received += d.toString()));
     // The start command exactly as written (its environment prefix included), with a free port.
     const port = await freePort();
     const env = { ...process.env, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' };
     delete (env as Record<string, string | undefined>).DATA_DIR;
-    expect(start!.trim()).toBe('SIM_TIME_SCALE=60 npm start');
+    expect(start!.trim()).toBe('SIM_TIME_SCALE=60 WEBHOOK_ALLOW_PRIVATE_NETWORKS=true npm start');
     service = spawn('bash', ['-c', start!.trim()], { cwd: copy, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let stderr = '';
     service.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -67,8 +78,9 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const script = steps!.replace('BASE=http://127.0.0.1:8000', `BASE=${base}`);
+    const script = steps!.replace('BASE=http://127.0.0.1:8000', `BASE=${base}`).replace('http://127.0.0.1:9000/crm', `http://127.0.0.1:${crmPort}/crm`);
     expect(script).not.toContain('127.0.0.1:8000');
+    expect(script).not.toContain('127.0.0.1:9000');
     const started = Date.now();
     const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: copy, env, timeout: 120_000 });
     const seconds = (Date.now() - started) / 1000;
@@ -80,5 +92,9 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
     expect(calls.data[0]!.end_time, result.stdout).not.toBeNull();
     expect(calls.data[0]!.status).not.toBe('in progress');
     expect(seconds).toBeLessThan(60);
+    // The interested call's payload reaches the CRM stand-in, filled from the transcript.
+    await expect.poll(() => received, { timeout: 30_000 }).toMatch(/^POST \/crm \{.*"name":"Ada".*\}/m);
+    expect(JSON.parse(received.slice(received.indexOf('{')).split('\n')[0]!)).toMatchObject({ name: 'Ada', interested: 'yes' });
+    expect((Date.now() - started) / 1000).toBeLessThan(90);
   }, 240_000);
 });
