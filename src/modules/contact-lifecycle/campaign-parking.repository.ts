@@ -28,14 +28,17 @@ const blockedCampaigns = sql`b AS MATERIALIZED (
       CASE WHEN NOT cp.is_paused AND NOT cp.is_archive AND cp.campaign_type = 'Outbound' THEN cp.limit_end END AS wait_until
     FROM campaigns cp WHERE NOT ${reachableCampaignSql('cp')})`;
 
+/** A contact parked for its campaign `b`'s cause (until the limit period ends, for a limit). */
+const parkedBy = sql`status = 'awaiting_queue', next_action_time = b.wait_until, next_action_code = b.code_now,
+  next_action_reason = ${campaignBlockReasonSql(sql`b.code_now`)}, updated_at = now()`;
+
 /** Parks the due contacts of blocked campaigns, and re-parks waiting ones whose campaign's cause changed. Returns how many moved. */
 export async function parkContactsOfBlockedCampaigns(db: Db, now: Date): Promise<number> {
   const due = dueStatusesSql();
   // Due contacts of blocked campaigns (contacts_due_campaign_order_idx).
   const parkedDue = await sql`
     WITH ${blockedCampaigns}
-    UPDATE contacts c SET status = 'awaiting_queue', next_action_time = b.wait_until, next_action_code = b.code_now,
-      next_action_reason = ${campaignBlockReasonSql(sql`b.code_now`)}, updated_at = now()
+    UPDATE contacts c SET ${parkedBy}
     FROM b
     WHERE c.id = ANY(ARRAY(
         SELECT d.id FROM b CROSS JOIN LATERAL (
@@ -47,8 +50,7 @@ export async function parkContactsOfBlockedCampaigns(db: Db, now: Date): Promise
   const codes = [...CAMPAIGN_BLOCK_CODES];
   const reparked = await sql`
     WITH ${blockedCampaigns}
-    UPDATE contacts c SET status = 'awaiting_queue', next_action_time = b.wait_until, next_action_code = b.code_now,
-      next_action_reason = ${campaignBlockReasonSql(sql`b.code_now`)}, updated_at = now()
+    UPDATE contacts c SET ${parkedBy}
     FROM b
     WHERE c.id = ANY(ARRAY(
         SELECT d.id FROM b CROSS JOIN unnest(${codes}::text[]) AS r(code) CROSS JOIN LATERAL (

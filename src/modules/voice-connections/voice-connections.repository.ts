@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
 import type { VendorName } from '../../voice/vendors.ts';
+import type { OpenedConnection } from '../../voice/connection-loader.ts';
 
 /** All SQL for voice connections. Secrets arrive here already sealed and leave sealed (see openVoiceConnection). */
 
@@ -42,22 +43,8 @@ export async function assistantsUsing(db: Db, connectionId: number): Promise<num
   return rows.map((r) => Number(r.id));
 }
 
-/** A connection's credentials in the clear, for the dialer and the events route. */
-export interface OpenedVoiceConnection {
-  id: number;
-  owner_id: number;
-  provider: VendorName;
-  apiKey: string;
-  accountSid: string | null;
-  webhookSecret: string | null;
-  phoneNumberId: string | null;
-  agentId: string | null;
-  fromNumber: string | null;
-  /** null = the vendor's default (the service's setting for that vendor). */
-  maxConcurrent: number | null;
-  /** null = the default (the service's setting for that vendor). */
-  callsPerSecond: number | null;
-}
+/** A connection's credentials in the clear, for the dialer and the events route: the shape the voice port reads. */
+export type OpenedVoiceConnection = OpenedConnection;
 
 /**
  * Opens a connection's sealed secrets. Null for an unknown id. Throws SecretBoxError when

@@ -4,17 +4,7 @@ import { Box, Button, Group, SimpleGrid, Stack, Table, Title } from '@mantine/co
 import { BarChart } from '@mantine/charts';
 import { useFormat } from '../../format/useFormat';
 import type { Detailed } from './model';
-
-function Counts({ label, head, rows }: { label: string; head: string; rows: { name: string; count: number }[] }) {
-  return (
-    <Table aria-label={label} striped>
-      <Table.Thead><Table.Tr><Table.Th>{head}</Table.Th><Table.Th>Calls</Table.Th></Table.Tr></Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => <Table.Tr key={r.name}><Table.Td>{r.name}</Table.Td><Table.Td>{String(r.count)}</Table.Td></Table.Tr>)}
-      </Table.Tbody>
-    </Table>
-  );
-}
+import { Counts } from '../../components/Counts';
 
 /** The period's breakdowns, as answered: by status, outcome (action status), call type, campaign and hour of day. */
 export function Breakdowns({ report }: { report: Detailed }) {

@@ -1,18 +1,8 @@
-import { Card, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Problem } from '../../components/Problem';
 import { useFormat } from '../../format/useFormat';
 import { useCampaignOutcomes } from '../analytics/queries';
-
-function Counts({ label, head, rows }: { label: string; head: string; rows: { name: string; count: number }[] }) {
-  return (
-    <Table aria-label={label} striped>
-      <Table.Thead><Table.Tr><Table.Th>{head}</Table.Th><Table.Th>Calls</Table.Th></Table.Tr></Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => <Table.Tr key={r.name}><Table.Td>{r.name}</Table.Td><Table.Td>{String(r.count)}</Table.Td></Table.Tr>)}
-      </Table.Tbody>
-    </Table>
-  );
-}
+import { Counts } from '../../components/Counts';
 
 /** The campaign's calls by outcome and by status (the analytics report for this campaign), the statuses no call has left out. */
 export function CampaignOutcomes({ campaignId }: { campaignId: number }) {
