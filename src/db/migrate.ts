@@ -24,6 +24,7 @@ import * as nextActionCode from './migrations/0023_next_action_code.ts';
 import * as suppressionImportLeases from './migrations/0024_suppression_import_leases.ts';
 import * as displayPreferences from './migrations/0026_display_preferences.ts';
 import * as skippedDeliveries from './migrations/0027_skipped_deliveries.ts';
+import * as messaging from './migrations/0028_messaging.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0024_suppression_import_leases': suppressionImportLeases,
   '0026_display_preferences': displayPreferences,
   '0027_skipped_deliveries': skippedDeliveries,
+  '0028_messaging': messaging,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -25,6 +25,9 @@ export interface AccountComplianceTable {
   quiet_hours_to: Generated<string>;
   max_calls_per_day: Generated<number>;
   max_calls_per_week: Generated<number>;
+  /** Texts the account starts to one number (migration 0028); replies in a conversation are bounded per campaign. */
+  max_texts_per_day: Generated<number>;
+  max_texts_per_week: Generated<number>;
   updated_at: Timestamp;
 }
 
