@@ -19,6 +19,10 @@ import { createDialerWake, type DialerWake } from './modules/dialer/wake.ts';
 import type { CallEventBatchers } from './modules/dialer/call-events/call-events.service.ts';
 import { createAnalyticsReports, type AnalyticsReports } from './modules/analytics/rollup-compaction.ts';
 import { createJobWakes, type JobWakes } from './claim-worker.ts';
+import type { TextProvider } from './messaging/text-channel.ts';
+import { createSimTextProvider } from './messaging/sim-texts.ts';
+import { applyTextStatus } from './modules/messaging/message-status.ts';
+import { receiveText } from './modules/messaging/inbound.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -63,6 +67,8 @@ export interface Deps {
   log: Logger;
   /** The analytics reports' own PostgreSQL connections and background compaction flag. */
   analyticsReports: AnalyticsReports;
+  /** Text vendors that need no credentials: the simulator (modules/messaging/text-routes.ts picks a route). */
+  texts: { sim: TextProvider };
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
@@ -90,6 +96,16 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
+    texts: {
+      sim: createSimTextProvider({
+        clock: { now: () => deps.clock.now() },
+        timeScale: config.SIM_TIME_SCALE,
+        seed: config.SIM_SEED,
+        report: (status) => applyTextStatus(deps.db, status),
+        receive: (text) => receiveText(deps, text),
+        onError: (error) => deps.log.error({ err: error }, 'simulated text report failed'),
+      }),
+    },
   };
   return deps;
 }

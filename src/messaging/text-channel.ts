@@ -1,4 +1,4 @@
-import type { TextChannelName } from '../db/tables/messaging.ts';
+import type { MessageStatus, TextChannelName } from '../db/tables/messaging.ts';
 
 /**
  * The port every text vendor implements (the simulator, Twilio Messaging). The sender writes
@@ -21,9 +21,14 @@ export interface TextSend {
   messagingServiceSid?: string | null;
   /** WhatsApp: the approved template (Content SID) to send instead of free text. */
   contentSid?: string | null;
-  /** Where the vendor reports delivery; null when the service has no public URL (the simulator). */
-  statusCallbackUrl: string | null;
+  /**
+   * The simulator only: how the simulated person answers (the contact's contact_data._sim.text_reply);
+   * absent, the simulator draws one. Real vendors ignore it.
+   */
+  simReply?: SimTextReply | null;
 }
+
+export type SimTextReply = 'none' | 'question' | 'call_me' | 'stop' | 'interested' | 'landline';
 
 export type TextSendResult =
   | { kind: 'accepted'; providerMessageId: string; status: 'queued' | 'sent' | 'delivered'; cost?: number | null }
@@ -31,9 +36,29 @@ export type TextSendResult =
   | { kind: 'rate_limited'; code: string; message: string; retryAfterMs: number }
   | { kind: 'lost'; message: string };
 
+/**
+ * A text vendor on one route (the service's settings or one voice connection). It builds its own
+ * status callback URL (our message id and its route ride in it) and verifies what comes back.
+ */
 export interface TextProvider {
   readonly name: 'sim' | 'twilio';
   send(input: TextSend): Promise<TextSendResult>;
+}
+
+/** An inbound text as every vendor hands it to the service (modules/messaging/inbound.ts). */
+export interface InboundText {
+  provider: 'sim' | 'twilio';
+  /** The route that signed it: a voice connection's id, null for the service's own settings. */
+  connectionId: number | null;
+  channel: TextChannelName;
+  /** E.164, without `whatsapp:`. */
+  from: string;
+  to: string;
+  body: string;
+  providerMessageId: string;
+  /** The vendor's own opt-out reading (Twilio's OptOutType: STOP, START, HELP). */
+  optOutType?: 'STOP' | 'START' | 'HELP' | null;
+  at: Date;
 }
 
 /** Vendor error codes whose number can never take a text (a landline): not retried as a text. */
@@ -60,3 +85,18 @@ export const TEXT_ERROR_WORDS: Record<string, string> = {
 };
 
 export const textErrorWords = (code: string | null | undefined) => (code ? TEXT_ERROR_WORDS[code] ?? `vendor error ${code}` : null);
+
+/** A delivery report of an outbound text (a vendor's status callback, the simulator's timer). */
+export interface TextStatusReport {
+  provider: string;
+  /** The route that signed the report: a voice connection's id, null for the service's own settings. */
+  connectionId: number | null;
+  /** Our id from the callback URL, when the vendor echoes it. */
+  messageId?: number | null;
+  providerMessageId: string;
+  status: Exclude<MessageStatus, 'sending' | 'received'>;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  cost?: number | null;
+  at: Date;
+}

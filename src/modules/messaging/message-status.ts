@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { MessageStatus } from '../../db/tables/messaging.ts';
+import type { TextStatusReport } from '../../messaging/text-channel.ts';
+
+export type { TextStatusReport };
 
 /**
  * Delivery reports of outbound texts, from any vendor. Reports arrive out of order and more
@@ -14,19 +17,6 @@ import type { MessageStatus } from '../../db/tables/messaging.ts';
 const RANK: Record<MessageStatus, number> = { sending: 0, queued: 1, sent: 2, delivered: 3, read: 4, undelivered: 5, failed: 5, received: 9 };
 export const isFinalTextStatus = (s: MessageStatus) => RANK[s] === 5 || s === 'read';
 
-export interface TextStatusReport {
-  provider: string;
-  /** The route that signed the report: a voice connection's id, null for the service's own settings. */
-  connectionId: number | null;
-  /** Our id from the callback URL, when the vendor echoes it. */
-  messageId?: number | null;
-  providerMessageId: string;
-  status: Exclude<MessageStatus, 'sending' | 'received'>;
-  errorCode?: string | null;
-  errorMessage?: string | null;
-  cost?: number | null;
-  at: Date;
-}
 
 /** Applies one report; returns the message's id, or null when no message of that route matches. */
 export async function applyTextStatus(db: Db, r: TextStatusReport): Promise<{ id: number; status: MessageStatus; contactId: number; errorCode: string | null } | null> {
