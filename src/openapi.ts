@@ -48,7 +48,7 @@ Conventions this service fixes where the public interface leaves them open:
 - Query numbers must be finite (\`1e400\` is a 422); query and path text may not hold NUL or lone surrogates (422).
 - A JSON body is checked in full when small (every error listed, at most 50) and up to its first error when large; text may not hold NUL or lone surrogates, and JSON nests at most 64 levels (422).
 - Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.
-- Time limit: each database statement of a request may run API_STATEMENT_TIMEOUT_MS (default 3 s, PostgreSQL); one stopped there answers 503 \`{detail}\` with Retry-After and changes nothing (its transaction is rolled back). The calls list's 503 names its filters; analytics reports keep their own limit.
+- Time limit: each database statement of a request may run API_STATEMENT_TIMEOUT_MS (default 3 s, PostgreSQL); one stopped there answers 503 \`{detail}\` with Retry-After and changes nothing (its transaction is rolled back). The 503 of the calls, contacts, webhook deliveries and audit events lists names its filters; analytics reports keep their own limit.
 - Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).
 - Authentication: \`X-API-Key\`, else \`Authorization: Bearer\`, else the dashboard's \`vc_session\` cookie (\`POST /api/v1/session\`). A request authenticated by the cookie whose method is not GET, HEAD or OPTIONS must carry \`X-Requested-With: voice-campaigns\`, else 403 and nothing changes.`;
 

@@ -58,7 +58,14 @@ export const Contact = Type.Object({
 
 export const ContactsList = Type.Object({
   data: Type.Array(Contact),
-  count: Type.Integer({ description: 'total number of matching contacts, not the page size' }),
+  count: Type.Integer({ description: 'total number of matching contacts, not the page size; an estimate when count_exact is false' }),
+  count_exact: Type.Optional(
+    Type.Boolean({
+      description:
+        'true when count is exact: with campaign_id (or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; ' +
+        "false when more match and count is the database's estimate",
+    }),
+  ),
 });
 
 export const ContactCreate = Type.Object({
