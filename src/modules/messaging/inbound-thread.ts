@@ -1,12 +1,12 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CampaignMessagingRow } from '../../db/tables/messaging.ts';
 import { insertContacts } from '../contacts/contacts.repository.ts';
 
 /**
  * Which conversation an inbound text belongs to. The text is from the contact's number to one of
  * the campaign's numbers (campaigns.campaign_phone or a phone number of the campaign's), or to
- * the number a text of ours to that contact went out from (a route's own number). Among the
+ * the number a text of ours to that contact went out from (a route's own number; with none
+ * recorded, a Messaging Service's or the simulator's, any text of ours on the same route). Among the
  * contacts that match (the same person in several campaigns), the one we reached last, by text
  * or call, gets it. Nobody matches: the newest campaign with the number that accepts inbound
  * texts (an Inbound campaign first) gets a new contact, `integration_messaging`, in the number's
@@ -26,27 +26,20 @@ export interface TextThread {
 
 type Trx = Transaction<Database>;
 
-/** A campaign's messaging settings, its defaults when it has no row (migration 0028). */
-export type MessagingSettings = Pick<CampaignMessagingRow, 'accept_inbound' | 'ai_replies' | 'max_ai_replies_per_day' | 'reply_stops_calls'>;
-const DEFAULTS: MessagingSettings = { accept_inbound: true, ai_replies: true, max_ai_replies_per_day: 10, reply_stops_calls: true };
-
-export async function messagingSettings(trx: Trx, campaignId: number): Promise<MessagingSettings> {
-  const row = await trx.selectFrom('campaign_messaging').select(['accept_inbound', 'ai_replies', 'max_ai_replies_per_day', 'reply_stops_calls'])
-    .where('campaign_id', '=', campaignId).executeTakeFirst();
-  return row ?? DEFAULTS;
-}
-
 const hasNumber = (campaign: string, to: string) => sql<boolean>`(${sql.ref(`${campaign}.campaign_phone`)} = ${to}
   OR EXISTS (SELECT 1 FROM phone_numbers p WHERE p.campaign_id = ${sql.ref(`${campaign}.id`)} AND p.phone_number = ${to}))`;
 
-export async function threadText(trx: Trx, input: { ownerId: number | null; from: string; to: string; channel: string }): Promise<TextThread | null> {
+export async function threadText(trx: Trx, input: { ownerId: number | null; from: string; to: string; channel: string; provider: string; connectionId: number | null }): Promise<TextThread | null> {
   const owner = input.ownerId === null ? sql`TRUE` : sql`c.owner_id = ${input.ownerId}`;
   const { rows } = await sql<{ id: number; owner_id: number; campaign_id: number; status: string; timezone: string | null }>`
     SELECT c.id, c.owner_id, c.campaign_id, c.status, c.timezone
       FROM contacts c JOIN campaigns cp ON cp.id = c.campaign_id
      WHERE c.phone_number = ${input.from} AND ${owner}
        AND (${hasNumber('cp', input.to)}
-            OR EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound' AND m.from_number = ${input.to}))
+            -- Our text went out from this number, or from a number the route picked (a Messaging Service's, the simulator's).
+            OR EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound'
+                         AND (m.from_number = ${input.to} OR (m.from_number IS NULL AND m.provider = ${input.provider}
+                              AND m.voice_connection_id IS NOT DISTINCT FROM ${input.connectionId}::bigint))))
      ORDER BY greatest(
          (SELECT max(m.created_at) FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound'),
          (SELECT max(k.start_time) FROM calls k WHERE k.contact_id = c.id)) DESC NULLS LAST, c.id DESC

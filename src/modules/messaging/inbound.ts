@@ -6,7 +6,8 @@ import { normalisePhone } from '../../shared/phone.ts';
 import { finishDueContacts, scheduleContactCall } from '../contact-lifecycle/contact-lifecycle.repository.ts';
 import { queueContactsNow } from '../contact-lifecycle/queueing.ts';
 import { tomorrowMorning } from './callback-time.ts';
-import { messagingSettings, threadText, type MessagingSettings, type TextThread } from './inbound-thread.ts';
+import { threadText, type TextThread } from './inbound-thread.ts';
+import { messagingSettingsOf, type MessagingSettings } from './messaging-defaults.ts';
 import { insertMessageJobs, notifyTextsDue } from './message-jobs.repository.ts';
 import { textIntent, type TextIntent } from './text-intents.ts';
 import { hasTextOptOut, liftTextOptOut, suppressByText } from './text-opt-out.ts';
@@ -42,7 +43,7 @@ export async function receiveText(deps: Deps, text: InboundText): Promise<Receiv
   const ownerId = text.connectionId === null ? null : await connectionOwner(deps, text.connectionId);
   const now = deps.clock.now();
   const result = await deps.db.transaction().execute(async (trx) => {
-    const thread = await threadText(trx, { ownerId, from, to, channel: text.channel });
+    const thread = await threadText(trx, { ownerId, from, to, channel: text.channel, provider: text.provider, connectionId: text.connectionId });
     if (!thread) return null;
     const inserted = await trx.insertInto('messages').values({
       owner_id: thread.ownerId, campaign_id: thread.campaignId, contact_id: thread.contactId, call_id: null,
@@ -58,7 +59,7 @@ export async function receiveText(deps: Deps, text: InboundText): Promise<Receiv
       return { messageId: Number(existing.id), contactId: Number(existing.contact_id), intent: textIntent(text.body, text.optOutType).kind, stored: false, replyJobId: null };
     }
     const messageId = Number(inserted.id);
-    const settings = await messagingSettings(trx, thread.campaignId);
+    const settings = await messagingSettingsOf(trx, thread.campaignId);
     const intent = await actOn(deps, trx, { thread, settings, messageId, phone: from, text, now });
     const replyJobId = wantsReply(intent) ? await queueReply(deps, trx, { thread, settings, messageId, phone: from, intent, now }) : null;
     return { messageId, contactId: thread.contactId, intent: intent.kind, stored: true, replyJobId };
