@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suppressNumber } from '../src/modules/compliance/suppressions/suppressions.service.ts';
+import { receiveText } from '../src/modules/messaging/inbound.ts';
 import { FROM, textScene, type TextScene } from './helpers/text-scene.ts';
 
 /**
@@ -53,6 +54,13 @@ describe('an inbound text', () => {
     await db().insertInto('campaign_messaging').values({ campaign_id: closed.id, owner_id: s.alice.id, accept_inbound: false }).execute();
     await inbound('+14155550203', 'Hi', { to: '+14155550251' });
     expect(await db().selectFrom('contacts').select('id').where('campaign_id', '=', closed.id).execute()).toEqual([]);
+  });
+
+  it('from the simulator, to a campaign without a number, is threaded to the contact our text went to', async () => {
+    const c = await s.campaign({ phone: null, contacts: [{ phone: '+14155550205' }] });
+    await s.outbound(c.contacts[0]!, { provider: 'sim', from_number: null });
+    const received = await receiveText(s.t.deps, { provider: 'sim', connectionId: null, channel: 'sms', from: '+14155550205', to: '', body: 'What is this about exactly?', providerMessageId: 'SMsimin-thread-1', at: new Date() });
+    expect(received).toMatchObject({ contactId: c.contacts[0], intent: 'other', stored: true, replyJobId: expect.any(Number) });
   });
 
   it('forged, is refused with 403 and nothing is stored', async () => {
