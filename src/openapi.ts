@@ -22,6 +22,7 @@ export const TAGS = [
   { name: 'assistants', description: 'Assistants: who talks on a campaign\'s calls (provider, prompts, voicemail, how the outcome becomes action_status)' },
   { name: 'voice-connections', description: 'An account\'s own Vapi or Retell credentials (write-only secrets, sealed at rest)' },
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
+  { name: 'messaging', description: 'Text-message vendors\' callbacks (signed by the vendor): delivery reports and inbound texts' },
   { name: 'audit', description: 'The account\'s audit log: who changed credentials, settings, prompts and suppressions, and when' },
   { name: 'compliance', description: 'The account\'s quiet hours and frequency caps, which bound every campaign' },
   { name: 'suppressions', description: 'The account\'s do-not-call list: numbers no campaign calls, added by hand, by CSV or by an opt-out in a call' },
@@ -31,8 +32,10 @@ const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAu
 // Routes with their own authentication (or none) under /api/v1: login, the integration token's
 // routes, and provider events (signed by the provider). The simulator's inbound trigger beside
 // them needs a credential like any other operation.
-// Twilio's entry points are verified by X-Twilio-Signature (modules/agent/twilio.routes.ts).
-const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/, /^\/api\/v1\/voice\/twilio\/(twiml|action|amd|events)$/];
+// Twilio's entry points are verified by X-Twilio-Signature (modules/agent/twilio.routes.ts,
+// modules/messaging/twilio-texts.routes.ts).
+const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/, /^\/api\/v1\/voice\/twilio\/(twiml|action|amd|events)$/,
+  /^\/api\/v1\/messaging\/twilio\/(status|inbound)\//];
 
 const DESCRIPTION = `AI voice-call campaigns: accounts, campaigns, contacts, a dialer, calls and analytics.
 

@@ -27,7 +27,7 @@ export const NextActionCode = StringEnum(NEXT_ACTION_CODES, {
     + 'this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), '
     + 'no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, '
     + 'campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), '
-    + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).',
+    + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).',
 });
 
 export const CONTACT_CREATION_METHODS = ['manual', 'import', 'integration', 'external_api', 'integration_messaging'] as const;
