@@ -158,3 +158,19 @@ export async function scheduleContactCall(trx: Trx, contactId: number, at: Date,
     .returning('id').execute();
   return rows.length > 0;
 }
+
+/**
+ * Texts sent count on their contacts (message_attempts), in the transaction that writes the
+ * Message rows (messaging/send-text.ts): `perContact` maps a contact to its texts in the batch.
+ */
+export async function countTextAttempts(trx: Trx, perContact: Map<number, number>, now: Date): Promise<void> {
+  if (perContact.size === 0) return;
+  await sql`UPDATE contacts c SET message_attempts = c.message_attempts + u.n, updated_at = ${now}::timestamptz
+    FROM unnest(${[...perContact.keys()]}::bigint[], ${[...perContact.values()]}::int[]) AS u(id, n) WHERE c.id = u.id`.execute(trx);
+}
+
+/** A text the vendor did not send (it asked to slow down): its attempt is given back. */
+export async function giveBackTextAttempt(trx: Trx, contactId: number): Promise<void> {
+  await trx.updateTable('contacts').set((eb) => ({ message_attempts: eb('message_attempts', '-', 1) }))
+    .where('id', '=', contactId).where('message_attempts', '>', 0).execute();
+}

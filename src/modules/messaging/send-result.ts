@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
-import { NOT_TEXTABLE_CODES, textErrorWords, UNSUBSCRIBED_CODE, type TextSendResult } from '../../messaging/text-channel.ts';
-import { cancelPendingTexts } from './message-jobs.repository.ts';
+import { textErrorWords, type TextSendResult } from '../../messaging/text-channel.ts';
+import { applyTextErrorCode } from './text-opt-out.ts';
+import { giveBackTextAttempt } from '../contact-lifecycle/contact-lifecycle.repository.ts';
 import { settleJobs } from './text-jobs.repository.ts';
 
 /**
@@ -48,16 +49,15 @@ async function recordSendResult(deps: Deps, input: SendOutcome): Promise<void> {
         await trx.updateTable('messages')
           .set({ status: 'failed', error_code: result.code, error_message: textErrorWords(result.code) ?? result.message, updated_at: now })
           .where('id', '=', messageId).where('status', '=', 'sending').execute();
-        if (NOT_TEXTABLE_CODES.has(result.code) || result.code === UNSUBSCRIBED_CODE) {
-          await cancelPendingTexts(trx, [job.contact_id], `not sent: ${textErrorWords(result.code)}`);
-        }
+        // An unsubscribed number is suppressed account-wide; a landline's other texts are cancelled.
+        const message = await trx.selectFrom('messages').select(['id', 'owner_id', 'contact_id', 'to_number', 'source']).where('id', '=', messageId).executeTakeFirst();
+        if (message) await applyTextErrorCode(trx, message, result.code, now);
       });
       return;
     case 'rate_limited':
       await deps.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('messages').where('id', '=', messageId).where('status', '=', 'sending').execute();
-        await trx.updateTable('contacts').set((eb) => ({ message_attempts: eb('message_attempts', '-', 1) }))
-          .where('id', '=', job.contact_id).where('message_attempts', '>', 0).execute();
+        await giveBackTextAttempt(trx, job.contact_id);
         await settleJobs(trx, [{
           id: job.id, status: 'pending', messageId: null, dueAt: new Date(now.getTime() + Math.max(1000, result.retryAfterMs)),
           reason: `waits: the vendor asked to slow down (${result.code}); the attempt was given back`,

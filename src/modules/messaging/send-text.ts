@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
 import { countSegments } from '../../messaging/segments.ts';
@@ -9,6 +8,7 @@ import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.rep
 import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts';
 import { textRouteFor, type TextRoute } from './text-routes.ts';
 import { recordSendResults } from './send-result.ts';
+import { countTextAttempts } from '../contact-lifecycle/contact-lifecycle.repository.ts';
 
 /**
  * A batch of claimed jobs, from their words to the vendor's answers:
@@ -65,10 +65,7 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
     const messageOf = new Map(sending.map((j, i) => [j.id, Number(rows[i]!.id)]));
     const perContact = new Map<number, number>();
     for (const j of sending) perContact.set(j.contact_id, (perContact.get(j.contact_id) ?? 0) + 1);
-    if (perContact.size > 0) {
-      await sql`UPDATE contacts c SET message_attempts = c.message_attempts + u.n, updated_at = ${now}::timestamptz
-        FROM unnest(${[...perContact.keys()]}::bigint[], ${[...perContact.values()]}::int[]) AS u(id, n) WHERE c.id = u.id`.execute(trx);
-    }
+    await countTextAttempts(trx, perContact, now);
     await settleJobs(trx, [
       ...mine.filter((j) => !fresh.has(j.contact_id)).map((j): JobSettlement => ({ id: j.id, status: 'skipped', reason: 'the contact no longer exists' })),
       ...present.flatMap((j, i) => (verdicts[i]!.kind === 'send' ? [{ id: j.id, status: 'sent' as const, reason: null, messageId: messageOf.get(j.id)! }] : settlement(j, verdicts[i]!))),
