@@ -103,8 +103,9 @@ export async function seedCallsScale(handle: DatabaseHandle, args: { ownerId: nu
     [args.ownerId],
   );
   await sql`
-    INSERT INTO webhook_deliveries (integration_id, owner_id, call_id, status, request_method, request_url, payload, http_status, duration_ms, created_at)
-    SELECT ${integration!.id}, ${args.ownerId}, NULL, (ARRAY['sent', 'sent', 'sent', 'failed', 'skipped'])[1 + g % 5], 'POST', 'https://hooks.example/x',
+    INSERT INTO webhook_deliveries (integration_id, owner_id, call_id, status, skipped_by, request_method, request_url, payload, http_status, duration_ms, created_at)
+    SELECT ${integration!.id}, ${args.ownerId}, NULL, (ARRAY['sent', 'sent', 'sent', 'failed', 'skipped'])[1 + g % 5],
+           CASE WHEN g % 5 = 4 THEN 'no_transcript' END, 'POST', 'https://hooks.example/x',
            json_build_object('call_id', g, 'status', 'finished', 'summary', 'Customer discussed the quote'), 200, 120, ${YEAR_START}::timestamptz + g * interval '1 minute'
     FROM generate_series(1, ${Math.floor(calls / 4)}::int) g`.execute(db);
   await sql`

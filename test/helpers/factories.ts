@@ -82,7 +82,7 @@ export async function appWithAccounts(env: Record<string, string> = {}): Promise
 /** Lifts the account's quiet hours and caps (see createAccount). */
 export async function callAroundTheClock(db: TestApp['deps']['db'], ownerId: number): Promise<void> {
   await db.insertInto('account_compliance')
-    .values({ owner_id: ownerId, quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000, updated_at: new Date() })
-    .onConflict((oc) => oc.column('owner_id').doUpdateSet({ quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000 }))
+    .values({ owner_id: ownerId, quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000, max_texts_per_day: 1000, max_texts_per_week: 1000, updated_at: new Date() })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet({ quiet_hours_from: '00:00:00', quiet_hours_to: '24:00:00', max_calls_per_day: 1000, max_calls_per_week: 1000, max_texts_per_day: 1000, max_texts_per_week: 1000 }))
     .execute();
 }

@@ -66,3 +66,26 @@ export function contactAfterCall(input: {
   const why = rule.retry && input.callType !== 'inbound' ? `'${callStatus}' and no attempts left (${input.attempts} of ${max})` : `last call '${callStatus}'`;
   return { kind: 'final', status: rule.exhausted, next: { code: 'completed', reason: why } };
 }
+
+/** A campaign's rules for the text after a call (its messaging settings). */
+export interface TextFollowUpRules {
+  follow_up_statuses: string[];
+  confirm_interested: boolean;
+  delay_minutes: number;
+}
+
+/**
+ * The text a call's end asks for, if any: a follow-up after an outcome in the rules (an outbound
+ * call that did not reach the person), or a confirmation after an interested call; never after an
+ * opt-out. When it is due; the law (window, quiet hours, caps) is asked again at send time.
+ */
+export function textAfterCall(
+  rules: TextFollowUpRules,
+  call: { status: string; actionStatus: string | null; callType: string | null; end: Date; optedOut: boolean },
+): { purpose: 'follow_up' | 'confirmation'; dueAt: Date } | null {
+  if (call.optedOut) return null;
+  const dueAt = new Date(call.end.getTime() + rules.delay_minutes * 60_000);
+  if (rules.confirm_interested && call.actionStatus === 'interested') return { purpose: 'confirmation', dueAt };
+  if (call.callType !== 'inbound' && rules.follow_up_statuses.includes(call.status)) return { purpose: 'follow_up', dueAt };
+  return null;
+}

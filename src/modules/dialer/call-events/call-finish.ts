@@ -9,12 +9,13 @@ import { contactAfterCall, type AttemptOutcome } from '../../contact-lifecycle/a
 import { moveContactsAfterCalls, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
+import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
  * contact takes its next step (the status machine), its campaign's usage is refreshed and its
- * webhook deliveries are written, all in the transaction that ends it.
+ * webhook deliveries and follow-up texts are written, all in the transaction that ends it.
  *
  * Lock order: the caller holds the call rows (call-locks.ts, id order); then the contacts,
  * FOR UPDATE in id order; then the campaign rows written, in id order; then the webhook
@@ -128,6 +129,10 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
+  await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
+    callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,
+    actionStatus: o.actionStatus ?? null, callType: call.call_type, end, optedOut: Boolean(o.optOut),
+  })));
   for (const { call, o } of ended) deps.metrics.callsEnded.inc({ status: o.status, provider: call.provider ?? deps.voice.name });
 }
 

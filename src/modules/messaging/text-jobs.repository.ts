@@ -1,0 +1,66 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { Database } from '../../db/schema.ts';
+import type { MessageJobRow } from '../../db/tables/messaging.ts';
+
+/**
+ * The text sender's writes of message_jobs. A job is claimed (status claimed, this worker's id
+ * and time) and then, in one transaction, either becomes a message (sent), waits again
+ * (pending, a later due_at and the reason), or ends (skipped, the reason). A claim whose worker
+ * died before that transaction is handed back by the sweep: no message was written for it.
+ */
+type Trx = Transaction<Database>;
+
+export async function claimDueTextJobs(db: Db, workerId: string, limit: number, now: Date): Promise<MessageJobRow[]> {
+  if (limit <= 0) return [];
+  const { rows } = await sql<MessageJobRow>`
+    UPDATE message_jobs j SET status = 'claimed', locked_by = ${workerId}, locked_at = ${now}::timestamptz, updated_at = now()
+    WHERE j.id IN (
+      SELECT id FROM message_jobs WHERE status = 'pending' AND due_at <= ${now}::timestamptz
+      ORDER BY due_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING j.*`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id), contact_id: Number(r.contact_id), campaign_id: Number(r.campaign_id), owner_id: Number(r.owner_id), call_id: r.call_id === null ? null : Number(r.call_id) }));
+}
+
+/** Locks the job if this worker still holds its claim. */
+export async function lockClaimedJob(trx: Trx, jobId: number, workerId: string): Promise<boolean> {
+  const row = await trx.selectFrom('message_jobs').select('id')
+    .where('id', '=', jobId).where('status', '=', 'claimed').where('locked_by', '=', workerId)
+    .forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function settleJob(trx: Trx | Db, jobId: number, set: { status: 'pending' | 'sent' | 'skipped'; reason: string | null; dueAt?: Date; messageId?: number | null }) {
+  await trx.updateTable('message_jobs')
+    .set({
+      status: set.status, reason: set.reason, locked_by: null, locked_at: null, updated_at: new Date(),
+      ...(set.dueAt ? { due_at: set.dueAt } : {}),
+      ...(set.messageId !== undefined ? { message_id: set.messageId } : {}),
+    })
+    .where('id', '=', jobId).execute();
+}
+
+/** Claims of this worker not processed (stop()): back to pending at once. */
+export async function releaseTextJobs(db: Db, workerId: string, ids: number[]) {
+  if (ids.length === 0) return;
+  await db.updateTable('message_jobs').set({ status: 'pending', locked_by: null, locked_at: null, updated_at: new Date() })
+    .where('id', 'in', ids).where('status', '=', 'claimed').where('locked_by', '=', workerId).execute();
+}
+
+/** Claims older than the lease (their worker died between claim and write): back to pending. */
+export async function reclaimStaleTextJobs(db: Db, olderThan: Date): Promise<number> {
+  const res = await db.updateTable('message_jobs').set({ status: 'pending', locked_by: null, locked_at: null, updated_at: new Date() })
+    .where('status', '=', 'claimed').where('locked_at', '<', olderThan).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/**
+ * Sends whose answer was lost and no status report adopted in time: they end failed, never sent
+ * again (the text may have gone out; a second copy is worse than none).
+ */
+export async function failLostSends(db: Db, olderThan: Date): Promise<number> {
+  const res = await db.updateTable('messages')
+    .set({ status: 'failed', error_message: 'the vendor\'s answer to the send was lost and no delivery report came; not sent again', updated_at: new Date() })
+    .where('status', '=', 'sending').where('provider_message_id', 'is', null).where('updated_at', '<', olderThan).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
