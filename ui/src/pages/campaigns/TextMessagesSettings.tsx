@@ -37,7 +37,8 @@ export function TextMessagesSettings({ campaign, isOwner }: { campaign: Campaign
   const save = useSaveCampaignMessaging(campaign.id);
   const draft = useDraftText();
   const [previewProblem, setPreviewProblem] = useState<string | null>(null);
-  const form = useForm<Values>({ initialValues: valuesOf({ ...EMPTY, campaign_id: campaign.id }) });
+  // An edit clears the last save's refusal: its message was about the value as it was.
+  const form = useForm<Values>({ initialValues: valuesOf({ ...EMPTY, campaign_id: campaign.id }), onValuesChange: () => { if (save.isError) save.reset(); } });
   useEffect(() => {
     if (settings.data && !form.isDirty()) {
       form.setInitialValues(valuesOf(settings.data));
@@ -99,7 +100,7 @@ export function TextMessagesSettings({ campaign, isOwner }: { campaign: Campaign
           <NumberInput label="AI answers per contact per day" description={ownerNote('max_ai_replies_per_day') ?? '0 to 1000'} min={0} max={1000} allowDecimal={false} maw={280}
             {...form.getInputProps('max_ai_replies_per_day')} disabled={locked('max_ai_replies_per_day')} error={err('max_ai_replies_per_day')} />
           {save.error && !(problem && problem.fields.length > 0) && <Problem error={save.error} />}
-          {draft.error ? <Problem error={draft.error} /> : previewProblem && <Text size="sm" c="red.8" role="alert">{previewProblem}</Text>}
+          {draft.error ? <Problem error={draft.error} /> : previewProblem && <Text size="sm" c="red.9" role="alert">{previewProblem}</Text>}
           {draft.data && (
             <Card withBorder padding="sm" aria-label="Preview">
               <Text size="xs" c="dimmed">Preview of a follow-up, by {draft.data.by === 'llm' ? 'the AI' : 'the template'} · {draft.data.encoding} · {draft.data.segments} segment{draft.data.segments === 1 ? '' : 's'}</Text>

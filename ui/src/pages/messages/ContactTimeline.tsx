@@ -57,7 +57,7 @@ function Entry({ item }: { item: TimelineItem }) {
           <Badge size="sm" variant="light" color={MESSAGE_STATUS_COLOR[d.status] ?? 'gray'}>{f.messageStatus(d.status)}</Badge>
           {d.segments != null && <Text size="xs" c="dimmed">{d.segments} segment{d.segments === 1 ? '' : 's'}</Text>}
         </Group>
-        {d.error_words && <Text size="xs" c="red.8">{d.error_words}</Text>}
+        {d.error_words && <Text size="xs" c="red.9">{d.error_words}</Text>}
       </Card>
     </li>
   );

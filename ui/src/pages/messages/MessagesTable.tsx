@@ -34,7 +34,7 @@ export function MessagesTable({ rows }: { rows: TextMessage[] }) {
                 <Table.Td>{f.messagePurpose(d.purpose)}</Table.Td>
                 <Table.Td>
                   <Badge variant="light" color={MESSAGE_STATUS_COLOR[d.status] ?? 'gray'}>{f.messageStatus(d.status)}</Badge>
-                  {d.error_words && <Text size="xs" c="red.8">{d.error_words}</Text>}
+                  {d.error_words && <Text size="xs" c="red.9">{d.error_words}</Text>}
                 </Table.Td>
                 <Table.Td style={{ maxWidth: 420 }}><Text size="sm" lineClamp={3}>{m.message}</Text></Table.Td>
               </Table.Tr>

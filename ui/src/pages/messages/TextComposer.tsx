@@ -31,7 +31,7 @@ export function TextComposer({ contactId, disabledReason }: { contactId: number;
   return (
     <Stack component="section" aria-labelledby="contact-composer" gap="xs">
       <Title order={3} id="contact-composer">Send a text</Title>
-      {disabledReason && <Text size="sm" c="red.8">{disabledReason}</Text>}
+      {disabledReason && <Text size="sm" c="red.9">{disabledReason}</Text>}
       <Textarea
         label="Text message" autosize minRows={3} maxRows={10} maxLength={MAX} value={text} onChange={(e) => setText(e.currentTarget.value)}
         description={`${text.length} of ${MAX} characters · ${cost.encoding} · ${cost.segments} segment${cost.segments === 1 ? '' : 's'}`}
