@@ -580,7 +580,7 @@ describe('compliance settings', () => {
     const wide = { quiet_hours_from: '07:00', quiet_hours_to: '22:00', max_calls_per_day: 2, max_calls_per_week: 5, max_texts_per_day: 1, max_texts_per_week: 4 };
     await ok('alice', 'PUT', '/api/v1/compliance/settings', wide);
     // Bob's are his own (his test account calls around the clock), never alice's.
-    expect(await ok('bob', 'GET', '/api/v1/compliance/settings')).toEqual({ quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000, max_texts_per_day: 2, max_texts_per_week: 5 });
+    expect(await ok('bob', 'GET', '/api/v1/compliance/settings')).toEqual({ quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000, max_texts_per_day: 1000, max_texts_per_week: 1000 });
     expect(await ok('sub', 'GET', '/api/v1/compliance/settings')).toEqual(wide);
     await expectForbidden('sub', 'PUT', '/api/v1/compliance/settings', { ...wide, quiet_hours_to: '23:00' });
     expect(await ok('alice', 'GET', '/api/v1/compliance/settings')).toEqual(wide);
