@@ -11,8 +11,8 @@ import { recordSendResult } from './send-result.ts';
 
 /**
  * One claimed job, from its words to the vendor's answer:
- * 1. read the contact, campaign and settings; ask the law without locks (a text that must wait
- *    or is not allowed costs no LLM call);
+ * 1. read the contact, campaign and settings; when a model will write it, ask the law first
+ *    without locks (a text that must wait or is not allowed costs no model call);
  * 2. write the words (an operator's as given, else composeText);
  * 3. one transaction: the job still ours, the contact locked, the law asked again (caps under
  *    the number's lock), the Message row written `sending`, message_attempts + 1, the job sent;
@@ -23,8 +23,12 @@ export async function sendTextJob(deps: Deps, job: MessageJobRow, workerId: stri
   const target = await loadTarget(deps, job);
   if (!target) return settleJob(deps.db, job.id, { status: 'skipped', reason: 'the contact or campaign no longer exists' });
 
-  const early = await deps.db.transaction().execute((trx) => textVerdict(trx, { ...target.law, now }));
-  if (early.kind !== 'send') return settleByVerdict(deps, job, early);
+  const asksModel = job.body === null && deps.config.LLM_BASE_URL !== undefined;
+  if (asksModel) {
+    // A text that must wait or may not go costs no model call.
+    const early = await deps.db.transaction().execute((trx) => textVerdict(trx, { ...target.law, now }));
+    if (early.kind !== 'send') return settleByVerdict(deps, job, early);
+  }
 
   const words = job.body !== null
     ? { body: job.body, ...countSegments(job.body) }
