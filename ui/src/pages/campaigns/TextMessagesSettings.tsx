@@ -80,7 +80,7 @@ export function TextMessagesSettings({ campaign, isOwner }: { campaign: Campaign
             <MultiSelect label="Text after calls that end as" data={optionsOf(FOLLOW_UP, f.callStatus)} placeholder="No follow-up texts"
               {...form.getInputProps('follow_up_statuses')} error={err('follow_up_statuses')} />
             <NumberInput label="Minutes after the call" description="0 to 10080 (a week)" min={0} max={10080} allowDecimal={false} {...form.getInputProps('delay_minutes')} error={err('delay_minutes')} />
-            <NumberInput label="Texts per contact at most" description={ownerNote('max_per_contact') ?? 'Replies to the person not counted; 0: none'} min={0} max={50} allowDecimal={false}
+            <NumberInput label="Texts per contact" description={ownerNote('max_per_contact') ?? 'Replies to the person not counted; 0: none'} min={0} max={50} allowDecimal={false}
               {...form.getInputProps('max_per_contact')} disabled={locked('max_per_contact')} error={err('max_per_contact')} />
           </SimpleGrid>
           <Checkbox label="Text a confirmation after a call whose outcome is Interested" {...form.getInputProps('confirm_interested', { type: 'checkbox' })} />
