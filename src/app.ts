@@ -30,6 +30,7 @@ import { callsRoutes } from './modules/calls/calls.routes.ts';
 import { dialerRoutes } from './modules/dialer/dialer.routes.ts';
 import { callEventsRoutes } from './modules/dialer/call-events/call-events.routes.ts';
 import { twilioAgentRoutes } from './modules/agent/twilio.routes.ts';
+import { twilioTextRoutes } from './modules/messaging/twilio-texts.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { contactIntegrationsRoutes } from './modules/contact-integrations/contact-integrations.routes.ts';
 import { createContactRoutes } from './modules/contact-integrations/create-contact.routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(
   await app.register(createContactRoutes, { prefix: '/api/v1/contact-creation-integration' });
   await app.register(callEventsRoutes, { prefix: '/api/v1/voice' });
   await app.register(twilioAgentRoutes, { prefix: '/api/v1/voice/twilio' });
+  await app.register(twilioTextRoutes, { prefix: '/api/v1/messaging/twilio' });
 
   // Everything below needs an API key, a bearer token or the dashboard session cookie.
   await app.register(

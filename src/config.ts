@@ -28,7 +28,7 @@ const ConfigSchema = Type.Object({
   FIRST_USER_PASSWORD: Type.Optional(Type.String({ minLength: 8, secret: true })),
   DEFAULT_COUNTRY: Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO country for numbers written without +' }),
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-  API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest one database statement of an API request may run before it is stopped and answered 503 (PostgreSQL; the calls list names its filters)' }),
+  API_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'longest one database statement of an API request may run before it is stopped and answered 503 (PostgreSQL; the calls, contacts, webhook deliveries and audit events lists name their filters)' }),
   REPORT_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000, description: 'longest one statement of an analytics report may run before it is stopped and answered 503 (PostgreSQL; reports read long periods, so their limit is their own)' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'true, a hop count, or a comma list of proxy addresses/CIDRs; unset = the socket address is the client' })),
   LOGIN_MAX_FAILURES: Type.Integer({ minimum: 0, default: 10, description: 'wrong passwords per login name and address per 15 minutes before 429; 0 = no throttle' }),

@@ -22,6 +22,7 @@ export const TAGS = [
   { name: 'assistants', description: 'Assistants: who talks on a campaign\'s calls (provider, prompts, voicemail, how the outcome becomes action_status)' },
   { name: 'voice-connections', description: 'An account\'s own Vapi or Retell credentials (write-only secrets, sealed at rest)' },
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
+  { name: 'messaging', description: 'Text-message vendors\' callbacks (signed by the vendor): delivery reports and inbound texts' },
   { name: 'audit', description: 'The account\'s audit log: who changed credentials, settings, prompts and suppressions, and when' },
   { name: 'compliance', description: 'The account\'s quiet hours and frequency caps, which bound every campaign' },
   { name: 'messages', description: 'Text messages (SMS, WhatsApp): the texts as the interface\'s Message object, a contact\'s calls and texts in one timeline, texts by hand, drafts, the queue of texts, a campaign\'s text settings' },
@@ -32,8 +33,10 @@ const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAu
 // Routes with their own authentication (or none) under /api/v1: login, the integration token's
 // routes, and provider events (signed by the provider). The simulator's inbound trigger beside
 // them needs a credential like any other operation.
-// Twilio's entry points are verified by X-Twilio-Signature (modules/agent/twilio.routes.ts).
-const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/, /^\/api\/v1\/voice\/twilio\/(twiml|action|amd|events)$/];
+// Twilio's entry points are verified by X-Twilio-Signature (modules/agent/twilio.routes.ts,
+// modules/messaging/twilio-texts.routes.ts).
+const OWN_AUTHENTICATION = [/^\/api\/v1\/login\//, /^\/api\/v1\/contact-creation-integration\//, /^\/api\/v1\/voice\/:provider\/events$/, /^\/api\/v1\/voice\/twilio\/(twiml|action|amd|events)$/,
+  /^\/api\/v1\/messaging\/twilio\/(status|inbound)\//];
 
 const DESCRIPTION = `AI voice-call campaigns: accounts, campaigns, contacts, a dialer, calls and analytics.
 
@@ -49,7 +52,7 @@ Conventions this service fixes where the public interface leaves them open:
 - Query numbers must be finite (\`1e400\` is a 422); query and path text may not hold NUL or lone surrogates (422).
 - A JSON body is checked in full when small (every error listed, at most 50) and up to its first error when large; text may not hold NUL or lone surrogates, and JSON nests at most 64 levels (422).
 - Phone numbers are normalised to E.164; numbers written without + are read in the service's DEFAULT_COUNTRY.
-- Time limit: each database statement of a request may run API_STATEMENT_TIMEOUT_MS (default 3 s, PostgreSQL); one stopped there answers 503 \`{detail}\` with Retry-After and changes nothing (its transaction is rolled back). The calls list's 503 names its filters; analytics reports keep their own limit.
+- Time limit: each database statement of a request may run API_STATEMENT_TIMEOUT_MS (default 3 s, PostgreSQL); one stopped there answers 503 \`{detail}\` with Retry-After and changes nothing (its transaction is rolled back). The 503 of the calls, contacts, webhook deliveries and audit events lists names its filters; analytics reports keep their own limit.
 - Rate limits: only failed logins are throttled (429 \`{detail}\` with Retry-After; see the login route).
 - Authentication: \`X-API-Key\`, else \`Authorization: Bearer\`, else the dashboard's \`vc_session\` cookie (\`POST /api/v1/session\`). A request authenticated by the cookie whose method is not GET, HEAD or OPTIONS must carry \`X-Requested-With: voice-campaigns\`, else 403 and nothing changes.`;
 

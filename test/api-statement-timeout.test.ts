@@ -14,16 +14,17 @@ const LIMIT_MS = 300;
 const REPORT_LIMIT_MS = 700;
 let t: TestApp;
 let alice: Account;
+let campaignId: number;
 
 beforeAll(async () => {
-  t = await createTestApp({ API_STATEMENT_TIMEOUT_MS: String(LIMIT_MS), REPORT_STATEMENT_TIMEOUT_MS: String(REPORT_LIMIT_MS) });
+  t = await createTestApp({ API_STATEMENT_TIMEOUT_MS: String(LIMIT_MS), REPORT_STATEMENT_TIMEOUT_MS: String(REPORT_LIMIT_MS), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   alice = await createAccount(t);
-  await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0 }] });
+  ({ campaigns: [{ id: campaignId }] } = await seed(t.deps.db, { campaigns: [{ owner: alice }], contacts: [{ campaign: 0 }] }));
 });
 afterAll(() => t?.close());
 
 /** Runs `read` while another session holds `table` locked (a long migration, a stuck admin session). */
-async function whileLocked<T>(table: 'contacts' | 'calls', read: () => Promise<T>): Promise<T> {
+async function whileLocked<T>(table: 'contacts' | 'calls' | 'webhook_deliveries' | 'audit_events', read: () => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: t.database.databaseUrl });
   await admin.connect();
   try {
@@ -44,7 +45,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL
       const waited = performance.now() - started;
       expect(blocked.statusCode).toBe(503);
       expect(blocked.headers['retry-after']).toBe('1');
-      expect(blocked.json().detail).toMatch(/API_STATEMENT_TIMEOUT_MS/);
+      // The contacts list runs under its own timeout, which names the list and its filters (as the calls list).
+      expect(blocked.json().detail).toMatch(new RegExp(`^The contacts list without filters took longer than ${LIMIT_MS} ms`));
+      const filtered = await t.request({ method: 'GET', url: '/api/v1/contacts/?status=new', headers: alice.headers });
+      expect(filtered.statusCode).toBe(503);
+      expect(filtered.json().detail).toMatch(/The contacts list with the filters status took longer/);
       expect(waited).toBeGreaterThanOrEqual(LIMIT_MS - 20);
       expect(waited).toBeLessThan(5000);
       // What does not touch the locked table still answers meanwhile.
@@ -54,6 +59,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the requests pool on PostgreSQL
     const free = await t.request({ method: 'GET', url: '/api/v1/contacts/', headers: alice.headers });
     expect(free.statusCode).toBe(200);
     expect(free.json().data).toHaveLength(1);
+  });
+
+  it('stops the webhook deliveries and audit events lists with a 503 that names the list', async () => {
+    const hook = await t.request({
+      method: 'POST',
+      url: '/api/v1/integrations/webhooks',
+      headers: alice.headers,
+      payload: { url: 'http://127.0.0.1:9/hook', request_schema: 'name - client name', campaign_ids: [campaignId] },
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    await whileLocked('webhook_deliveries', async () => {
+      const blocked = await t.request({ method: 'GET', url: `/api/v1/integrations/webhooks/${hook.json().id}/deliveries?status=sent`, headers: alice.headers });
+      expect(blocked.statusCode).toBe(503);
+      expect(blocked.json().detail).toMatch(/^The webhook deliveries list with the filters status took longer/);
+    });
+    await whileLocked('audit_events', async () => {
+      const blocked = await t.request({ method: 'GET', url: '/api/v1/audit-events/', headers: alice.headers });
+      expect(blocked.statusCode).toBe(503);
+      expect(blocked.json().detail).toMatch(/^The audit events list without filters took longer/);
+    });
   });
 
   it('stops an analytics report at REPORT_STATEMENT_TIMEOUT_MS, its own limit, with the same 503', async () => {

@@ -46,6 +46,10 @@ describe('the layers of src/', () => {
     expect(breaches(/^src\/modules\//, /^src\/voice\/providers\//)).toEqual([]);
   });
 
+  it('keeps modules from a text vendor\'s own files (src/messaging/twilio) but through the route resolver', () => {
+    expect(breaches(/^src\/modules\/(?!messaging\/text-routes\.ts$)/, /^src\/messaging\/(?!text-channel\.ts$|sim-texts\.ts$|segments\.ts$)[^/]+\//)).toEqual([]);
+  });
+
   it('keeps the rest of src/ outside src/voice from a vendor\'s own files too: only src/voice registers them', () => {
     expect(breaches(/^src\/(?!voice\/)/, /^src\/voice\/providers\/[^/]+\//)).toEqual([]);
   });

@@ -234,7 +234,7 @@ describe('the document', () => {
   it('declares the account credentials on exactly the operations that refuse a request without them', async () => {
     // Operations with an authentication of their own: an integration token, a provider's signature, none (login,
     // and the dashboard's sign-in, POST /session: the other methods of that path need a credential).
-    const ownAuthentication = /^\/api\/v1\/(login\/|session$|setup$|contact-creation-integration\/|voice\/\{provider\}\/events$|voice\/twilio\/(twiml|action|amd|events)$)/;
+    const ownAuthentication = /^\/api\/v1\/(login\/|session$|setup$|contact-creation-integration\/|voice\/\{provider\}\/events$|voice\/twilio\/(twiml|action|amd|events)$|messaging\/twilio\/(status|inbound)\/)/;
     let checked = 0;
     for (const [path, methods] of Object.entries(doc.paths)) {
       if (!path.startsWith('/api/v1/') || path === '/api/v1/openapi.json') continue;

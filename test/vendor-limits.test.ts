@@ -37,7 +37,8 @@ describe('forged Twilio forms', () => {
     const body = forgedForm(100_000);
     expect(body.length).toBeLessThan(1024 * 1024);
     const health = watchHealth(baseUrl);
-    for (const path of ['/api/v1/voice/twilio/events', '/api/v1/voice/twilio/twiml', '/api/v1/voice/twilio/action?call=1', '/api/v1/voice/twilio/amd?call=1']) {
+    for (const path of ['/api/v1/voice/twilio/events', '/api/v1/voice/twilio/twiml', '/api/v1/voice/twilio/action?call=1', '/api/v1/voice/twilio/amd?call=1',
+      '/api/v1/messaging/twilio/status/env/1', '/api/v1/messaging/twilio/inbound/env']) {
       const answer = await rawPost(port, path, FORM, body);
       expect(answer.status, `${path}: ${answer.text}`).toBe(413);
       expect(answer.ms, path).toBeLessThan(BOUND_MS);

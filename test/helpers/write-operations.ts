@@ -31,6 +31,8 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/voice/twilio/action': 'Twilio\'s end of a relay session, verified by signature; reads HandoffData by name, writes nothing',
   'post /api/v1/voice/twilio/amd': 'Twilio\'s answering-machine result, verified by signature; reads AnsweredBy and CallSid by name',
   'post /api/v1/voice/twilio/events': 'Twilio\'s status and recording callbacks, verified by signature and read field by field by the Twilio adapter',
+  'post /api/v1/messaging/twilio/status/{route}/{messageId}': 'Twilio\'s status callback of a text, verified by signature; reads MessageSid, MessageStatus and ErrorCode by name (messaging/twilio/twilio-text-webhooks.ts)',
+  'post /api/v1/messaging/twilio/inbound/{route}': 'Twilio\'s inbound text, verified by signature; reads From, To, Body, MessageSid and OptOutType by name (the message row is built field by field)',
   'post /api/v1/contacts/import/csv': 'multipart fields are read by name (campaign_id, phone_column, timezone_column) and nothing else',
   'post /api/v1/contacts/enqueue_calls': 'queues the contacts it names (contact_ids): the status and due time are set by the queue, nothing from the body',
   'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',

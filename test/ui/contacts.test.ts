@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignViaApi } from '../helpers/factories.ts';
 import { browserScene, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
@@ -189,6 +190,21 @@ describe.skipIf(!HAS_BROWSER)('the Contacts page', () => {
     await expect.poll(() => table.getByRole('row', { name: /\+17185550401/ }).getByText('New', { exact: true }).count()).toBe(0);
     await expect.poll(() => table.getByRole('row', { name: /\+17185550402/ }).getByText('New', { exact: true }).count()).toBe(1);
     expect(await main.getByText(/^\d+ contacts?\b/).textContent()).toBe('3 contacts');
+    await page.context().close();
+  });
+
+  // Last: it makes the account's contacts many. Past 1000 matches the API estimates the total (count_exact false).
+  it('says "about N contacts" when the API estimated the total, and the exact number for a campaign', async () => {
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Many contacts' });
+    await sql`
+      INSERT INTO contacts (owner_id, campaign_id, phone_number, status, creation_method)
+      SELECT ${s.alice.id}, ${campaign.id}, '+1628' || (5000000 + i)::text, 'new', 'api' FROM generate_series(1, 1500) AS i`.execute(s.t.deps.db);
+    await sql`ANALYZE contacts`.execute(s.t.deps.db);
+    const page = await openContacts();
+    const main = page.getByRole('main');
+    await expect.poll(() => main.getByText(/^(about )?[\d,]+ contacts?\b/).textContent()).toMatch(/^about \d{1,3}(,\d{3})+ contacts$/);
+    await choose(page, main, 'Campaign', 'Many contacts');
+    await expect.poll(() => main.getByText(/^(about )?[\d,]+ contacts?\b/).textContent()).toBe('1500 contacts');
     await page.context().close();
   });
 });

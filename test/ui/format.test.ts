@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENCIES as API_CURRENCIES } from '../../src/shared/currencies.ts';
 import { CURRENCIES } from '../../ui/src/format/currencies.ts';
+import { totalOf } from '../../ui/src/format/counts.ts';
 import { formatMoney } from '../../ui/src/format/money.ts';
 import { asWords, callStatusLabel, callTypeLabel, contactStatusLabel, outcomeLabel } from '../../ui/src/format/statuses.ts';
 import { dayIn, formatDay, formatHour, formatTime, startOfDay, withTimesIn } from '../../ui/src/format/time.ts';
@@ -96,5 +97,14 @@ describe('money', () => {
   it('offers exactly the currencies the API accepts, each one Intl can format', () => {
     expect([...CURRENCIES]).toEqual([...API_CURRENCIES]);
     for (const c of CURRENCIES) expect(formatMoney(1, c, 'en-US'), c).not.toBe('');
+  });
+});
+
+describe('list totals', () => {
+  it('says an exact total as it is and an estimated one as "about N"', () => {
+    expect(totalOf(1, true, 'contact')).toBe('1 contact');
+    expect(totalOf(25, undefined, 'contact')).toBe('25 contacts');
+    expect(totalOf(0, true, 'delivery', 'deliveries')).toBe('0 deliveries');
+    expect(totalOf(1_000_312, false, 'event')).toBe('about 1,000,312 events');
   });
 });

@@ -7,5 +7,5 @@ export async function auditRoutes(app: App) {
   const { db } = app.deps;
 
   app.get('/', { schema: ops.ListAuditEvents }, async (request) =>
-    listAuditEventsPage({ db, principal: request.principal, query: request.query }));
+    listAuditEventsPage({ db, principal: request.principal, query: request.query, statementTimeoutMs: app.deps.config.API_STATEMENT_TIMEOUT_MS }));
 }

@@ -25,7 +25,10 @@ export type AuditEvent = Static<typeof AuditEvent>;
 
 export const AuditEventList = Type.Object({
   data: Type.Array(AuditEvent),
-  count: Type.Integer({ description: 'the number of all events matching the filters, not the page size' }),
+  count: Type.Integer({ description: 'the number of all events matching the filters, not the page size; an estimate when count_exact is false' }),
+  count_exact: Type.Optional(
+    Type.Boolean({ description: "true when count is exact (at most 1000 events match); false when more match and count is the database's estimate" }),
+  ),
 });
 
 export const AuditListQuery = Type.Object({

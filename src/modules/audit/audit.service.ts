@@ -1,5 +1,6 @@
 import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/connection.ts';
+import { withStatementTimeout } from '../../db/bounded-list.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AuditKind, SubjectType } from './audit.kinds.ts';
@@ -84,18 +85,23 @@ function present(row: Row): AuditEvent {
   };
 }
 
-/** The account's audit trail, newest first. Account owners only: a sub-user gets 403. */
-export async function listAuditEventsPage(input: { db: Db; principal: Principal; query: AuditListQuery }) {
+/**
+ * The account's audit trail, newest first. Account owners only: a sub-user gets 403. Its queries
+ * run on one connection under the API's statement timeout (a stopped one is a 503).
+ */
+export async function listAuditEventsPage(input: { db: Db; principal: Principal; query: AuditListQuery; statementTimeoutMs: number }) {
   if (input.principal.kind !== 'user') throw forbidden();
   const { since, until, actor, kind, skip, limit } = input.query;
-  const { rows, count } = await repo.listAuditEvents(input.db, {
-    ownerId: input.principal.ownerId,
-    since: toDate(since),
-    until: toDate(until),
-    kinds: kind,
-    actor: parseActor(actor),
-    skip,
-    limit,
-  });
-  return { data: rows.map(present), count };
+  const filters = Object.entries({ since, until, actor, kind }).filter(([, v]) => v !== undefined && v !== '').map(([k]) => k);
+  const { rows, count, exact } = await withStatementTimeout(input.db, { timeoutMs: input.statementTimeoutMs, list: 'audit events', filters }, (db) =>
+    repo.listAuditEvents(db, {
+      ownerId: input.principal.ownerId,
+      since: toDate(since),
+      until: toDate(until),
+      kinds: kind,
+      actor: parseActor(actor),
+      skip,
+      limit,
+    }));
+  return { data: rows.map(present), count, count_exact: exact };
 }

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database } from '../../db/schema.ts';
-import { NEVER_QUEUED } from './contact-states.ts';
+import { DUE_STATUSES, NEVER_QUEUED } from './contact-states.ts';
 import type { NextAction, NextActionCode } from './next-action.ts';
 
 /**
@@ -134,4 +134,27 @@ export async function queueCampaignByStatus(trx: Trx, input: { campaignId: numbe
       ORDER BY created_at, id ${input.limit === null ? sql`` : sql`LIMIT ${input.limit}`}
       FOR UPDATE SKIP LOCKED)`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Texts (modules/messaging): a reply counts as reached. The contacts' pending call retries
+ * (due, not yet claimed) end `finished` with the given step; a contact in a call, or one already
+ * past its retries, keeps its state. Returns the ids moved.
+ */
+export async function finishDueContacts(trx: Trx, contactIds: number[], next: NextAction): Promise<number[]> {
+  if (contactIds.length === 0) return [];
+  const rows = await trx.updateTable('contacts')
+    .set({ status: 'finished', next_action_time: null, next_action_code: next.code, next_action_reason: next.reason, updated_at: sql<Date>`now()` })
+    .where('id', 'in', contactIds).where('status', 'in', [...DUE_STATUSES])
+    .returning('id').execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** The person asked to be called at `at` (by text): due then, `call_scheduled`, unless NEVER_QUEUED. Answers whether it was scheduled. */
+export async function scheduleContactCall(trx: Trx, contactId: number, at: Date, next: NextAction): Promise<boolean> {
+  const rows = await trx.updateTable('contacts')
+    .set({ status: 'call_scheduled', next_action_time: at, next_action_code: next.code, next_action_reason: next.reason, updated_at: sql<Date>`now()` })
+    .where('id', '=', contactId).where('status', 'not in', NEVER_QUEUED)
+    .returning('id').execute();
+  return rows.length > 0;
 }

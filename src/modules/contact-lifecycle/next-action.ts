@@ -42,6 +42,8 @@ export const NEXT_ACTION_CODES = [
   'completed',
   /** Status or next step set by a person through the API. */
   'set_by_user',
+  /** The person asked, by text, to be called back at a time: due then. */
+  'callback_requested',
 ] as const;
 export type NextActionCode = (typeof NEXT_ACTION_CODES)[number];
 

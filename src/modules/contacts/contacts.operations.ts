@@ -19,8 +19,11 @@ const ACCESS =
 const PHONE =
   'phone_number is stored in E.164; a number written without + is read in the service\'s DEFAULT_COUNTRY; text that is not a phone number is a 422.';
 const LIST =
-  'Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. ' +
+  'Newest first (id descending). count is the total number of matches, not the page size: exact when the list is filtered by campaign ' +
+  '(campaign_id, or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; past that the database\'s estimate, ' +
+  'and count_exact says which. Ranges (*_from, *_to) include both bounds. ' +
   'phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). ' +
+  'A list whose queries take longer than the service\'s statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. ' +
   `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE}`;
 
 export const ListContacts = {
@@ -29,7 +32,7 @@ export const ListContacts = {
   summary: 'List contacts',
   description: `${LIST} ${ACCESS} A campaign_id the caller cannot see matches nothing.`,
   querystring: ContactsQuery,
-  response: { 200: ContactsList, ...ErrorResponses },
+  response: { 200: ContactsList, ...ErrorResponses, 503: Detail },
 } as const;
 
 export const CreateContact = {
@@ -52,7 +55,7 @@ export const ListCampaignContacts = {
   description: `${LIST} The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).`,
   params: CampaignIdParams,
   querystring: CampaignContactsQuery,
-  response: { 200: ContactsList, ...ErrorResponses },
+  response: { 200: ContactsList, ...ErrorResponses, 503: Detail },
 } as const;
 
 export const ReadContact = {

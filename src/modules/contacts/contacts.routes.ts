@@ -12,13 +12,14 @@ import {
 export async function contactsRoutes(app: App) {
   const { db, config, clock } = app.deps;
   const defaultCountry = config.DEFAULT_COUNTRY;
+  const statementTimeoutMs = config.API_STATEMENT_TIMEOUT_MS;
 
   app.get('/', { schema: ops.ListContacts }, async (request) =>
-    listContactsPage({ db, principal: request.principal, query: request.query, campaignIds: request.query.campaign_id, defaultCountry }));
+    listContactsPage({ db, principal: request.principal, query: request.query, campaignIds: request.query.campaign_id, defaultCountry, statementTimeoutMs }));
   app.post('/', { schema: ops.CreateContact }, async (request) =>
     createContact({ db, principal: request.principal, input: request.body, defaultCountry, dialerWake: app.deps.dialerWake }));
   app.get('/campaign/:campaign_id', { schema: ops.ListCampaignContacts }, async (request) =>
-    listCampaignContactsPage({ db, principal: request.principal, campaignId: request.params.campaign_id, query: request.query, defaultCountry }));
+    listCampaignContactsPage({ db, principal: request.principal, campaignId: request.params.campaign_id, query: request.query, defaultCountry, statementTimeoutMs }));
   app.get('/:id', { schema: ops.ReadContact }, async (request) =>
     requireContact(db, request.principal, request.params.id));
   app.put('/:id', { schema: ops.UpdateContact }, async (request) =>

@@ -27,7 +27,7 @@ export const NextActionCode = StringEnum(NEXT_ACTION_CODES, {
     + 'this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), '
     + 'no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, '
     + 'campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), '
-    + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).',
+    + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).',
 });
 
 export const CONTACT_CREATION_METHODS = ['manual', 'import', 'integration', 'external_api', 'integration_messaging'] as const;
@@ -58,7 +58,14 @@ export const Contact = Type.Object({
 
 export const ContactsList = Type.Object({
   data: Type.Array(Contact),
-  count: Type.Integer({ description: 'total number of matching contacts, not the page size' }),
+  count: Type.Integer({ description: 'total number of matching contacts, not the page size; an estimate when count_exact is false' }),
+  count_exact: Type.Optional(
+    Type.Boolean({
+      description:
+        'true when count is exact: with campaign_id (or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; ' +
+        "false when more match and count is the database's estimate",
+    }),
+  ),
 });
 
 export const ContactCreate = Type.Object({

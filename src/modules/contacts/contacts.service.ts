@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import { requireContactDataSize } from '../../shared/contact-data-limit.ts';
 import type { Db } from '../../db/connection.ts';
+import { withStatementTimeout } from '../../db/bounded-list.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { phoneFilter, requirePhone } from '../../shared/phone.ts';
@@ -155,13 +156,25 @@ export async function deleteContact(args: { db: Db; principal: Principal; id: nu
   };
 }
 
-/** Either contact list: the query's filters, with the phone normalised like stored numbers. */
+/** The query's filters that narrow the list (for the 503 of a stopped query), by their API names. */
+const usedFilters = (q: ContactsQuery | CampaignContactsQuery, byCampaign: boolean) => [
+  ...(byCampaign ? ['campaign_id'] : []),
+  ...Object.entries(q)
+    .filter(([key, value]) => !['skip', 'limit', 'campaign_id'].includes(key) && value !== undefined && value !== '')
+    .map(([key]) => key),
+];
+
+/**
+ * Either contact list: the query's filters, with the phone normalised like stored numbers;
+ * its queries run on one connection under the API's statement timeout (a stopped one is a 503).
+ */
 export function listContactsPage(args: {
   db: Db;
   principal: Principal;
   query: ContactsQuery | CampaignContactsQuery;
   campaignIds?: number[] | undefined;
   defaultCountry: string;
+  statementTimeoutMs: number;
 }) {
   const { query } = args;
   const filters: ContactFilters = {
@@ -173,7 +186,8 @@ export function listContactsPage(args: {
     ...('created_at_from' in query ? { createdFrom: query.created_at_from } : {}),
     ...('created_at_to' in query ? { createdTo: query.created_at_to } : {}),
   };
-  return listContacts(args.db, { principal: args.principal, filters, skip: query.skip, limit: query.limit });
+  const where = { timeoutMs: args.statementTimeoutMs, list: 'contacts', filters: usedFilters(query, (args.campaignIds?.length ?? 0) > 0) };
+  return withStatementTimeout(args.db, where, (db) => listContacts(db, { principal: args.principal, filters, skip: query.skip, limit: query.limit }));
 }
 
 /** The contacts of one campaign the principal can see (404 unknown, 403 another account's or not granted). */
@@ -183,7 +197,8 @@ export async function listCampaignContactsPage(args: {
   campaignId: number;
   query: CampaignContactsQuery;
   defaultCountry: string;
+  statementTimeoutMs: number;
 }) {
   const campaign = await requireCampaign(args.db, args.principal, args.campaignId);
-  return listContactsPage({ db: args.db, principal: args.principal, query: args.query, campaignIds: [campaign.id], defaultCountry: args.defaultCountry });
+  return listContactsPage({ ...args, campaignIds: [campaign.id] });
 }

@@ -4,12 +4,12 @@ import type { MessagePurpose } from '../../db/tables/messaging.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { defaultTemplate, fillTextTemplate, type TextContext } from './text-template.ts';
 import { writeTextWithLlm } from './text-writer-llm.ts';
-import { messagingSettingsOf } from './messaging-defaults.ts';
+import { messagingSettingsOfMany } from './messaging-defaults.ts';
 
 /**
  * The words of a text: the LLM's when LLM_BASE_URL is set and its answer passes the checks
  * (text-writer-llm.ts), else the campaign's template (or the default one), filled from the
- * contact, the call and the campaign.
+ * contact, the call and the campaign. A batch of texts reads its context in a few statements.
  */
 export interface ComposeInput {
   contactId: number;
@@ -30,29 +30,33 @@ export interface ComposedText {
   fallbackReason?: string;
 }
 
-const THREAD_TURNS = 10;
-const TRANSCRIPT_TURNS = 30;
+type ComposeDeps = Pick<Deps, 'db' | 'config'>;
 
-export async function composeText(deps: Pick<Deps, 'db' | 'config'>, input: ComposeInput): Promise<ComposedText> {
-  const ctx = await loadContext(deps.db, input);
-  const settings = ctx.settings;
-  const prompt = input.promptOverride !== undefined ? input.promptOverride : settings.prompt;
-  const template = input.templateOverride !== undefined ? input.templateOverride : settings.template;
-  let fallbackReason: string | undefined;
-  if (deps.config.LLM_BASE_URL) {
-    const written = await writeTextWithLlm({
-      baseUrl: deps.config.LLM_BASE_URL,
-      apiKey: deps.config.LLM_API_KEY,
-      model: deps.config.LLM_MODEL,
-      prompt,
-      purpose: describePurpose(input.purpose),
-      context: { contact: ctx.text.contact, campaign: ctx.text.campaign, call: ctx.text.call, transcript: ctx.transcript, conversation: ctx.thread },
-    });
-    if (written.ok) return done(written.body, 'llm');
-    fallbackReason = written.why;
-  }
-  const body = fillTextTemplate(template ?? defaultTemplate(input.purpose, ctx.text), ctx.text);
-  return done(body, 'template', fallbackReason);
+export async function composeText(deps: ComposeDeps, input: ComposeInput): Promise<ComposedText> {
+  return (await composeTexts(deps, [input]))[0]!;
+}
+
+/** One text per input, in order. */
+export async function composeTexts(deps: ComposeDeps, inputs: ComposeInput[]): Promise<ComposedText[]> {
+  if (inputs.length === 0) return [];
+  const llm = deps.config.LLM_BASE_URL;
+  const contexts = await loadContexts(deps.db, inputs, { forModel: llm !== undefined });
+  return Promise.all(inputs.map(async (input, i) => {
+    const ctx = contexts[i]!;
+    const prompt = input.promptOverride !== undefined ? input.promptOverride : ctx.settings.prompt;
+    const template = input.templateOverride !== undefined ? input.templateOverride : ctx.settings.template;
+    let fallbackReason: string | undefined;
+    if (llm) {
+      const written = await writeTextWithLlm({
+        baseUrl: llm, apiKey: deps.config.LLM_API_KEY, model: deps.config.LLM_MODEL, prompt,
+        purpose: describePurpose(input.purpose),
+        context: { contact: ctx.text.contact, campaign: ctx.text.campaign, call: ctx.text.call, transcript: ctx.transcript, conversation: ctx.thread },
+      });
+      if (written.ok) return done(written.body, 'llm');
+      fallbackReason = written.why;
+    }
+    return done(fillTextTemplate(template ?? defaultTemplate(input.purpose, ctx.text), ctx.text), 'template', fallbackReason);
+  }));
 }
 
 function done(body: string, by: ComposedText['by'], fallbackReason?: string): ComposedText {
@@ -76,30 +80,50 @@ interface Loaded {
   thread: { from: string; text: string }[];
 }
 
-async function loadContext(db: Db, input: ComposeInput): Promise<Loaded> {
-  const contact = await db.selectFrom('contacts')
-    .select(['id', 'phone_number', 'status', 'contact_data', 'campaign_id', 'timezone'])
-    .where('id', '=', input.contactId).executeTakeFirstOrThrow();
-  const campaign = await db.selectFrom('campaigns')
+const THREAD_TURNS = 10;
+const TRANSCRIPT_TURNS = 30;
+const asObject = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+async function loadContexts(db: Db, inputs: ComposeInput[], options: { forModel: boolean }): Promise<Loaded[]> {
+  const contactIds = [...new Set(inputs.map((i) => i.contactId))];
+  const callIds = [...new Set(inputs.flatMap((i) => (i.callId === null ? [] : [i.callId])))];
+  const contacts = new Map((await db.selectFrom('contacts').select(['id', 'phone_number', 'status', 'contact_data', 'campaign_id'])
+    .where('id', 'in', contactIds).execute()).map((c) => [c.id, c]));
+  const campaignIds = [...new Set([...contacts.values()].map((c) => c.campaign_id))];
+  const campaigns = new Map(campaignIds.length === 0 ? [] : (await db.selectFrom('campaigns')
     .select(['id', 'title', 'description', 'campaign_type', 'campaign_phone', 'campaign_data'])
-    .where('id', '=', contact.campaign_id).executeTakeFirstOrThrow();
-  const settings = await messagingSettingsOf(db, campaign.id);
-  const call = input.callId === null ? undefined : await db.selectFrom('calls')
-    .select(['id', 'status', 'action_status', 'call_duration', 'start_time', 'end_time', 'call_data'])
-    .where('id', '=', input.callId).executeTakeFirst();
-  const thread = await db.selectFrom('messages').select(['role_id', 'body'])
-    .where('contact_id', '=', contact.id).orderBy('id', 'desc').limit(THREAD_TURNS).execute();
-  const data = (call?.call_data ?? {}) as { transcript?: { role: string; text: string }[]; analysis?: { summary?: string } };
-  const contactData = (contact.contact_data && typeof contact.contact_data === 'object' ? contact.contact_data : {}) as Record<string, unknown>;
-  const visibleData = Object.fromEntries(Object.entries(contactData).filter(([k]) => !k.startsWith('_')));
-  return {
-    text: {
-      contact: { ...visibleData, id: contact.id, phone_number: contact.phone_number, status: contact.status },
-      campaign: { ...((campaign.campaign_data ?? {}) as Record<string, unknown>), id: campaign.id, title: campaign.title, description: campaign.description, campaign_type: campaign.campaign_type, campaign_phone: campaign.campaign_phone },
-      call: call ? { id: call.id, status: call.status, action_status: call.action_status, call_duration: call.call_duration, start_time: call.start_time, summary: data.analysis?.summary ?? null } : null,
-    },
-    settings,
-    transcript: (data.transcript ?? []).slice(-TRANSCRIPT_TURNS).map((t) => ({ role: t.role, text: t.text })),
-    thread: thread.reverse().map((m) => ({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body })),
-  };
+    .where('id', 'in', campaignIds).execute()).map((c) => [c.id, c]));
+  const settings = await messagingSettingsOfMany(db, campaignIds);
+  const calls = new Map(callIds.length === 0 ? [] : (await db.selectFrom('calls')
+    .select(['id', 'status', 'action_status', 'call_duration', 'start_time', 'call_data'])
+    .where('id', 'in', callIds).execute()).map((c) => [c.id, c]));
+  const threads = options.forModel ? await threadsOf(db, contactIds) : new Map<number, Loaded['thread']>();
+  return inputs.map((input) => {
+    const contact = contacts.get(input.contactId);
+    if (!contact) throw new Error(`contact ${input.contactId} not found`);
+    const campaign = campaigns.get(contact.campaign_id)!;
+    const call = input.callId === null ? undefined : calls.get(input.callId);
+    const data = asObject(call?.call_data) as { transcript?: { role: string; text: string }[]; analysis?: { summary?: string } };
+    // The simulator's hints (`_sim`) and other underscored keys are the service's, not the person's.
+    const visibleData = Object.fromEntries(Object.entries(asObject(contact.contact_data)).filter(([k]) => !k.startsWith('_')));
+    return {
+      text: {
+        contact: { ...visibleData, id: contact.id, phone_number: contact.phone_number, status: contact.status },
+        campaign: { ...asObject(campaign.campaign_data), id: campaign.id, title: campaign.title, description: campaign.description, campaign_type: campaign.campaign_type, campaign_phone: campaign.campaign_phone },
+        call: call ? { id: call.id, status: call.status, action_status: call.action_status, call_duration: call.call_duration, start_time: call.start_time, summary: asObject(data.analysis).summary ?? null } : null,
+      },
+      settings: settings.get(contact.campaign_id)!,
+      transcript: (Array.isArray(data.transcript) ? data.transcript : []).slice(-TRANSCRIPT_TURNS).map((t) => ({ role: t.role, text: t.text })),
+      thread: threads.get(contact.id) ?? [],
+    };
+  });
+}
+
+async function threadsOf(db: Db, contactIds: number[]): Promise<Map<number, Loaded['thread']>> {
+  const out = new Map<number, Loaded['thread']>();
+  for (const id of contactIds) {
+    const rows = await db.selectFrom('messages').select(['role_id', 'body']).where('contact_id', '=', id).orderBy('id', 'desc').limit(THREAD_TURNS).execute();
+    out.set(id, rows.reverse().map((m) => ({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body })));
+  }
+  return out;
 }

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
 import { NOT_TEXTABLE_CODES, textErrorWords, UNSUBSCRIBED_CODE, type TextSendResult } from '../../messaging/text-channel.ts';
 import { cancelPendingTexts } from './message-jobs.repository.ts';
-import { settleJob } from './text-jobs.repository.ts';
+import { settleJobs } from './text-jobs.repository.ts';
 
 /**
  * What the vendor answered to one send, written on its Message row:
@@ -13,20 +14,34 @@ import { settleJob } from './text-jobs.repository.ts';
  *   waits for the vendor's Retry-After;
  * - lost: the row stays `sending`: a delivery report adopts it, or the sweep fails it.
  */
-export async function recordSendResult(deps: Deps, input: { job: MessageJobRow; messageId: number; to: string; result: TextSendResult }): Promise<void> {
+export interface SendOutcome {
+  job: MessageJobRow;
+  messageId: number;
+  to: string;
+  result: TextSendResult;
+}
+
+/** Every answer of a batch: the accepted ones in one statement, the rest one by one. */
+export async function recordSendResults(deps: Deps, outcomes: SendOutcome[]): Promise<void> {
+  const accepted = outcomes.flatMap((o) => (o.result.kind === 'accepted' ? [{ id: o.messageId, r: o.result }] : []));
+  if (accepted.length > 0) {
+    const col = <T>(f: (a: (typeof accepted)[number]) => T) => accepted.map(f);
+    await sql`
+      UPDATE messages m SET provider_message_id = coalesce(m.provider_message_id, u.sid),
+        status = CASE WHEN m.status = 'sending' THEN u.status ELSE m.status END,
+        cost = coalesce(m.cost, u.cost), sent_at = coalesce(m.sent_at, ${deps.clock.now()}::timestamptz), updated_at = now()
+      FROM unnest(${col((a) => a.id)}::bigint[], ${col((a) => a.r.providerMessageId)}::text[], ${col((a) => a.r.status)}::text[], ${col((a) => a.r.cost ?? null)}::float8[])
+        AS u(id, sid, status, cost)
+      WHERE m.id = u.id`.execute(deps.db);
+  }
+  for (const o of outcomes) if (o.result.kind !== 'accepted') await recordSendResult(deps, o);
+}
+
+async function recordSendResult(deps: Deps, input: SendOutcome): Promise<void> {
   const { result, messageId, job } = input;
   const now = deps.clock.now();
   switch (result.kind) {
     case 'accepted':
-      await deps.db.updateTable('messages')
-        .set((eb) => ({
-          provider_message_id: eb.fn.coalesce('provider_message_id', eb.val(result.providerMessageId)),
-          status: eb.case().when('status', '=', 'sending').then(result.status).else(eb.ref('status')).end(),
-          cost: eb.fn.coalesce('cost', eb.val(result.cost ?? null)),
-          sent_at: eb.fn.coalesce('sent_at', eb.val(now)),
-          updated_at: now,
-        }))
-        .where('id', '=', messageId).execute();
       return;
     case 'refused':
       await deps.db.transaction().execute(async (trx) => {
@@ -43,10 +58,10 @@ export async function recordSendResult(deps: Deps, input: { job: MessageJobRow; 
         await trx.deleteFrom('messages').where('id', '=', messageId).where('status', '=', 'sending').execute();
         await trx.updateTable('contacts').set((eb) => ({ message_attempts: eb('message_attempts', '-', 1) }))
           .where('id', '=', job.contact_id).where('message_attempts', '>', 0).execute();
-        await settleJob(trx, job.id, {
-          status: 'pending', messageId: null, dueAt: new Date(now.getTime() + Math.max(1000, result.retryAfterMs)),
+        await settleJobs(trx, [{
+          id: job.id, status: 'pending', messageId: null, dueAt: new Date(now.getTime() + Math.max(1000, result.retryAfterMs)),
           reason: `waits: the vendor asked to slow down (${result.code}); the attempt was given back`,
-        });
+        }]);
       });
       return;
     case 'lost':

@@ -1,114 +1,152 @@
+import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import type { TextSendResult } from '../../messaging/text-channel.ts';
-import { composeText } from './compose-text.ts';
-import { messagingSettingsOf } from './messaging-defaults.ts';
-import { lockClaimedJob, settleJob } from './text-jobs.repository.ts';
-import { textVerdict, type TextVerdict } from './text-law.ts';
-import { textRouteFor } from './text-routes.ts';
-import { recordSendResult } from './send-result.ts';
+import { composeTexts, type ComposedText } from './compose-text.ts';
+import { messagingSettingsOfMany, type MessagingSettings } from './messaging-defaults.ts';
+import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.repository.ts';
+import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts';
+import { textRouteFor, type TextRoute } from './text-routes.ts';
+import { recordSendResults } from './send-result.ts';
 
 /**
- * One claimed job, from its words to the vendor's answer:
- * 1. read the contact, campaign and settings; when a model will write it, ask the law first
- *    without locks (a text that must wait or is not allowed costs no model call);
- * 2. write the words (an operator's as given, else composeText);
- * 3. one transaction: the job still ours, the contact locked, the law asked again (caps under
- *    the number's lock), the Message row written `sending`, message_attempts + 1, the job sent;
- * 4. send once, and record the answer (send-result.ts).
+ * A batch of claimed jobs, from their words to the vendor's answers:
+ * 1. read the contacts, campaigns and settings; when a model will write, ask the law first
+ *    without locks (a text that must wait or may not go costs no model call);
+ * 2. write the words (an operator's as given, else composeTexts);
+ * 3. one transaction: the jobs still ours, the contacts locked (id order), the law asked again
+ *    (caps under the numbers' locks), the Message rows written `sending`, message_attempts
+ *    counted, the jobs ended;
+ * 4. send each once, and record the answers (send-result.ts).
  */
-export async function sendTextJob(deps: Deps, job: MessageJobRow, workerId: string): Promise<void> {
-  const now = deps.clock.now();
-  const target = await loadTarget(deps, job);
-  if (!target) return settleJob(deps.db, job.id, { status: 'skipped', reason: 'the contact or campaign no longer exists' });
+export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: string): Promise<void> {
+  if (jobs.length === 0) return;
+  const targets = await loadTargets(deps, jobs);
+  const gone = jobs.filter((j) => !targets.has(j.id));
+  await settleJobs(deps.db, gone.map((j) => ({ id: j.id, status: 'skipped', reason: 'the contact or campaign no longer exists' })));
+  let live = jobs.filter((j) => targets.has(j.id));
 
-  const asksModel = job.body === null && deps.config.LLM_BASE_URL !== undefined;
-  if (asksModel) {
-    // A text that must wait or may not go costs no model call.
-    const early = await deps.db.transaction().execute((trx) => textVerdict(trx, { ...target.law, now }));
-    if (early.kind !== 'send') return settleByVerdict(deps, job, early);
+  if (deps.config.LLM_BASE_URL !== undefined && live.some((j) => j.body === null)) {
+    const early = await deps.db.transaction().execute((trx) => textVerdicts(trx, live.map((j) => targets.get(j.id)!.law), deps.clock.now()));
+    await settleJobs(deps.db, live.flatMap((j, i) => settlement(j, early[i]!)));
+    live = live.filter((_, i) => early[i]!.kind === 'send');
   }
-
-  const words = job.body !== null
-    ? { body: job.body, ...countSegments(job.body) }
-    : await composeText(deps, { contactId: job.contact_id, callId: job.call_id, purpose: job.purpose, replyToMessageId: job.reply_to_message_id });
-  const route = await textRouteFor(deps, { ownerId: job.owner_id, campaignId: job.campaign_id, campaignPhone: target.campaignPhone, messagingServiceSid: target.settings.messaging_service_sid });
+  const composing = live.filter((j) => j.body === null);
+  const composed = await composeTexts(deps, composing.map((j) => ({ contactId: j.contact_id, callId: j.call_id, purpose: j.purpose, replyToMessageId: j.reply_to_message_id })));
+  const words = new Map<number, Pick<ComposedText, 'body' | 'segments' | 'encoding'>>(composing.map((j, i) => [j.id, composed[i]!]));
+  for (const j of live) if (j.body !== null) words.set(j.id, { body: j.body, ...countSegments(j.body) });
+  const routes = await routesOf(deps, live, targets);
 
   const written = await deps.db.transaction().execute(async (trx) => {
-    if (!(await lockClaimedJob(trx, job.id, workerId))) return null;
-    const contact = await trx.selectFrom('contacts').select(['id', 'status', 'phone_number', 'timezone', 'message_attempts'])
-      .where('id', '=', job.contact_id).forUpdate().executeTakeFirst();
-    if (!contact) {
-      await settleJob(trx, job.id, { status: 'skipped', reason: 'the contact no longer exists' });
-      return null;
+    const ours = await lockClaimedJobs(trx, live.map((j) => j.id), workerId);
+    const mine = live.filter((j) => ours.has(j.id));
+    const fresh = new Map((await trx.selectFrom('contacts').select(['id', 'status', 'phone_number', 'timezone', 'message_attempts'])
+      .where('id', 'in', mine.length > 0 ? mine.map((j) => j.contact_id) : [0]).orderBy('id').forUpdate().execute()).map((c) => [c.id, c]));
+    const now = deps.clock.now();
+    const present = mine.filter((j) => fresh.has(j.contact_id));
+    const verdicts = await textVerdicts(trx, present.map((j) => ({ ...targets.get(j.id)!.law, contact: fresh.get(j.contact_id)! })), now);
+    const sending = present.filter((_, i) => verdicts[i]!.kind === 'send');
+    const rows = sending.length === 0 ? [] : await trx.insertInto('messages').values(sending.map((j) => {
+      const t = targets.get(j.id)!;
+      const w = words.get(j.id)!;
+      const route = routes.get(j.campaign_id)!;
+      return {
+        owner_id: j.owner_id, campaign_id: j.campaign_id, contact_id: j.contact_id, call_id: j.call_id,
+        direction: 'outbound' as const, role_id: j.purpose === 'manual' ? 'operator' as const : 'assistant' as const, source: t.settings.channel,
+        purpose: j.purpose, body: w.body, status: 'sending' as const, to_number: fresh.get(j.contact_id)!.phone_number, from_number: route.from,
+        provider: route.provider.name, voice_connection_id: route.connectionId, segments: w.segments, encoding: w.encoding,
+        sent_by_user_id: j.sent_by_user_id, sent_by_sub_user_id: j.sent_by_sub_user_id,
+        // The service's clock, as calls' start_time: the caps count texts by it.
+        created_at: now, updated_at: now,
+      };
+    })).returning(['id']).execute();
+    // INSERT ... VALUES returns its rows in the order of the values.
+    const messageOf = new Map(sending.map((j, i) => [j.id, Number(rows[i]!.id)]));
+    const perContact = new Map<number, number>();
+    for (const j of sending) perContact.set(j.contact_id, (perContact.get(j.contact_id) ?? 0) + 1);
+    if (perContact.size > 0) {
+      await sql`UPDATE contacts c SET message_attempts = c.message_attempts + u.n, updated_at = ${now}::timestamptz
+        FROM unnest(${[...perContact.keys()]}::bigint[], ${[...perContact.values()]}::int[]) AS u(id, n) WHERE c.id = u.id`.execute(trx);
     }
-    const verdict = await textVerdict(trx, { ...target.law, contact, now: deps.clock.now() });
-    if (verdict.kind !== 'send') {
-      await settleByVerdict(trx, job, verdict);
-      return null;
-    }
-    const message = await trx.insertInto('messages').values({
-      owner_id: job.owner_id, campaign_id: job.campaign_id, contact_id: job.contact_id, call_id: job.call_id,
-      direction: 'outbound', role_id: job.purpose === 'manual' ? 'operator' : 'assistant', source: target.settings.channel,
-      purpose: job.purpose, body: words.body, status: 'sending', to_number: contact.phone_number, from_number: route.from,
-      provider: route.provider.name, voice_connection_id: route.connectionId, segments: words.segments, encoding: words.encoding,
-      sent_by_user_id: job.sent_by_user_id, sent_by_sub_user_id: job.sent_by_sub_user_id,
-      // The service's clock, as calls' start_time: the caps count texts by it.
-      created_at: deps.clock.now(), updated_at: deps.clock.now(),
-    }).returning('id').executeTakeFirstOrThrow();
-    await trx.updateTable('contacts').set((eb) => ({ message_attempts: eb('message_attempts', '+', 1), updated_at: new Date() }))
-      .where('id', '=', contact.id).execute();
-    await settleJob(trx, job.id, { status: 'sent', reason: null, messageId: Number(message.id) });
-    return { messageId: Number(message.id), to: contact.phone_number };
+    await settleJobs(trx, [
+      ...mine.filter((j) => !fresh.has(j.contact_id)).map((j): JobSettlement => ({ id: j.id, status: 'skipped', reason: 'the contact no longer exists' })),
+      ...present.flatMap((j, i) => (verdicts[i]!.kind === 'send' ? [{ id: j.id, status: 'sent' as const, reason: null, messageId: messageOf.get(j.id)! }] : settlement(j, verdicts[i]!))),
+    ]);
+    return sending.map((j) => ({ job: j, messageId: messageOf.get(j.id)!, to: fresh.get(j.contact_id)!.phone_number }));
   });
-  if (!written) return;
 
-  let result: TextSendResult;
-  try {
-    result = await route.provider.send({
-      messageId: written.messageId, channel: target.settings.channel, to: written.to, from: route.from, body: words.body,
-      messagingServiceSid: target.settings.messaging_service_sid, contentSid: target.settings.whatsapp_content_sid,
-      simReply: target.simReply,
-    });
-  } catch (error) {
-    result = { kind: 'lost', message: (error as Error).message };
-  }
-  await recordSendResult(deps, { job, messageId: written.messageId, to: written.to, result });
-  deps.log.debug({ job: job.id, message: written.messageId, result: result.kind }, 'text sent');
+  const results = await Promise.all(written.map(async (w) => {
+    const t = targets.get(w.job.id)!;
+    let result: TextSendResult;
+    try {
+      result = await routes.get(w.job.campaign_id)!.provider.send({
+        messageId: w.messageId, channel: t.settings.channel, to: w.to, from: routes.get(w.job.campaign_id)!.from, body: words.get(w.job.id)!.body,
+        messagingServiceSid: t.settings.messaging_service_sid, contentSid: t.settings.whatsapp_content_sid, simReply: t.simReply,
+      });
+    } catch (error) {
+      result = { kind: 'lost', message: (error as Error).message };
+    }
+    return { ...w, result };
+  }));
+  await recordSendResults(deps, results);
 }
 
-async function settleByVerdict(deps: Deps | Parameters<typeof settleJob>[0], job: MessageJobRow, verdict: Exclude<TextVerdict, { kind: 'send' }>) {
-  const db = 'db' in deps ? deps.db : deps;
-  if (verdict.kind === 'wait') return settleJob(db, job.id, { status: 'pending', reason: `waits: ${verdict.reason}`, dueAt: verdict.until });
-  return settleJob(db, job.id, { status: 'skipped', reason: verdict.reason });
+function settlement(job: MessageJobRow, verdict: TextVerdict): JobSettlement[] {
+  if (verdict.kind === 'send') return [];
+  if (verdict.kind === 'wait') return [{ id: job.id, status: 'pending', reason: `waits: ${verdict.reason}`, dueAt: verdict.until }];
+  return [{ id: job.id, status: 'skipped', reason: verdict.reason }];
 }
 
-async function loadTarget(deps: Deps, job: MessageJobRow) {
-  const row = await deps.db.selectFrom('contacts as c').innerJoin('campaigns as k', 'k.id', 'c.campaign_id')
+interface Target {
+  settings: MessagingSettings;
+  campaignPhone: string | null;
+  simReply: never | null;
+  law: TextLawInput;
+}
+
+async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<Map<number, Target>> {
+  const rows = await deps.db.selectFrom('contacts as c').innerJoin('campaigns as k', 'k.id', 'c.campaign_id')
     .select(['c.id', 'c.status', 'c.phone_number', 'c.timezone', 'c.message_attempts', 'c.contact_data',
-      'k.is_paused', 'k.is_archive', 'k.is_auto_ai_message', 'k.campaign_phone', 'k.work_schedule'])
+      'k.id as campaign_id', 'k.is_paused', 'k.is_archive', 'k.is_auto_ai_message', 'k.campaign_phone', 'k.work_schedule'])
     .select((eb) => [
       eb.cast<string | null>('k.call_allowed_from_time', 'text').as('call_allowed_from_time'),
       eb.cast<string | null>('k.call_allowed_to_time', 'text').as('call_allowed_to_time'),
     ])
-    .where('c.id', '=', job.contact_id).where('k.id', '=', job.campaign_id).executeTakeFirst();
-  if (!row) return null;
-  const settings = await messagingSettingsOf(deps.db, job.campaign_id);
-  const sim = (row.contact_data as { _sim?: { text_reply?: unknown } } | null)?._sim?.text_reply;
-  return {
-    settings,
-    campaignPhone: row.campaign_phone,
-    simReply: typeof sim === 'string' ? (sim as never) : null,
-    law: {
-      ownerId: job.owner_id,
-      purpose: job.purpose,
-      contact: { id: row.id, status: row.status, phone_number: row.phone_number, timezone: row.timezone, message_attempts: row.message_attempts },
-      campaign: {
-        call_allowed_from_time: row.call_allowed_from_time, call_allowed_to_time: row.call_allowed_to_time, work_schedule: row.work_schedule,
-        is_paused: row.is_paused, is_archive: row.is_archive, is_auto_ai_message: row.is_auto_ai_message ?? false,
+    .where('c.id', 'in', [...new Set(jobs.map((j) => j.contact_id))]).execute();
+  const byContact = new Map(rows.map((r) => [r.id, r]));
+  const settings = await messagingSettingsOfMany(deps.db, [...new Set(rows.map((r) => r.campaign_id))]);
+  const out = new Map<number, Target>();
+  for (const job of jobs) {
+    const row = byContact.get(job.contact_id);
+    if (!row || row.campaign_id !== job.campaign_id) continue;
+    const s = settings.get(row.campaign_id)!;
+    const sim = (row.contact_data as { _sim?: { text_reply?: unknown } } | null)?._sim?.text_reply;
+    out.set(job.id, {
+      settings: s,
+      campaignPhone: row.campaign_phone,
+      simReply: typeof sim === 'string' ? (sim as never) : null,
+      law: {
+        ownerId: job.owner_id,
+        purpose: job.purpose,
+        contact: { id: row.id, status: row.status, phone_number: row.phone_number, timezone: row.timezone, message_attempts: row.message_attempts },
+        campaign: {
+          call_allowed_from_time: row.call_allowed_from_time, call_allowed_to_time: row.call_allowed_to_time, work_schedule: row.work_schedule,
+          is_paused: row.is_paused, is_archive: row.is_archive, is_auto_ai_message: row.is_auto_ai_message ?? false,
+        },
+        settings: s,
       },
-      settings,
-    },
-  };
+    });
+  }
+  return out;
+}
+
+async function routesOf(deps: Deps, jobs: MessageJobRow[], targets: Map<number, Target>): Promise<Map<number, TextRoute>> {
+  const out = new Map<number, TextRoute>();
+  for (const job of jobs) {
+    if (out.has(job.campaign_id)) continue;
+    const t = targets.get(job.id)!;
+    out.set(job.campaign_id, await textRouteFor(deps, { ownerId: job.owner_id, campaignId: job.campaign_id, campaignPhone: t.campaignPhone, messagingServiceSid: t.settings.messaging_service_sid }));
+  }
+  return out;
 }

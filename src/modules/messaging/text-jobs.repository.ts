@@ -22,22 +22,34 @@ export async function claimDueTextJobs(db: Db, workerId: string, limit: number, 
   return rows.map((r) => ({ ...r, id: Number(r.id), contact_id: Number(r.contact_id), campaign_id: Number(r.campaign_id), owner_id: Number(r.owner_id), call_id: r.call_id === null ? null : Number(r.call_id) }));
 }
 
-/** Locks the job if this worker still holds its claim. */
-export async function lockClaimedJob(trx: Trx, jobId: number, workerId: string): Promise<boolean> {
-  const row = await trx.selectFrom('message_jobs').select('id')
-    .where('id', '=', jobId).where('status', '=', 'claimed').where('locked_by', '=', workerId)
-    .forUpdate().executeTakeFirst();
-  return row !== undefined;
+/** Locks, in id order, the jobs this worker still holds a claim on; returns their ids. */
+export async function lockClaimedJobs(trx: Trx, jobIds: number[], workerId: string): Promise<Set<number>> {
+  if (jobIds.length === 0) return new Set();
+  const rows = await trx.selectFrom('message_jobs').select('id')
+    .where('id', 'in', jobIds).where('status', '=', 'claimed').where('locked_by', '=', workerId)
+    .orderBy('id').forUpdate().execute();
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
-export async function settleJob(trx: Trx | Db, jobId: number, set: { status: 'pending' | 'sent' | 'skipped'; reason: string | null; dueAt?: Date; messageId?: number | null }) {
-  await trx.updateTable('message_jobs')
-    .set({
-      status: set.status, reason: set.reason, locked_by: null, locked_at: null, updated_at: new Date(),
-      ...(set.dueAt ? { due_at: set.dueAt } : {}),
-      ...(set.messageId !== undefined ? { message_id: set.messageId } : {}),
-    })
-    .where('id', '=', jobId).execute();
+export interface JobSettlement {
+  id: number;
+  status: 'pending' | 'sent' | 'skipped';
+  reason: string | null;
+  dueAt?: Date | null;
+  messageId?: number | null;
+}
+
+/** Ends or reschedules many jobs in one statement. */
+export async function settleJobs(trx: Trx | Db, items: JobSettlement[]): Promise<void> {
+  if (items.length === 0) return;
+  const col = <T>(f: (j: JobSettlement) => T) => items.map(f);
+  await sql`
+    UPDATE message_jobs j SET status = u.status, reason = u.reason, locked_by = NULL, locked_at = NULL, updated_at = now(),
+      due_at = coalesce(u.due_at, j.due_at), message_id = CASE WHEN u.set_message THEN u.message_id ELSE j.message_id END
+    FROM unnest(${col((j) => j.id)}::bigint[], ${col((j) => j.status)}::text[], ${col((j) => j.reason)}::text[],
+      ${col((j) => j.dueAt ?? null)}::timestamptz[], ${col((j) => j.messageId ?? null)}::bigint[], ${col((j) => j.messageId !== undefined)}::bool[])
+      AS u(id, status, reason, due_at, message_id, set_message)
+    WHERE j.id = u.id`.execute(trx);
 }
 
 /** Claims of this worker not processed (stop()): back to pending at once. */

@@ -1,9 +1,22 @@
 import type { Deps } from '../../deps.ts';
 import type { TextProvider } from '../../messaging/text-channel.ts';
+import { createTwilioTextProvider } from '../../messaging/twilio/twilio-texts.ts';
+import { EMPTY_TWIML, parseTwilioInboundText, parseTwilioTextStatus, verifyTwilioTextSignature } from '../../messaging/twilio/twilio-text-webhooks.ts';
+import { parseTextRouteParam, TWILIO_TEXT_PATH, twilioTextUrls } from '../../messaging/twilio/twilio-text-urls.ts';
+import { openVoiceConnection } from '../voice-connections/voice-connections.repository.ts';
 
 /**
- * Which vendor, credentials and sender carry a campaign's texts.
- * Today: the simulator (the embedded default), from the campaign's number.
+ * Which vendor, credentials and sender carry a campaign's texts. The one place modules meet a
+ * text vendor's own files (src/messaging/twilio): everything else goes through this file.
+ *
+ * The rule, first match wins:
+ * 1. the campaign's assistant runs on a Twilio voice connection: that connection;
+ * 2. the account has a Twilio voice connection: its oldest one;
+ * 3. the service has TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN, and the campaign's calls go
+ *    through Twilio (its assistant's provider is twilio, or VOICE_PROVIDER=twilio): those;
+ * 4. the simulator.
+ * The sender is the campaign's number, else the route's own (the connection's from_number or
+ * TWILIO_FROM_NUMBER); a campaign's Messaging Service (MG…) picks the sender itself.
  */
 export interface TextRoute {
   provider: TextProvider;
@@ -20,6 +33,74 @@ export interface TextRouteInput {
   messagingServiceSid: string | null;
 }
 
-export async function textRouteFor(deps: Deps, input: TextRouteInput): Promise<TextRoute> {
-  return { provider: deps.texts.sim, connectionId: null, from: input.campaignPhone };
+/** Twilio credentials of one route, opened. */
+interface TwilioTextCredentials {
+  connectionId: number | null;
+  /** The account the credentials belong to; null for the service's own (any account). */
+  ownerId: number | null;
+  accountSid: string;
+  authToken: string;
+  fromNumber: string | null;
 }
+
+export async function textRouteFor(deps: Deps, input: TextRouteInput): Promise<TextRoute> {
+  const credentials = await twilioCredentialsOf(deps, input);
+  if (!credentials) return { provider: deps.texts.sim, connectionId: null, from: input.campaignPhone };
+  const provider = createTwilioTextProvider({
+    accountSid: credentials.accountSid, authToken: credentials.authToken, baseUrl: deps.config.TWILIO_BASE_URL,
+    publicBaseUrl: deps.config.PUBLIC_BASE_URL ?? null, connectionId: credentials.connectionId,
+  });
+  const from = input.messagingServiceSid ? null : input.campaignPhone ?? credentials.fromNumber;
+  return { provider, connectionId: credentials.connectionId, from };
+}
+
+async function twilioCredentialsOf(deps: Deps, input: TextRouteInput): Promise<TwilioTextCredentials | null> {
+  const campaign = await deps.db.selectFrom('campaigns as c')
+    .leftJoin('assistants as a', (j) => j.onRef('a.id', '=', 'c.assistant_id').onRef('a.owner_id', '=', 'c.owner_id'))
+    .select(['a.provider', 'a.voice_connection_id'])
+    .where('c.id', '=', input.campaignId).where('c.owner_id', '=', input.ownerId)
+    .executeTakeFirst();
+  if (campaign?.provider === 'twilio' && campaign.voice_connection_id !== null) {
+    const own = await connectionCredentials(deps, Number(campaign.voice_connection_id));
+    if (own) return own;
+  }
+  const accountConnection = await deps.db.selectFrom('voice_connections').select('id')
+    .where('owner_id', '=', input.ownerId).where('provider', '=', 'twilio').orderBy('id').limit(1).executeTakeFirst();
+  if (accountConnection) {
+    const theirs = await connectionCredentials(deps, Number(accountConnection.id));
+    if (theirs) return theirs;
+  }
+  const callsOnTwilio = campaign?.provider === 'twilio' || deps.config.VOICE_PROVIDER === 'twilio';
+  return callsOnTwilio ? environmentCredentials(deps) : null;
+}
+
+function environmentCredentials(deps: Deps): TwilioTextCredentials | null {
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM_NUMBER: fromNumber } = deps.config;
+  return accountSid && authToken ? { connectionId: null, ownerId: null, accountSid, authToken, fromNumber: fromNumber ?? null } : null;
+}
+
+async function connectionCredentials(deps: Deps, id: number): Promise<TwilioTextCredentials | null> {
+  const opened = await openVoiceConnection(deps.db, deps.secrets, id);
+  if (!opened || opened.provider !== 'twilio' || !opened.accountSid) return null;
+  return { connectionId: opened.id, ownerId: opened.owner_id, accountSid: opened.accountSid, authToken: opened.apiKey, fromNumber: opened.fromNumber };
+}
+
+/**
+ * The credentials a Twilio callback's path names (`env` or `c<connection id>`), or null when the
+ * route is unknown or not Twilio's: such a request is refused before anything of it is read.
+ */
+export async function twilioTextRoute(deps: Deps, param: string): Promise<TwilioTextCredentials | null> {
+  const route = parseTextRouteParam(param);
+  if (!route) return null;
+  return route.connectionId === null ? environmentCredentials(deps) : connectionCredentials(deps, route.connectionId);
+}
+
+/** What the Twilio callbacks (twilio-texts.routes.ts) use of the vendor's folder. */
+export const twilioTexts = {
+  path: TWILIO_TEXT_PATH,
+  urls: twilioTextUrls,
+  verify: verifyTwilioTextSignature,
+  parseStatus: parseTwilioTextStatus,
+  parseInbound: parseTwilioInboundText,
+  emptyTwiml: EMPTY_TWIML,
+};

@@ -16,7 +16,7 @@ export async function deliveriesRoutes(app: App, options: { runtime: WebhookRunt
   const { runtime } = options;
 
   app.get('/:id/deliveries', { schema: ops.ListDeliveries }, async (request) =>
-    deliveryLog({ db, principal: request.principal, id: request.params.id, query: request.query }));
+    deliveryLog({ db, principal: request.principal, id: request.params.id, query: request.query, statementTimeoutMs: app.deps.config.API_STATEMENT_TIMEOUT_MS }));
   app.post('/:id/test', { schema: ops.SendTestRequest, preValidation: bodyOptional }, async (request) =>
     sendTest({ rt: runtime, db, principal: request.principal, integrationId: request.params.id, callId: request.body.call_id ?? null }));
   app.post('/:id/deliveries/:delivery_id/redeliver', { schema: ops.Redeliver }, async (request) =>

@@ -81,10 +81,13 @@ export const ListDeliveries = {
     'Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), ' +
     'skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; ' +
     'a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. ' +
-    `A sent delivery lists in missing_required the required fields it had to send as null. ${LIST_BUDGET_NOTE}`,
+    'A sent delivery lists in missing_required the required fields it had to send as null. ' +
+    "count is the number of matching deliveries: exact while at most 1000 match, past that the database's estimate, and count_exact says which. " +
+    'A list whose queries take longer than the service\'s statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. ' +
+    LIST_BUDGET_NOTE,
   params: IdParams,
   querystring: Type.Object({ status: Type.Optional(Type.Array(DeliveryStatus)), call_id: Type.Optional(Id), skip: Skip, limit: Limit(100) }),
-  response: { 200: DeliveryList, ...ErrorResponses },
+  response: { 200: DeliveryList, ...ErrorResponses, 503: Detail },
 } as const;
 
 export const SendTestRequest = {

@@ -163,4 +163,10 @@ export const Delivery = Type.Object({
   finished_at: Nullable(DateTime),
 });
 
-export const DeliveryList = Type.Object({ data: Type.Array(Delivery), count: Type.Integer() });
+export const DeliveryList = Type.Object({
+  data: Type.Array(Delivery),
+  count: Type.Integer(),
+  count_exact: Type.Optional(
+    Type.Boolean({ description: "true when count is exact (at most 1000 deliveries match); false when more match and count is the database's estimate" }),
+  ),
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
+import { withStatementTimeout } from '../../db/bounded-list.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import type { SecretBox } from '../../shared/secret-box.ts';
@@ -261,11 +262,22 @@ export function toDeliveryResponse<T extends { payload: unknown; status: string;
   return { ...row, payload: row.payload as Record<string, unknown> | null, status: row.status as 'sent', skipped_by: row.skipped_by as SkippedBy | null };
 }
 
-/** The delivery log of an integration, newest first. Owner only: payloads carry contact data. */
-export async function deliveryLog(input: { db: Db; principal: Principal; id: number; query: { status?: string[] | undefined; call_id?: number | undefined; skip: number; limit: number } }) {
+/**
+ * The delivery log of an integration, newest first. Owner only: payloads carry contact data. Its
+ * queries run on one connection under the API's statement timeout (a stopped one is a 503).
+ */
+export async function deliveryLog(input: {
+  db: Db;
+  principal: Principal;
+  id: number;
+  query: { status?: string[] | undefined; call_id?: number | undefined; skip: number; limit: number };
+  statementTimeoutMs: number;
+}) {
   ownerOnly(input.principal);
   const integration = await requireIntegration(input.db, input.principal, input.id);
   const { status, call_id, skip, limit } = input.query;
-  const { rows, count } = await listDeliveries(input.db, { integrationId: integration.id, ...(status ? { status } : {}), ...(call_id !== undefined ? { callId: call_id } : {}), skip, limit });
-  return { data: rows.map(toDeliveryResponse), count };
+  const filters = [...(status && status.length > 0 ? ['status'] : []), ...(call_id !== undefined ? ['call_id'] : [])];
+  const { rows, count, exact } = await withStatementTimeout(input.db, { timeoutMs: input.statementTimeoutMs, list: 'webhook deliveries', filters }, (db) =>
+    listDeliveries(db, { integrationId: integration.id, ...(status ? { status } : {}), ...(call_id !== undefined ? { callId: call_id } : {}), skip, limit }));
+  return { data: rows.map(toDeliveryResponse), count, count_exact: exact };
 }

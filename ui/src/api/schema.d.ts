@@ -674,7 +674,7 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
+         * @description Newest first (id descending). count is the total number of matches, not the page size: exact when the list is filtered by campaign (campaign_id, or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; past that the database's estimate, and count_exact says which. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Contacts follow their campaign: an account sees the contacts of its campaigns, a sub-user those of the campaigns granted to it. Another account's contact is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
          */
         get: operations["list_contacts"];
         put?: never;
@@ -698,7 +698,7 @@ export interface paths {
         };
         /**
          * List the contacts of one campaign
-         * @description Newest first (id descending). count is the total number of matches, not the page size. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
+         * @description Newest first (id descending). count is the total number of matches, not the page size: exact when the list is filtered by campaign (campaign_id, or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; past that the database's estimate, and count_exact says which. Ranges (*_from, *_to) include both bounds. phone_number is an exact match on the normalised number (text that does not parse as a number is matched as written). A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The campaign must be visible to the caller: 404 when unknown, 403 when another account's (or not granted to a sub-user).
          */
         get: operations["list_campaign_contacts"];
         put?: never;
@@ -1180,7 +1180,7 @@ export interface paths {
         };
         /**
          * Delivery log of an integration
-         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
+         * @description Newest first. status: pending (waiting or being sent), sent, failed (with reason: HTTP status, redirect, error field, timeout, SSRF refusal, extraction failure), skipped (a filter of the integration did not pass the call, or it had no transcript: skipped_by names which, reason says it in words; a call skipped by only-interested becomes pending when an interested outcome arrives after its end). Failed deliveries are never retried automatically; use redeliver. A sent delivery lists in missing_required the required fields it had to send as null. count is the number of matching deliveries: exact while at most 1000 match, past that the database's estimate, and count_exact says which. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received.
          */
         get: operations["list_deliveries"];
         put?: never;
@@ -1385,6 +1385,8 @@ export interface paths {
         /**
          * List the account's audit events
          * @description Who changed what that matters legally or for security, when and from where, newest first (created_at, then id, descending). Account owners only: a sub-user gets 403. Only the caller's own account's events are ever listed.
+         *
+         *     count is the number of matching events: exact while at most 1000 match, past that the database's estimate, and count_exact says which. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters.
          *
          *     Events are append-only: the database refuses to change or delete them, and keeps them at least a year (purge_expired_audit_events() may delete events older than 400 days; nothing runs it by itself). An event is written in the same transaction as its change, so a change that failed left none. A request that changes nothing (granting a campaign already granted, a PUT that leaves is_paused as it was) writes none.
          *
@@ -6127,8 +6129,10 @@ export interface operations {
                             /** Format: date-time */
                             updated_at?: string | null;
                         }[];
-                        /** @description total number of matching contacts, not the page size */
+                        /** @description total number of matching contacts, not the page size; an estimate when count_exact is false */
                         count: number;
+                        /** @description true when count is exact: with campaign_id (or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; false when more match and count is the database's estimate */
+                        count_exact?: boolean;
                     };
                 };
             };
@@ -6177,6 +6181,17 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
@@ -6397,8 +6412,10 @@ export interface operations {
                             /** Format: date-time */
                             updated_at?: string | null;
                         }[];
-                        /** @description total number of matching contacts, not the page size */
+                        /** @description total number of matching contacts, not the page size; an estimate when count_exact is false */
                         count: number;
+                        /** @description true when count is exact: with campaign_id (or the campaign list) while at most 100000 contacts match, otherwise while at most 1000 match; false when more match and count is the database's estimate */
+                        count_exact?: boolean;
                     };
                 };
             };
@@ -6447,6 +6464,17 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
@@ -9160,6 +9188,8 @@ export interface operations {
                             finished_at: string | null;
                         }[];
                         count: number;
+                        /** @description true when count is exact (at most 1000 deliveries match); false when more match and count is the database's estimate */
+                        count_exact?: boolean;
                     };
                 };
             };
@@ -9208,6 +9238,17 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
@@ -10967,8 +11008,10 @@ export interface operations {
                             /** @description the User-Agent header, cut to 512 characters */
                             user_agent: string | null;
                         }[];
-                        /** @description the number of all events matching the filters, not the page size */
+                        /** @description the number of all events matching the filters, not the page size; an estimate when count_exact is false */
                         count: number;
+                        /** @description true when count is exact (at most 1000 events match); false when more match and count is the database's estimate */
+                        count_exact?: boolean;
                     };
                 };
             };
@@ -11017,6 +11060,17 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };

@@ -11,6 +11,7 @@ import { CsvImport } from './contacts/CsvImport';
 import { useContacts, useQueueContacts } from './contacts/queries';
 import { type Contact, type ContactStatus, STATUSES } from './contacts/shared';
 import { contactStatusLabel, optionsOf } from '../format/statuses';
+import { totalOf } from '../format/counts';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
@@ -42,6 +43,8 @@ export default function Contacts() {
   const list = useContacts(query);
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
+  // An estimated total (count_exact false: many contacts match) is shown as "about N".
+  const exact = list.data?.count_exact;
 
   const select = (contacts: Contact[], on: boolean) => setSelected((prev) => {
     const next = new Map(prev);
@@ -82,7 +85,7 @@ export default function Contacts() {
       <Problem error={list.error ?? campaigns.error} />
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" aria-live="polite">
-          {list.isPending ? 'Loading contacts…' : `${total} contact${total === 1 ? '' : 's'}`}{selected.size ? ` · ${selected.size} selected` : ''}
+          {list.isPending ? 'Loading contacts…' : totalOf(total, exact, 'contact')}{selected.size ? ` · ${selected.size} selected` : ''}
         </Text>
         <Group gap="xs" wrap="wrap">
           {selected.size > 0 && <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>Clear selection</Button>}

@@ -3,6 +3,7 @@ import type { VoiceProvider } from '../../provider.ts';
 import { settingsOf, type VendorDefinition } from '../../vendor-definition.ts';
 import { isMachine } from './twilio-events.ts';
 import { formOf, TwilioProvider } from './twilio-provider.ts';
+import { verifyTwilioSignature } from './twilio-signature.ts';
 import { dialTwiml, hangupTwiml, relayTwiml, sayTwiml } from './twilio-twiml.ts';
 import { TWILIO_PATH, twilioCallUrls } from './twilio-urls.ts';
 
@@ -36,6 +37,8 @@ export interface TwilioAgentPort {
   formOf: typeof formOf;
   /** Whether answering-machine detection's AnsweredBy means a machine took the call. */
   isMachine: typeof isMachine;
+  /** X-Twilio-Signature's check, for Twilio's other products on the same credentials (Messaging: src/messaging/twilio). */
+  verifySignature: typeof verifyTwilioSignature;
   twiml: { relay: typeof relayTwiml; dial: typeof dialTwiml; hangup: typeof hangupTwiml; say: typeof sayTwiml };
 }
 
@@ -46,6 +49,7 @@ const agent: TwilioAgentPort = {
   adapterOf: (provider) => (provider instanceof TwilioProvider ? provider : null),
   formOf,
   isMachine,
+  verifySignature: verifyTwilioSignature,
   twiml: { relay: relayTwiml, dial: dialTwiml, hangup: hangupTwiml, say: sayTwiml },
 };
 

@@ -14,12 +14,13 @@ export function CampaignContacts({ campaignId }: { campaignId: number }) {
   const list = useContacts({ campaign_id: [campaignId], skip: 0, limit: FIRST });
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
+  const about = list.data?.count_exact === false ? 'about ' : '';
   return (
     <Card withBorder component="section" aria-labelledby="campaign-contacts">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
           <Title order={3} id="campaign-contacts">Contacts</Title>
-          <Anchor component={Link} to={`/contacts?campaign_id=${campaignId}`}>All {total} contacts of the campaign</Anchor>
+          <Anchor component={Link} to={`/contacts?campaign_id=${campaignId}`}>All {about}{total} contacts of the campaign</Anchor>
         </Group>
         <Problem error={list.error} />
         {list.isPending && <Loader size="sm" aria-label="Loading the contacts" />}
@@ -43,7 +44,7 @@ export function CampaignContacts({ campaignId }: { campaignId: number }) {
             </Table>
           </ScrollTable>
         )}
-        {total > rows.length && <Text size="sm" c="dimmed">The first {rows.length} of {total}.</Text>}
+        {total > rows.length && <Text size="sm" c="dimmed">The first {rows.length} of {about}{total}.</Text>}
       </Stack>
     </Card>
   );

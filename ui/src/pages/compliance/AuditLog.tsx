@@ -6,6 +6,7 @@ import { AuditTable } from './AuditTable';
 import { useAuditEvents } from './queries';
 import { AUDIT_KINDS, type AuditKind, localToIso } from './model';
 import { useFormat } from '../../format/useFormat';
+import { totalOf } from '../../format/counts';
 
 const PAGE = 25;
 const CONTROL_NAMES = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
@@ -39,7 +40,7 @@ export function AuditLog() {
         <TextInput label="Until" description={zone} type="datetime-local" value={until} onChange={(e) => reset(setUntil)(e.currentTarget.value)} />
       </Group>
       <Problem error={events.error} />
-      <Text size="sm" aria-live="polite">{events.isPending ? 'Loading the audit log…' : `${total} event${total === 1 ? '' : 's'}`}</Text>
+      <Text size="sm" aria-live="polite">{events.isPending ? 'Loading the audit log…' : totalOf(total, events.data?.count_exact, 'event')}</Text>
       <AuditTable rows={rows} />
       {!events.isPending && rows.length === 0 && <Text c="dimmed">No events match.</Text>}
       {total > PAGE && (

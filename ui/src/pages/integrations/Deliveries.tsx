@@ -5,11 +5,15 @@ import { Problem } from '../../components/Problem';
 import { excerpt, type Webhook } from './model';
 import { useDeliveriesPage, useRedeliver } from './queries';
 import { useFormat } from '../../format/useFormat';
+import { totalOf } from '../../format/counts';
 
 const PAGE = 20;
 const COLOR = { sent: 'green', failed: 'red', pending: 'blue', skipped: 'gray' } as const;
 
-/** A webhook's delivery log, newest first, a page at a time; any delivery can be sent again. */
+/**
+ * A webhook's delivery log, newest first, a page at a time, with its total ("about N" when the API
+ * estimated it); any delivery can be sent again.
+ */
 export function Deliveries({ webhook }: { webhook: Webhook }) {
   const f = useFormat();
   const [page, setPage] = useState(1);
@@ -46,6 +50,7 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
         </Table>
       </ScrollTable>
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No deliveries yet.</Text>}
+      {list.isSuccess && rows.length > 0 && <Text size="sm" aria-live="polite">{totalOf(total, list.data.count_exact, 'delivery', 'deliveries')}</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Delivery pages" />}
     </Stack>
   );
