@@ -211,6 +211,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messaging/twilio/status/{route}/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio status callback of a text
+         * @description A text's delivery (MessageStatus queued, sent, delivered, undelivered, failed, read; ErrorCode): the message only moves forward, and a send whose answer was lost is adopted by the message id in the path. ErrorCode 21610 (the recipient unsubscribed) suppresses the number account-wide as a STOP; 21614 (not a mobile number) cancels the contact's pending texts. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the route's auth token, of PUBLIC_BASE_URL + this path, then the form parameters sorted by name) before anything else is read; a bad signature or an unknown route answers 403 and nothing is stored. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413.
+         */
+        post: operations["receive_twilio_text_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messaging/twilio/inbound/{route}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio inbound text
+         * @description A text to one of the account's numbers (point the number's or the Messaging Service's "A message comes in" webhook here; From and To may carry `whatsapp:`): threaded to the contact by its number and the campaign's, stored once per MessageSid, and acted on (STOP and equivalents or OptOutType=STOP suppress the number; START lifts a suppression a text made; "call me" queues a call; a reply stops pending call retries; the AI answers through the text sender). Answers empty TwiML: the answer, if any, is sent later. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the route's auth token, of PUBLIC_BASE_URL + this path, then the form parameters sorted by name) before anything else is read; a bad signature or an unknown route answers 403 and nothing is stored. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413.
+         */
+        post: operations["receive_twilio_inbound_text"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -2082,10 +2122,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2306,10 +2346,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2345,10 +2385,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2744,6 +2784,126 @@ export interface operations {
                     "application/json": {
                         detail: string;
                     };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_text_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the credentials that sign the request: `env` (TWILIO_AUTH_TOKEN) or `c<voice connection id>` (a Twilio voice connection's auth token) */
+                route: string;
+                /** @description our message id (Twilio echoes no metadata, so it rides in the URL) */
+                messageId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_inbound_text: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the credentials that sign the request: `env` (TWILIO_AUTH_TOKEN) or `c<voice connection id>` (a Twilio voice connection's auth token) */
+                route: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description TwiML (empty <Response/>) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Error */
@@ -6120,10 +6280,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6273,10 +6433,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6403,10 +6563,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6526,10 +6686,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6654,10 +6814,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
