@@ -42,6 +42,8 @@ import { suppressionsRoutes } from './modules/compliance/suppressions/suppressio
 import { registerMetrics } from './modules/metrics/metrics.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
+import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modules/messaging/messages.routes.ts';
+import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -195,6 +197,10 @@ export async function buildApp(
       await api.register(auditRoutes, { prefix: '/audit-events' });
       await api.register(complianceSettingsRoutes, { prefix: '/compliance' });
       await api.register(suppressionsRoutes, { prefix: '/suppressions' });
+      await api.register(messagesRoutes, { prefix: '/messages' });
+      await api.register(messageJobsRoutes, { prefix: '/message-jobs' });
+      await api.register(contactTimelineRoutes, { prefix: '/contacts' });
+      await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
     },
     { prefix: '/api/v1' },
   );

@@ -50,7 +50,7 @@ describe('lawful calling', () => {
     const bad = await api('PUT', '/api/v1/compliance/settings', { quiet_hours_from: '22:00', quiet_hours_to: '06:00', max_calls_per_day: 3, max_calls_per_week: 7 });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'quiet_hours_to']);
-    expect((await api('GET', '/api/v1/compliance/settings')).json()).toEqual({ quiet_hours_from: '08:00', quiet_hours_to: '21:00', max_calls_per_day: 3, max_calls_per_week: 7 });
+    expect((await api('GET', '/api/v1/compliance/settings')).json()).toEqual({ quiet_hours_from: '08:00', quiet_hours_to: '21:00', max_calls_per_day: 3, max_calls_per_week: 7, max_texts_per_day: 2, max_texts_per_week: 5 });
     const wide = await api('PUT', '/api/v1/compliance/settings', { quiet_hours_from: '07:00', quiet_hours_to: '21:00', max_calls_per_day: 3, max_calls_per_week: 7 });
     expect(wide.statusCode, wide.body).toBe(200);
     const events = (await api('GET', '/api/v1/audit-events?kind=account.quiet_hours_changed')).json();

@@ -56,6 +56,11 @@ const spareKey = await api('POST', '/api/v1/api-keys/', { name: 'spare' }); // t
 const task = await api('POST', '/api/v1/contacts/bulk', [{ phone_number: '+12125550102', campaign_id: campaign.id }]);
 // No operation creates a call (only the dialer does): written the way the dialer writes it.
 const call = await createFinishedCall(t.deps.db, { ownerId: owner.id, campaignId: campaign.id, finish: false });
+// Nor a text (only the text sender and inbound texts do): written as the sender writes one.
+const text = await t.deps.db.insertInto('messages').values({
+  owner_id: owner.id, campaign_id: campaign.id, contact_id: contact.id, direction: 'outbound', role_id: 'assistant', source: 'sms', purpose: 'manual',
+  body: 'Fuzz text', status: 'delivered', to_number: contact.phone_number, provider: 'sim',
+}).returning('id').executeTakeFirstOrThrow();
 
 // Another tenant with its own vendor connections (secrets it chose), and the owner's calls in
 // progress on the owner's own routes: the vendor entry points get that tenant's signed events.
@@ -84,7 +89,7 @@ const fuzz: FuzzContext = {
   ids: {
     campaigns: campaign.id, contacts: contact.id, 'phone-numbers': phone.id, 'sub-users': sub.id, calls: call.id, 'api-keys': spareKey.id,
     'contact-creation': integration.id, webhooks: webhook.id, campaign_id: campaign.id, history_id: history.id, task_id: task.task_id,
-    delivery_id: delivery.id, provider: 'sim', assistants: assistant.id, 'voice-connections': connection.id,
+    delivery_id: delivery.id, provider: 'sim', assistants: assistant.id, 'voice-connections': connection.id, messages: Number(text.id),
   },
   // Valid values by field name, so that one broken part is the only thing wrong with a request.
   hints: {
@@ -94,7 +99,7 @@ const fuzz: FuzzContext = {
     username: (template: string) => (template.includes('/login/') ? 'fuzz_sub' : `fuzz_${++unique}`), // logs in; elsewhere a new sub-user
     token: 'not-a-token', timezone: 'Europe/Berlin', country_code: 'US', call_allowed_from_time: '09:00', call_allowed_to_time: '18:00',
     assistant_id: assistant.id, voice_connection_id: connection.id,
-    start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z', title: 'Fuzz', name: 'Fuzz',
+    start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z', title: 'Fuzz', name: 'Fuzz', message: 'Fuzz text',
   },
   apiKeyHeaders: owner.headers,
   integrationToken: integration.token,

@@ -32,6 +32,7 @@ interface Fixture {
   promptEntry: number;
   contactIntegration: number;
   contactIntegrationToken: string;
+  message: number;
 }
 let granted: Fixture;
 let ungranted: Fixture;
@@ -104,9 +105,15 @@ async function buildFixture(owner: Who, ownerId: number): Promise<Fixture> {
   const contactIntegration = await ok(owner, 'POST', '/api/v1/integrations/contact-creation/', { name: `${owner} form`, campaign_ids: [campaign.id] });
   const read = await ok(owner, 'GET', `/api/v1/campaigns/${campaign.id}`);
   expect(read.prompt_history.length).toBeGreaterThan(0);
+  // A text of the contact, as the text sender writes it (no operation writes a messages row).
+  const text = await t.deps.db.insertInto('messages').values({
+    owner_id: ownerId, campaign_id: campaign.id, contact_id: contact.id, call_id: callRow.id, direction: 'outbound', role_id: 'assistant', source: 'sms',
+    purpose: 'follow_up', body: 'isolation-marker text', status: 'delivered', to_number: contact.phone_number, provider: 'sim',
+  }).returning('id').executeTakeFirstOrThrow();
   return {
     campaign: campaign.id, contact: contact.id, call: callRow.id, phoneNumber: phone.id, importTask: task.task_id, webhook: webhook.id,
     promptEntry: read.prompt_history[0].id, contactIntegration: contactIntegration.id, contactIntegrationToken: contactIntegration.token,
+    message: Number(text.id),
   };
 }
 
@@ -284,6 +291,54 @@ describe('calls', () => {
     }
     for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}`);
     for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}/simulated-recording`);
+  });
+});
+
+describe('text messages', () => {
+  const jobsOf = async (contact: number) => (await t.deps.db.selectFrom('message_jobs').select('id').where('contact_id', '=', contact).execute()).length;
+
+  it('gives bob 403 on alice\'s texts, timelines, drafts, manual sends and campaign text settings, and queues nothing', async () => {
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/messages/${f.message}`);
+      await expectForbidden('bob', 'GET', `/api/v1/contacts/${f.contact}/timeline`);
+      await expectForbidden('bob', 'POST', '/api/v1/messages/', { contact_id: f.contact, message: 'taken over' });
+      await expectForbidden('bob', 'POST', '/api/v1/messages/draft', { contact_id: f.contact });
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/messaging`, { delay_minutes: 1 });
+      expect(await jobsOf(f.contact)).toBe(0);
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`)).updated_at).toBeNull();
+    }
+  });
+
+  it('never lists or counts alice\'s texts or queued texts for bob, whatever he filters on', async () => {
+    expect(idsOf(await ok('bob', 'GET', '/api/v1/messages/?limit=1000'))).toEqual([bobs.message]);
+    for (const query of [`campaign_id=${granted.campaign}`, `contact_id=${granted.contact}`, 'message=isolation-marker&source=sms']) {
+      const res = await ok('bob', 'GET', `/api/v1/messages/?${query}`);
+      expect(res.count, query).toBe(query.startsWith('message') ? 1 : 0);
+    }
+    expect((await call('alice', 'POST', '/api/v1/messages/', { contact_id: ungranted.contact, message: 'from alice' })).statusCode).toBe(202);
+    expect(await ok('bob', 'GET', `/api/v1/message-jobs/?contact_id=${ungranted.contact}`)).toEqual({ data: [], count: 0, count_exact: true });
+    expect((await ok('bob', 'GET', '/api/v1/message-jobs/')).count).toBe(0);
+  });
+
+  it('shows the sub-user the granted campaign\'s texts, queue and settings only', async () => {
+    expect(idsOf(await ok('sub', 'GET', '/api/v1/messages/?limit=1000'))).toEqual([granted.message]);
+    expect((await ok('sub', 'GET', `/api/v1/messages/${granted.message}`)).id).toBe(granted.message);
+    expect((await ok('sub', 'GET', `/api/v1/contacts/${granted.contact}/timeline`)).data.length).toBe(2);
+    expect((await ok('sub', 'GET', '/api/v1/message-jobs/')).count).toBe(0);
+    expect((await ok('sub', 'POST', '/api/v1/messages/draft', { contact_id: granted.contact })).message.length).toBeGreaterThan(0);
+    expect((await ok('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/messaging`, { delay_minutes: 7 })).delay_minutes).toBe(7);
+    expect((await call('sub', 'POST', '/api/v1/messages/', { contact_id: granted.contact, message: 'from the sub-user' })).statusCode).toBe(202);
+    expect((await ok('sub', 'GET', '/api/v1/message-jobs/')).count).toBe(1);
+    for (const f of [ungranted, bobs]) {
+      await expectForbidden('sub', 'GET', `/api/v1/messages/${f.message}`);
+      await expectForbidden('sub', 'GET', `/api/v1/contacts/${f.contact}/timeline`);
+      await expectForbidden('sub', 'POST', '/api/v1/messages/', { contact_id: f.contact, message: 'nope' });
+      await expectForbidden('sub', 'POST', '/api/v1/messages/draft', { contact_id: f.contact });
+      await expectForbidden('sub', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`);
+      await expectForbidden('sub', 'PUT', `/api/v1/campaigns/${f.campaign}/messaging`, { delay_minutes: 1 });
+    }
+    expect((await ok('sub', 'GET', `/api/v1/messages/?campaign_id=${ungranted.campaign}`)).count).toBe(0);
   });
 });
 
@@ -522,10 +577,10 @@ describe('simulated inbound calls', () => {
 
 describe('compliance settings', () => {
   it('answers each account its own quiet hours and caps; only the owner changes them', async () => {
-    const wide = { quiet_hours_from: '07:00', quiet_hours_to: '22:00', max_calls_per_day: 2, max_calls_per_week: 5 };
+    const wide = { quiet_hours_from: '07:00', quiet_hours_to: '22:00', max_calls_per_day: 2, max_calls_per_week: 5, max_texts_per_day: 1, max_texts_per_week: 4 };
     await ok('alice', 'PUT', '/api/v1/compliance/settings', wide);
     // Bob's are his own (his test account calls around the clock), never alice's.
-    expect(await ok('bob', 'GET', '/api/v1/compliance/settings')).toEqual({ quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000 });
+    expect(await ok('bob', 'GET', '/api/v1/compliance/settings')).toEqual({ quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000, max_texts_per_day: 1000, max_texts_per_week: 1000 });
     expect(await ok('sub', 'GET', '/api/v1/compliance/settings')).toEqual(wide);
     await expectForbidden('sub', 'PUT', '/api/v1/compliance/settings', { ...wide, quiet_hours_to: '23:00' });
     expect(await ok('alice', 'GET', '/api/v1/compliance/settings')).toEqual(wide);

@@ -24,7 +24,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/setup': 'the first owner: email, password and full_name read field by field (is_superuser is always true, set by the service); 409 once any account exists (src/modules/setup/setup.test.ts)',
   'put /api/v1/users/me/password': 'the caller\'s own password: current_password and new_password read field by field; writes only hashed_password and credential_version (password-change.service.ts)',
   'post /api/v1/session': 'the dashboard sign-in: username and password read field by field; writes the failed-login count and a session row whose columns session.repository.ts names',
-  'put /api/v1/compliance/settings': 'upserts the caller\'s own account_compliance row from its four named fields (owner_id from the principal, updated_at by the service); the table is keyed by the account, with no row id for the row check',
+  'put /api/v1/compliance/settings': 'upserts the caller\'s own account_compliance row from its six named fields (the two text caps optional) (owner_id from the principal, updated_at by the service); the table is keyed by the account, with no row id for the row check',
   'put /api/v1/users/me/preferences': 'updates the caller\'s own account row (the principal\'s owner id), setting only display_timezone and display_currency by name; no row id for the row check',
   'post /api/v1/voice/{provider}/events': 'a provider event, verified by signature and read field by field by the provider adapter',
   'post /api/v1/voice/twilio/twiml': 'Twilio\'s voice request, verified by X-Twilio-Signature; reads CallSid, From and To by name (an inbound caller becomes a contact through the inbound rules)',
@@ -37,6 +37,8 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/contacts/enqueue_calls': 'queues the contacts it names (contact_ids): the status and due time are set by the queue, nothing from the body',
   'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',
   'post /api/v1/suppressions/bulk': 'an array of {phone_number, reason, expires_at} read item by item into the task; the suppression columns are named in suppressions.repository.ts',
+  'post /api/v1/messages/draft': 'writes nothing: composes a text and answers it (message-draft.service.ts)',
+  'put /api/v1/campaigns/{id}/messaging': 'upserts the campaign\'s campaign_messaging row (keyed by campaign_id, no row id for the row check) from its thirteen named fields, owner_id from the campaign; planted columns are checked in src/modules/messaging/messaging-settings.test.ts',
   'post /api/v1/suppressions/import/csv': 'multipart: only the file is read (its phone_number, reason and expires_at columns)',
 };
 
@@ -192,6 +194,14 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
       },
     },
     'post /api/v1/suppressions/': { table: 'suppressions', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/suppressions/', body: { phone_number: phone(n), reason: `reason ${n}` } }) },
+    'post /api/v1/messages/': {
+      // The job an operator's text becomes (answered 202 with it); its body is the text, its sender the principal.
+      table: 'message_jobs', kind: 'create', createdId: id,
+      async prepare(n) {
+        const contact = await post(f, '/api/v1/contacts/', { status: 'new', campaign_id: f.campaignId, phone_number: phone(900 + n) });
+        return { url: '/api/v1/messages/', body: { contact_id: contact.id, message: 'A text written by hand' } };
+      },
+    },
     'post /api/v1/integrations/webhooks/': { table: 'webhook_integrations', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/integrations/webhooks/', body: WEBHOOK(f, n) }) },
     'put /api/v1/integrations/webhooks/{id}': {
       table: 'webhook_integrations', kind: 'update',

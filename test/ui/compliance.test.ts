@@ -131,9 +131,11 @@ describe.skipIf(!HAS_BROWSER)('the Compliance area', () => {
     expect((await get('/api/v1/compliance/settings')).quiet_hours_from).toBe('00:00');
 
     await until.fill('20:30');
+    await labelled(page, 'Texts per number per day').fill('3');
+    await labelled(page, 'Texts per number per week').fill('6');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await get('/api/v1/compliance/settings')).toMatchObject({ quiet_hours_from: '09:00', quiet_hours_to: '20:30' });
+    expect(await get('/api/v1/compliance/settings')).toMatchObject({ quiet_hours_from: '09:00', quiet_hours_to: '20:30', max_texts_per_day: 3, max_texts_per_week: 6 });
     await settled(page);
     await expectAccessible(page, 'quiet hours and caps');
     await screenshot(page, 'compliance-settings-1280');

@@ -9,7 +9,7 @@ export const AUDIT_KIND_DOCS = {
   'suppression.added': 'a number or contact was added to the account\'s suppression list',
   'suppression.removed': 'a suppression was removed',
   'account.quiet_hours_changed': 'the account\'s quiet hours changed',
-  'account.caps_changed': 'the account\'s call frequency caps changed',
+  'account.caps_changed': 'the account\'s call frequency caps changed (details: from, to as [per day, per week]), or its text caps (details: channel text, from, to)',
   'campaign.started': 'calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer\'s message, which says how many were queued (0 included)',
   'campaign.paused': 'is_paused went from false to true',
   'campaign.resumed': 'is_paused went from true to false',
@@ -22,6 +22,7 @@ export const AUDIT_KIND_DOCS = {
   'sub_user.grant_added': 'campaigns were granted to a sub-user; subject: the sub-user; details: campaign_ids newly granted (a grant already held writes no event)',
   'sub_user.grant_removed': 'campaigns were revoked from a sub-user; subject and details as sub_user.grant_added',
   'webhook.target_changed': 'a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded',
+  'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;
@@ -29,7 +30,7 @@ export const AUDIT_KINDS = Object.keys(AUDIT_KIND_DOCS) as AuditKind[];
 export const AuditKindSchema = StringEnum(AUDIT_KINDS as [AuditKind, ...AuditKind[]], { description: 'what happened (see the operation\'s description)' });
 
 /** What an event is about; subject_id is that row's id (the account's own id for account). */
-export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression'] as const;
+export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const SubjectTypeSchema = StringEnum(SUBJECT_TYPES);
 

@@ -211,6 +211,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messaging/twilio/status/{route}/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio status callback of a text
+         * @description A text's delivery (MessageStatus queued, sent, delivered, undelivered, failed, read; ErrorCode): the message only moves forward, and a send whose answer was lost is adopted by the message id in the path. ErrorCode 21610 (the recipient unsubscribed) suppresses the number account-wide as a STOP; 21614 (not a mobile number) cancels the contact's pending texts. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the route's auth token, of PUBLIC_BASE_URL + this path, then the form parameters sorted by name) before anything else is read; a bad signature or an unknown route answers 403 and nothing is stored. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413.
+         */
+        post: operations["receive_twilio_text_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messaging/twilio/inbound/{route}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio inbound text
+         * @description A text to one of the account's numbers (point the number's or the Messaging Service's "A message comes in" webhook here; From and To may carry `whatsapp:`): threaded to the contact by its number and the campaign's, stored once per MessageSid, and acted on (STOP and equivalents or OptOutType=STOP suppress the number; START lifts a suppression a text made; "call me" queues a call; a reply stops pending call retries; the AI answers through the text sender). Answers empty TwiML: the answer, if any, is sent later. Verified with `X-Twilio-Signature` (HMAC-SHA1, keyed with the route's auth token, of PUBLIC_BASE_URL + this path, then the form parameters sorted by name) before anything else is read; a bad signature or an unknown route answers 403 and nothing is stored. Before any signature is computed, a form over 64 KiB or 200 parameters answers 413.
+         */
+        post: operations["receive_twilio_inbound_text"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -1394,7 +1434,7 @@ export interface paths {
          *     - `suppression.added`: a number or contact was added to the account's suppression list
          *     - `suppression.removed`: a suppression was removed
          *     - `account.quiet_hours_changed`: the account's quiet hours changed
-         *     - `account.caps_changed`: the account's call frequency caps changed
+         *     - `account.caps_changed`: the account's call frequency caps changed (details: from, to as [per day, per week]), or its text caps (details: channel text, from, to)
          *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
          *     - `campaign.paused`: is_paused went from false to true
          *     - `campaign.resumed`: is_paused went from true to false
@@ -1407,6 +1447,7 @@ export interface paths {
          *     - `sub_user.grant_added`: campaigns were granted to a sub-user; subject: the sub-user; details: campaign_ids newly granted (a grant already held writes no event)
          *     - `sub_user.grant_removed`: campaigns were revoked from a sub-user; subject and details as sub_user.grant_added
          *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
+         *     - `message.manual_queued`: an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -1425,13 +1466,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the account's quiet hours and frequency caps
-         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited.
+         * Read the account's quiet hours and frequency caps (calls and texts)
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. Texts (SMS, WhatsApp) keep the same quiet hours and have caps of their own (max_texts_per_day, max_texts_per_week), counted apart from calls.
          */
         get: operations["read_compliance_settings"];
         /**
          * Change the account's quiet hours and frequency caps (owner only, audited)
-         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. The window must not cross midnight (from < to).
+         * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. Texts (SMS, WhatsApp) keep the same quiet hours and have caps of their own (max_texts_per_day, max_texts_per_week), counted apart from calls. The window must not cross midnight (from < to). max_texts_per_day and max_texts_per_week may be left out (they keep their value); each week cap is at least its day cap (422 otherwise).
          */
         put: operations["update_compliance_settings"];
         post?: never;
@@ -1559,6 +1600,134 @@ export interface paths {
          * @description multipart/form-data with one file part. The header line names the columns, matched case-insensitively with spaces and punctuation ignored: phone_number (or phone) is required (422 without it), reason and expires_at are optional; other columns are ignored. Delimiter (comma, semicolon, tab, pipe) detected from the header, or named by Excel's `sep=;` first line; UTF-8 with or without BOM. At most 10000 data rows and 16 MiB (413 above, and nothing is added). Row index in errors = data row, 0-based, header excluded. Stored as a task and applied by a background worker in batches of 1000 (each batch with its suppressions and contact changes in one transaction). The request waits up to 25 s for the task to end and answers it with its counters and the first 1000 row errors; a task that has not ended by then (no worker free) is answered as it stands, status pending or running, and goes on until its status is completed or failed. Every row is checked on its own: an invalid number, an expires_at not in the future or a reason over 500 characters fails that row only (errors: index, phone number as given, reason) and the valid rows are added, with source import. A number repeated in the task is added once (the last row wins). The task stays readable at GET /api/v1/suppressions/bulk/{task_id}. Idempotent by number: adding a listed number again answers the same row (same id, created_at and created_by), with its reason replaced when one is given and its expires_at set to the one given (omitted = never), so it applies again if it had expired. Adding a number moves the account's contacts with that number, except those in progress, to do_not_disturb with next_action_time null and next_action_reason "suppressed: <reason or source> (do-not-call list, suppression <id>)", in the same transaction. While it applies, contacts created with the number (POST /api/v1/contacts/, bulk and CSV imports, the contact-creation integration, inbound calls) are created do_not_disturb with that reason whatever status was asked, and are never queued; so is a contact whose phone_number is changed to it. The account's do-not-call list: one row per number, stored in E.164 (numbers without + are read in DEFAULT_COUNTRY). A suppression applies until its expires_at (none = for ever); an expired one is kept but stops nothing. The owner and its sub-users list, look up and add (a sub-user adds to its owner's list); only the owner removes. Another account's suppression is 403, an unknown id 404.
          */
         post: operations["import_suppressions_csv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List text messages
+         * @description Newest first (id descending). A text is the interface's Message object: message is the text, user_id the account owner (also for a sub-user's text), source the channel (sms, whatsapp), role_id who wrote it (assistant: the AI or the campaign's template; contact: the person; operator: a login by hand), create_datetime when it was written; message_data holds what the interface does not name: direction, status, purpose, numbers, provider ids, segments, encoding, cost, and for a failed or undelivered text the vendor's error_code with error_words, the code in plain words. Filters narrow together: campaign_id (any of), contact_id, direction, source (the channel, any of), status (any of), purpose (any of), create_datetime_from / _to (both bounds included), and message: texts containing it, case-insensitive (% and _ match themselves; at most 200 characters). count and pagination.total_count are counted exactly while at most 1000 texts match, past that the database's estimate, and count_exact says which. A list whose queries take longer than API_STATEMENT_TIMEOUT_MS is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. Texts follow their campaign like calls: an account sees the texts of its campaigns, a sub-user those of the campaigns granted to it. Another account's text is 403, an unknown id 404. A campaign_id the caller cannot see matches nothing.
+         */
+        get: operations["list_messages"];
+        put?: never;
+        /**
+         * Send a text to a contact by hand (queued, answered 202)
+         * @description Queues the text as it is written (1 to 1600 characters, not only spaces) as a message job of purpose manual, due now, and wakes the text sender; the answer is the job (202 Accepted: nothing has been sent yet). The sender applies the law when it sends: quiet hours in the contact's zone, the account's text caps (max_texts_per_day / _week of the compliance settings) and the do-not-call list; a job held back stays pending with the reason, one refused is skipped with it (GET /api/v1/message-jobs/). A contact whose number is on the do-not-call list, or whose status is do_not_disturb, is refused here with 409 and nothing is queued. The channel and sender number are the campaign's messaging settings. Every manual text is written to the audit trail (message.manual_queued: the contact and the length, never the words). Sub-users may text the contacts of their granted campaigns. Texts follow their campaign like calls: an account sees the texts of its campaigns, a sub-user those of the campaigns granted to it. Another account's text is 403, an unknown id 404.
+         */
+        post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a text for a contact without sending it
+         * @description Writes the text the service would send, and sends nothing: with LLM_BASE_URL set, the LLM from the campaign's messaging prompt, the contact, the call and the conversation so far (its answer checked; when it fails the checks the template is used); otherwise the campaign's template or the default one, filled from the contact, the call and the campaign. by says which wrote it; segments and encoding are what it would cost. call_id names the call to write about and must be the contact's (422 otherwise); omitted, the contact's latest call is used. purpose defaults to manual. prompt and template preview settings not saved yet (the campaign form's preview); a template may name only {{contact.<field>}}, {{call.<field>}} and {{campaign.<field>}} (422 otherwise). Texts follow their campaign like calls: an account sees the texts of its campaigns, a sub-user those of the campaigns granted to it. Another account's text is 403, an unknown id 404.
+         */
+        post: operations["draft_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a text message
+         * @description A text is the interface's Message object: message is the text, user_id the account owner (also for a sub-user's text), source the channel (sms, whatsapp), role_id who wrote it (assistant: the AI or the campaign's template; contact: the person; operator: a login by hand), create_datetime when it was written; message_data holds what the interface does not name: direction, status, purpose, numbers, provider ids, segments, encoding, cost, and for a failed or undelivered text the vendor's error_code with error_words, the code in plain words. Texts follow their campaign like calls: an account sees the texts of its campaigns, a sub-user those of the campaigns granted to it. Another account's text is 403, an unknown id 404.
+         */
+        get: operations["read_message"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/message-jobs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List queued texts and why they wait
+         * @description The text queue: follow-ups and confirmations after calls, AI replies and manual texts, newest first, with status and reason (why a job waits, was skipped or cancelled) and the text it became (message_id). Filters: contact_id, campaign_id, status (any of). count is exact up to 1000 matches, then estimated (count_exact). limit is at most 1000. Jobs follow their campaign like texts: another account's are never listed, a sub-user sees those of its granted campaigns.
+         */
+        get: operations["list_message_jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact's calls and texts in one time-ordered list
+         * @description Oldest first, as a conversation reads: each item is kind call (with the call's status, outcome (action_status), type and duration; placed at its start_time, or when it was created before it started) or kind message (the text's Message object, placed at create_datetime). A call and a text at the same instant list the call first. The newest `limit` of the two together are answered; truncated says older ones were left out (the calls and texts lists page through everything). The contact must be visible: another account's is 403, an unknown one 404.
+         */
+        get: operations["read_contact_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/messaging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a campaign's text-message settings
+         * @description A campaign that never saved any answers the defaults, with updated_at null. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_messaging"];
+        /**
+         * Change a campaign's text-message settings
+         * @description Partial update: the fields present change, the others keep their value (the defaults before the first save); the answer is the whole settings. template may name only {{contact.<field>}}, {{call.<field>}} and {{campaign.<field>}} placeholders, with fields of letters, digits and _ (422 on body.template naming the placeholder otherwise); an empty prompt or template is stored as null (the built-in one). whatsapp_content_sid is HX and messaging_service_sid MG followed by 32 lowercase hex digits. follow_up_statuses are terminal call statuses. Whoever may update the campaign may update these; a sub-user may not change channel, whatsapp_content_sid, messaging_service_sid, max_per_contact, max_ai_replies_per_day or prompt (403 naming them; sending back the current value is no change), as with the campaign's owner-only fields. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_messaging"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1953,10 +2122,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2177,10 +2346,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2216,10 +2385,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2615,6 +2784,126 @@ export interface operations {
                     "application/json": {
                         detail: string;
                     };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_text_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the credentials that sign the request: `env` (TWILIO_AUTH_TOKEN) or `c<voice connection id>` (a Twilio voice connection's auth token) */
+                route: string;
+                /** @description our message id (Twilio echoes no metadata, so it rides in the URL) */
+                messageId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    receive_twilio_inbound_text: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the credentials that sign the request: `env` (TWILIO_AUTH_TOKEN) or `c<voice connection id>` (a Twilio voice connection's auth token) */
+                route: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": unknown;
+            };
+        };
+        responses: {
+            /** @description TwiML (empty <Response/>) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Error */
@@ -5991,10 +6280,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6144,10 +6433,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6274,10 +6563,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6397,10 +6686,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6525,10 +6814,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -10826,7 +11115,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "message.manual_queued")[];
                 skip?: number;
                 limit?: number;
             };
@@ -10849,7 +11138,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "message.manual_queued";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -10866,7 +11155,7 @@ export interface operations {
                             };
                             subject: {
                                 /** @enum {string} */
-                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression";
+                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job";
                                 /** @description the id of the row the event is about; it may since have been deleted */
                                 id: number | null;
                             };
@@ -10971,6 +11260,10 @@ export interface operations {
                         max_calls_per_day: number;
                         /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
                         max_calls_per_week: number;
+                        /** @description outbound texts (SMS, WhatsApp) to one number per rolling 24 hours across all campaigns (default 2); AI answers to the person's own texts are not counted */
+                        max_texts_per_day: number;
+                        /** @description outbound texts to one number per rolling 7 days across all campaigns (default 5); at least max_texts_per_day */
+                        max_texts_per_week: number;
                     };
                 };
             };
@@ -11016,6 +11309,10 @@ export interface operations {
                     max_calls_per_day: number;
                     /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
                     max_calls_per_week: number;
+                    /** @description outbound texts (SMS, WhatsApp) to one number per rolling 24 hours across all campaigns (default 2); AI answers to the person's own texts are not counted */
+                    max_texts_per_day?: number;
+                    /** @description outbound texts to one number per rolling 7 days across all campaigns (default 5); at least max_texts_per_day */
+                    max_texts_per_week?: number;
                 };
             };
         };
@@ -11035,6 +11332,10 @@ export interface operations {
                         max_calls_per_day: number;
                         /** @description outbound calls to one number per rolling 7 days across all campaigns (default 7); at least max_calls_per_day */
                         max_calls_per_week: number;
+                        /** @description outbound texts (SMS, WhatsApp) to one number per rolling 24 hours across all campaigns (default 2); AI answers to the person's own texts are not counted */
+                        max_texts_per_day: number;
+                        /** @description outbound texts to one number per rolling 7 days across all campaigns (default 5); at least max_texts_per_day */
+                        max_texts_per_week: number;
                     };
                 };
             };
@@ -11814,6 +12115,1053 @@ export interface operations {
             };
             /** @description Error */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_messages: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description any of these campaigns */
+                campaign_id?: number[];
+                contact_id?: number;
+                direction?: "outbound" | "inbound";
+                /** @description any of these channels */
+                source?: ("sms" | "whatsapp")[];
+                /** @description any of these statuses */
+                status?: ("sending" | "queued" | "sent" | "delivered" | "undelivered" | "failed" | "read" | "received")[];
+                /** @description any of these purposes */
+                purpose?: ("follow_up" | "confirmation" | "reply" | "manual")[];
+                /** @description created at or after this (inclusive) */
+                create_datetime_from?: string;
+                /** @description created at or before this (inclusive) */
+                create_datetime_to?: string;
+                /** @description texts containing this, case-insensitive (% and _ match themselves) */
+                message?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description the text itself */
+                            message: string;
+                            /** @description the account owner's id (also for a sub-user's text) */
+                            user_id: number;
+                            campaign_id: number;
+                            contact_id: number;
+                            /** @description the call a follow-up or confirmation is about */
+                            call_id: number | null;
+                            /**
+                             * @description who wrote it: assistant (the AI or a template), contact (the person), operator (a login, by hand)
+                             * @enum {string}
+                             */
+                            role_id: "assistant" | "contact" | "operator";
+                            /**
+                             * @description the channel
+                             * @enum {string}
+                             */
+                            source: "sms" | "whatsapp";
+                            /** Format: date-time */
+                            create_datetime: string;
+                            /** @description what the interface's Message does not name: the text's delivery and billing */
+                            message_data: {
+                                /** @enum {string} */
+                                direction: "outbound" | "inbound";
+                                /**
+                                 * @description MessageStatus: sending (written, not yet accepted by the vendor), queued, sent, delivered, read (WhatsApp), undelivered, failed; received for an inbound text
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "queued" | "sent" | "delivered" | "undelivered" | "failed" | "read" | "received";
+                                /**
+                                 * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                                 * @enum {string|null}
+                                 */
+                                purpose: "follow_up" | "confirmation" | "reply" | "manual" | null;
+                                to_number: string;
+                                from_number: string | null;
+                                /** @description who carried it: sim or twilio */
+                                provider: string;
+                                /** @description the vendor's id of the text (Twilio's SM…/MM… sid) */
+                                provider_message_id: string | null;
+                                /** @description the vendor's error code of a failed or undelivered text */
+                                error_code: string | null;
+                                /** @description error_code in plain words, for people */
+                                error_words: string | null;
+                                /** @description the vendor's own message, as it sent it */
+                                error_message: string | null;
+                                /** @description SMS segments billed (GSM-7: 160 in one, 153 each when split; UCS-2: 70 / 67) */
+                                segments: number | null;
+                                /** @enum {string|null} */
+                                encoding: "GSM-7" | "UCS-2" | null;
+                                cost: number | null;
+                                /** @description the account login that sent a manual text */
+                                sent_by_user_id: number | null;
+                                /** @description the sub-user that sent a manual text */
+                                sent_by_sub_user_id: number | null;
+                                /** Format: date-time */
+                                sent_at: string | null;
+                                /** Format: date-time */
+                                delivered_at: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        }[];
+                        /** @description total number of matching texts, not the page size; an estimate when count_exact is false */
+                        count: number;
+                        /** @description true while at most 1000 texts match (counted); false past that (the database's estimate) */
+                        count_exact: boolean;
+                        pagination: {
+                            /** @description floor(skip / limit) + 1 */
+                            current_page: number;
+                            /** @description ceil(count / limit) */
+                            total_pages: number;
+                            /** @description same as count */
+                            total_count: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    send_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contact_id: number;
+                    /** @description the text, as it will be sent (1600 characters: Twilio's limit, about 10 GSM-7 segments) */
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        contact_id: number;
+                        call_id: number | null;
+                        /**
+                         * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                         * @enum {string}
+                         */
+                        purpose: "follow_up" | "confirmation" | "reply" | "manual";
+                        /** @description the text as given (an operator's); null: written when it is sent (AI or template) */
+                        body: string | null;
+                        /**
+                         * @description MessageJobStatus: pending (waits for due_at or the law), claimed (being sent), sent, skipped (the law or a setting said no: see reason), cancelled (an opt-out, a reply)
+                         * @enum {string}
+                         */
+                        status: "pending" | "claimed" | "sent" | "skipped" | "cancelled";
+                        /** Format: date-time */
+                        due_at: string;
+                        /** @description why it waits, was skipped or cancelled */
+                        reason: string | null;
+                        /** @description the text it became, once sent */
+                        message_id: number | null;
+                        sent_by_user_id: number | null;
+                        sent_by_sub_user_id: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    draft_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contact_id: number;
+                    /** @description the call to write about; omitted or null: the contact's latest call, if any */
+                    call_id?: number | null;
+                    /**
+                     * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                     * @enum {string}
+                     */
+                    purpose?: "follow_up" | "confirmation" | "reply" | "manual";
+                    /** @description preview with this prompt instead of the campaign's saved one */
+                    prompt?: string | null;
+                    /** @description preview with this template instead of the campaign's saved one */
+                    template?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /**
+                         * @description llm when LLM_BASE_URL is set and its answer passed the checks, else template
+                         * @enum {string}
+                         */
+                        by: "llm" | "template";
+                        segments: number;
+                        /** @enum {string} */
+                        encoding: "GSM-7" | "UCS-2";
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description the text itself */
+                        message: string;
+                        /** @description the account owner's id (also for a sub-user's text) */
+                        user_id: number;
+                        campaign_id: number;
+                        contact_id: number;
+                        /** @description the call a follow-up or confirmation is about */
+                        call_id: number | null;
+                        /**
+                         * @description who wrote it: assistant (the AI or a template), contact (the person), operator (a login, by hand)
+                         * @enum {string}
+                         */
+                        role_id: "assistant" | "contact" | "operator";
+                        /**
+                         * @description the channel
+                         * @enum {string}
+                         */
+                        source: "sms" | "whatsapp";
+                        /** Format: date-time */
+                        create_datetime: string;
+                        /** @description what the interface's Message does not name: the text's delivery and billing */
+                        message_data: {
+                            /** @enum {string} */
+                            direction: "outbound" | "inbound";
+                            /**
+                             * @description MessageStatus: sending (written, not yet accepted by the vendor), queued, sent, delivered, read (WhatsApp), undelivered, failed; received for an inbound text
+                             * @enum {string}
+                             */
+                            status: "sending" | "queued" | "sent" | "delivered" | "undelivered" | "failed" | "read" | "received";
+                            /**
+                             * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                             * @enum {string|null}
+                             */
+                            purpose: "follow_up" | "confirmation" | "reply" | "manual" | null;
+                            to_number: string;
+                            from_number: string | null;
+                            /** @description who carried it: sim or twilio */
+                            provider: string;
+                            /** @description the vendor's id of the text (Twilio's SM…/MM… sid) */
+                            provider_message_id: string | null;
+                            /** @description the vendor's error code of a failed or undelivered text */
+                            error_code: string | null;
+                            /** @description error_code in plain words, for people */
+                            error_words: string | null;
+                            /** @description the vendor's own message, as it sent it */
+                            error_message: string | null;
+                            /** @description SMS segments billed (GSM-7: 160 in one, 153 each when split; UCS-2: 70 / 67) */
+                            segments: number | null;
+                            /** @enum {string|null} */
+                            encoding: "GSM-7" | "UCS-2" | null;
+                            cost: number | null;
+                            /** @description the account login that sent a manual text */
+                            sent_by_user_id: number | null;
+                            /** @description the sub-user that sent a manual text */
+                            sent_by_sub_user_id: number | null;
+                            /** Format: date-time */
+                            sent_at: string | null;
+                            /** Format: date-time */
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_message_jobs: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                contact_id?: number;
+                campaign_id?: number;
+                /** @description any of these statuses */
+                status?: ("pending" | "claimed" | "sent" | "skipped" | "cancelled")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            campaign_id: number;
+                            contact_id: number;
+                            call_id: number | null;
+                            /**
+                             * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                             * @enum {string}
+                             */
+                            purpose: "follow_up" | "confirmation" | "reply" | "manual";
+                            /** @description the text as given (an operator's); null: written when it is sent (AI or template) */
+                            body: string | null;
+                            /**
+                             * @description MessageJobStatus: pending (waits for due_at or the law), claimed (being sent), sent, skipped (the law or a setting said no: see reason), cancelled (an opt-out, a reply)
+                             * @enum {string}
+                             */
+                            status: "pending" | "claimed" | "sent" | "skipped" | "cancelled";
+                            /** Format: date-time */
+                            due_at: string;
+                            /** @description why it waits, was skipped or cancelled */
+                            reason: string | null;
+                            /** @description the text it became, once sent */
+                            message_id: number | null;
+                            sent_by_user_id: number | null;
+                            sent_by_sub_user_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching jobs (counted up to 1000, then estimated) */
+                        count: number;
+                        count_exact: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    read_contact_timeline: {
+        parameters: {
+            query?: {
+                /** @description the newest this many of each kind */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contact_id: number;
+                        data: {
+                            /** @enum {string} */
+                            kind: "call" | "message";
+                            /** Format: date-time */
+                            at: string;
+                            call?: {
+                                id: number;
+                                status: string;
+                                action_status: string | null;
+                                call_type: string | null;
+                                /** @description seconds */
+                                call_duration: number | null;
+                                /** Format: date-time */
+                                start_time: string | null;
+                                /** Format: date-time */
+                                end_time: string | null;
+                            };
+                            message?: {
+                                id: number;
+                                /** @description the text itself */
+                                message: string;
+                                /** @description the account owner's id (also for a sub-user's text) */
+                                user_id: number;
+                                campaign_id: number;
+                                contact_id: number;
+                                /** @description the call a follow-up or confirmation is about */
+                                call_id: number | null;
+                                /**
+                                 * @description who wrote it: assistant (the AI or a template), contact (the person), operator (a login, by hand)
+                                 * @enum {string}
+                                 */
+                                role_id: "assistant" | "contact" | "operator";
+                                /**
+                                 * @description the channel
+                                 * @enum {string}
+                                 */
+                                source: "sms" | "whatsapp";
+                                /** Format: date-time */
+                                create_datetime: string;
+                                /** @description what the interface's Message does not name: the text's delivery and billing */
+                                message_data: {
+                                    /** @enum {string} */
+                                    direction: "outbound" | "inbound";
+                                    /**
+                                     * @description MessageStatus: sending (written, not yet accepted by the vendor), queued, sent, delivered, read (WhatsApp), undelivered, failed; received for an inbound text
+                                     * @enum {string}
+                                     */
+                                    status: "sending" | "queued" | "sent" | "delivered" | "undelivered" | "failed" | "read" | "received";
+                                    /**
+                                     * @description MessagePurpose: follow_up (after a call that did not reach the person), confirmation (after an interested call), reply (an answer to the person), manual (an operator's)
+                                     * @enum {string|null}
+                                     */
+                                    purpose: "follow_up" | "confirmation" | "reply" | "manual" | null;
+                                    to_number: string;
+                                    from_number: string | null;
+                                    /** @description who carried it: sim or twilio */
+                                    provider: string;
+                                    /** @description the vendor's id of the text (Twilio's SM…/MM… sid) */
+                                    provider_message_id: string | null;
+                                    /** @description the vendor's error code of a failed or undelivered text */
+                                    error_code: string | null;
+                                    /** @description error_code in plain words, for people */
+                                    error_words: string | null;
+                                    /** @description the vendor's own message, as it sent it */
+                                    error_message: string | null;
+                                    /** @description SMS segments billed (GSM-7: 160 in one, 153 each when split; UCS-2: 70 / 67) */
+                                    segments: number | null;
+                                    /** @enum {string|null} */
+                                    encoding: "GSM-7" | "UCS-2" | null;
+                                    cost: number | null;
+                                    /** @description the account login that sent a manual text */
+                                    sent_by_user_id: number | null;
+                                    /** @description the sub-user that sent a manual text */
+                                    sent_by_sub_user_id: number | null;
+                                    /** Format: date-time */
+                                    sent_at: string | null;
+                                    /** Format: date-time */
+                                    delivered_at: string | null;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                            };
+                        }[];
+                        /** @description true when the contact has more than `limit` calls or texts: the oldest were left out */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_messaging: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /**
+                         * @description the channel of the campaign's texts (default sms)
+                         * @enum {string}
+                         */
+                        channel: "sms" | "whatsapp";
+                        /** @description a follow-up text is queued after a call that ends with one of these statuses (default unavailable, busy_or_rejected, rejected, voicemail); empty: none */
+                        follow_up_statuses: ("unavailable" | "busy_or_rejected" | "rejected" | "voicemail" | "silence" | "failed" | "terminated" | "finished")[];
+                        /** @description also text a confirmation after a call whose outcome is interested (default false) */
+                        confirm_interested: boolean;
+                        /** @description minutes between the call's end and its text (default 5; at most a week) */
+                        delay_minutes: number;
+                        /** @description outbound texts one contact may receive from this campaign, replies to the person excluded (default 2; 0: none) */
+                        max_per_contact: number;
+                        /** @description instructions for the LLM that writes the texts (with LLM_BASE_URL); null: a built-in one */
+                        prompt: string | null;
+                        /** @description the offline text (and the LLM's fallback) with placeholders {{contact.<field>}}, {{call.<field>}}, {{campaign.<field>}} only; null: a built-in text per purpose */
+                        template: string | null;
+                        /** @description the approved WhatsApp template (Twilio Content SID, HX + 32 hex) sent outside the 24-hour window */
+                        whatsapp_content_sid: string | null;
+                        /** @description a Twilio Messaging Service (MG + 32 hex) that sends instead of the campaign's number */
+                        messaging_service_sid: string | null;
+                        /** @description a reply from the person counts as reached: the contact's pending call retries stop (default true) */
+                        reply_stops_calls: boolean;
+                        /** @description texts from unknown numbers to the campaign's number create contacts (default true) */
+                        accept_inbound: boolean;
+                        /** @description the AI answers inbound texts (default true) */
+                        ai_replies: boolean;
+                        /** @description AI answers to one contact per rolling 24 hours (default 10) */
+                        max_ai_replies_per_day: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_messaging: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the channel of the campaign's texts (default sms)
+                     * @enum {string}
+                     */
+                    channel?: "sms" | "whatsapp";
+                    /** @description a follow-up text is queued after a call that ends with one of these statuses (default unavailable, busy_or_rejected, rejected, voicemail); empty: none */
+                    follow_up_statuses?: ("unavailable" | "busy_or_rejected" | "rejected" | "voicemail" | "silence" | "failed" | "terminated" | "finished")[];
+                    /** @description also text a confirmation after a call whose outcome is interested (default false) */
+                    confirm_interested?: boolean;
+                    /** @description minutes between the call's end and its text (default 5; at most a week) */
+                    delay_minutes?: number;
+                    /** @description outbound texts one contact may receive from this campaign, replies to the person excluded (default 2; 0: none) */
+                    max_per_contact?: number;
+                    /** @description instructions for the LLM that writes the texts (with LLM_BASE_URL); null: a built-in one */
+                    prompt?: string | null;
+                    /** @description the offline text (and the LLM's fallback) with placeholders {{contact.<field>}}, {{call.<field>}}, {{campaign.<field>}} only; null: a built-in text per purpose */
+                    template?: string | null;
+                    /** @description the approved WhatsApp template (Twilio Content SID, HX + 32 hex) sent outside the 24-hour window */
+                    whatsapp_content_sid?: string | null;
+                    /** @description a Twilio Messaging Service (MG + 32 hex) that sends instead of the campaign's number */
+                    messaging_service_sid?: string | null;
+                    /** @description a reply from the person counts as reached: the contact's pending call retries stop (default true) */
+                    reply_stops_calls?: boolean;
+                    /** @description texts from unknown numbers to the campaign's number create contacts (default true) */
+                    accept_inbound?: boolean;
+                    /** @description the AI answers inbound texts (default true) */
+                    ai_replies?: boolean;
+                    /** @description AI answers to one contact per rolling 24 hours (default 10) */
+                    max_ai_replies_per_day?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /**
+                         * @description the channel of the campaign's texts (default sms)
+                         * @enum {string}
+                         */
+                        channel: "sms" | "whatsapp";
+                        /** @description a follow-up text is queued after a call that ends with one of these statuses (default unavailable, busy_or_rejected, rejected, voicemail); empty: none */
+                        follow_up_statuses: ("unavailable" | "busy_or_rejected" | "rejected" | "voicemail" | "silence" | "failed" | "terminated" | "finished")[];
+                        /** @description also text a confirmation after a call whose outcome is interested (default false) */
+                        confirm_interested: boolean;
+                        /** @description minutes between the call's end and its text (default 5; at most a week) */
+                        delay_minutes: number;
+                        /** @description outbound texts one contact may receive from this campaign, replies to the person excluded (default 2; 0: none) */
+                        max_per_contact: number;
+                        /** @description instructions for the LLM that writes the texts (with LLM_BASE_URL); null: a built-in one */
+                        prompt: string | null;
+                        /** @description the offline text (and the LLM's fallback) with placeholders {{contact.<field>}}, {{call.<field>}}, {{campaign.<field>}} only; null: a built-in text per purpose */
+                        template: string | null;
+                        /** @description the approved WhatsApp template (Twilio Content SID, HX + 32 hex) sent outside the 24-hour window */
+                        whatsapp_content_sid: string | null;
+                        /** @description a Twilio Messaging Service (MG + 32 hex) that sends instead of the campaign's number */
+                        messaging_service_sid: string | null;
+                        /** @description a reply from the person counts as reached: the contact's pending call retries stop (default true) */
+                        reply_stops_calls: boolean;
+                        /** @description texts from unknown numbers to the campaign's number create contacts (default true) */
+                        accept_inbound: boolean;
+                        /** @description the AI answers inbound texts (default true) */
+                        ai_replies: boolean;
+                        /** @description AI answers to one contact per rolling 24 hours (default 10) */
+                        max_ai_replies_per_day: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,6 +58,20 @@ export const outcomeLabel = (value: string | null | undefined) => (value ? from(
 /** A call's type; a call without one was a test call from the dashboard. */
 export const callTypeLabel = (value: string | null | undefined) => (value ? from(CALL_TYPE)(value) : 'Test call');
 
+/** A text's delivery state, as a person reads it. */
+const MESSAGE: Record<string, string> = {
+  sending: 'Sending', queued: 'Queued', sent: 'Sent', delivered: 'Delivered', undelivered: 'Not delivered', failed: 'Failed', read: 'Read', received: 'Received',
+};
+/** Why a text was written. */
+const PURPOSE: Record<string, string> = { follow_up: 'Follow-up', confirmation: 'Confirmation', reply: 'Reply', manual: 'By hand' };
+const CHANNEL: Record<string, string> = { sms: 'SMS', whatsapp: 'WhatsApp' };
+const JOB: Record<string, string> = { pending: 'Waiting', claimed: 'Sending', sent: 'Sent', skipped: 'Skipped', cancelled: 'Cancelled' };
+
+export const messageStatusLabel = from(MESSAGE);
+export const messagePurposeLabel = (value: string | null | undefined) => (value ? from(PURPOSE)(value) : 'Inbound');
+export const channelLabel = from(CHANNEL);
+export const messageJobStatusLabel = from(JOB);
+
 /** A webhook delivery's state (sent, failed, pending, skipped). */
 export const deliveryStatusLabel = asWords;
 

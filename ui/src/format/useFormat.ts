@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { usePreferences } from '../pages/profile/queries';
 import { formatMoney } from './money';
-import { contactStatusLabel, callStatusLabel, callTypeLabel, deliveryStatusLabel, outcomeLabel } from './statuses';
+import { contactStatusLabel, callStatusLabel, callTypeLabel, channelLabel, deliveryStatusLabel, messageJobStatusLabel, messagePurposeLabel, messageStatusLabel, outcomeLabel } from './statuses';
 import { browserZone, formatDay, formatHour, formatTime, withTimesIn } from './time';
 
 /**
@@ -28,6 +28,10 @@ export function useFormat() {
     outcome: outcomeLabel,
     callType: callTypeLabel,
     deliveryStatus: deliveryStatusLabel,
+    messageStatus: messageStatusLabel,
+    messagePurpose: messagePurposeLabel,
+    channel: channelLabel,
+    messageJobStatus: messageJobStatusLabel,
   }), [zone, currency]);
 }
 

@@ -9,6 +9,7 @@ import { CampaignContacts } from './campaigns/CampaignContacts';
 import { CampaignForm } from './campaigns/CampaignForm';
 import { CampaignOutcomes } from './campaigns/CampaignOutcomes';
 import { PromptHistory } from './campaigns/PromptHistory';
+import { TextMessagesSettings } from './campaigns/TextMessagesSettings';
 import { useCampaign } from './campaigns/queries';
 
 /** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, outcomes, contacts, calls, settings and prompt history. */
@@ -52,7 +53,10 @@ export default function Campaign() {
         <Grid gap="lg">
           {/* On a phone, progress and actions come before the long form. */}
           <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 2, lg: 1 }}>
-            <CampaignForm campaign={c} />
+            <Stack>
+              <CampaignForm campaign={c} />
+              <TextMessagesSettings campaign={c} isOwner={session.data?.kind === 'user'} />
+            </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
             <Stack>

@@ -4,10 +4,12 @@ import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { ContactAttempts } from './contacts/ContactAttempts';
+import { ContactTimeline } from './messages/ContactTimeline';
+import { TextComposer } from './messages/TextComposer';
 import { useContact } from './contacts/queries';
 import { displayNameOf, STATUS_COLOR } from './contacts/shared';
 
-/** /contacts/:id: one contact, where it stands, and every call made to it (its attempts). */
+/** /contacts/:id: one contact, where it stands, its calls and texts in one timeline, a text by hand, and every call made to it (its attempts). */
 export default function Contact() {
   const param = useParams().id;
   const id = idFromPath(param);
@@ -34,6 +36,8 @@ export default function Contact() {
         </SimpleGrid>
       )}
       {c?.next_action_reason && <Text size="sm">Next: {c.next_action_time ? `${f.time(c.next_action_time)} · ` : ''}{f.sentence(c.next_action_reason)}</Text>}
+      {id !== null && <ContactTimeline contactId={id} />}
+      {id !== null && c && <TextComposer contactId={id} disabledReason={c.status === 'do_not_disturb' ? 'This contact is do not disturb: no text can be sent to it.' : undefined} />}
       {id !== null && <ContactAttempts contactId={id} />}
     </Stack>
   );

@@ -5,7 +5,7 @@ import { Problem } from '../../components/Problem';
 import { useComplianceSettings, useSaveComplianceSettings } from './queries';
 import type { ComplianceSettings } from './model';
 
-const FIELDS = ['quiet_hours_from', 'quiet_hours_to', 'max_calls_per_day', 'max_calls_per_week'];
+const FIELDS = ['quiet_hours_from', 'quiet_hours_to', 'max_calls_per_day', 'max_calls_per_week', 'max_texts_per_day', 'max_texts_per_week'];
 
 /**
  * The account's quiet hours and frequency caps. Owners change them (each change is audited);
@@ -34,7 +34,8 @@ export function SettingsTab({ owner }: { owner: boolean }) {
           <Title order={3} size="h4" id="settings-title">Quiet hours and frequency caps</Title>
           <Text size="sm">
             Calls go out only inside the quiet hours, read in each contact&apos;s own local time (its time zone, else every zone of its number).
-            Every campaign&apos;s calling window is clipped to them. The caps count outbound calls to one number across all campaigns.
+            Every campaign&apos;s calling window is clipped to them, and texts keep them too. The caps count outbound calls, and apart from them
+            outbound texts (answers to the person&apos;s own texts excepted), to one number across all campaigns.
             Every change is written to the audit log with who made it.
           </Text>
           {!owner && <Alert color="gray" title="Read only">Only the account owner changes these settings.</Alert>}
@@ -54,6 +55,14 @@ export function SettingsTab({ owner }: { owner: boolean }) {
             <NumberInput
               label="Calls per number per week" description="Rolling 7 days, all campaigns; at least the daily cap" min={1} allowDecimal={false} readOnly={!owner}
               value={draft.max_calls_per_week} onChange={(v) => set('max_calls_per_week', count(v))} error={fieldError(problem, 'max_calls_per_week')}
+            />
+            <NumberInput
+              label="Texts per number per day" description="Rolling 24 hours, all campaigns, SMS and WhatsApp" min={1} max={1000} allowDecimal={false} readOnly={!owner}
+              value={draft.max_texts_per_day} onChange={(v) => set('max_texts_per_day', count(v))} error={fieldError(problem, 'max_texts_per_day')}
+            />
+            <NumberInput
+              label="Texts per number per week" description="Rolling 7 days, all campaigns; at least the daily cap" min={1} max={1000} allowDecimal={false} readOnly={!owner}
+              value={draft.max_texts_per_week} onChange={(v) => set('max_texts_per_week', count(v))} error={fieldError(problem, 'max_texts_per_week')}
             />
           </SimpleGrid>
           {unplaced && <Problem error={save.error} />}
