@@ -6,6 +6,8 @@ import { windowRuleFor, type CampaignWindowFields } from '../contact-lifecycle/c
 import { firstAllowed, suppressedReason, suppressionsOf } from '../contact-lifecycle/reach-law.ts';
 import { secondsOfDay } from '../../shared/time-of-day.ts';
 import { NOT_TEXTABLE_CODES } from '../../messaging/text-channel.ts';
+import { DEFAULT_TEXT_CAPS } from '../compliance/text-caps.ts';
+import { DEFAULT_COMPLIANCE, quietBounds } from '../compliance/compliance-settings.ts';
 
 /**
  * May these texts be sent now? The questions the dialer asks of a call, asked of a text, at send
@@ -112,7 +114,7 @@ interface AccountTextLimits {
 }
 
 async function accountTextLimits(trx: Trx, ownerIds: number[]): Promise<Map<number, AccountTextLimits>> {
-  const out = new Map<number, AccountTextLimits>(ownerIds.map((id) => [id, { quiet: [8 * 3600, 21 * 3600], perDay: 2, perWeek: 5 }]));
+  const out = new Map<number, AccountTextLimits>(ownerIds.map((id) => [id, { quiet: quietBounds(DEFAULT_COMPLIANCE), perDay: DEFAULT_TEXT_CAPS.maxPerDay, perWeek: DEFAULT_TEXT_CAPS.maxPerWeek }]));
   if (ownerIds.length === 0) return out;
   const rows = await trx.selectFrom('account_compliance')
     .select(['owner_id', sql<string>`quiet_hours_from::text`.as('from'), sql<string>`quiet_hours_to::text`.as('to'), 'max_texts_per_day', 'max_texts_per_week'])
