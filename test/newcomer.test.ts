@@ -45,7 +45,7 @@ afterAll(() => {
 });
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through', () => {
-  it('shows a finished, interested call within a minute of queueing it, and its webhook at the CRM stand-in', async () => {
+  it('shows a finished, interested call within a minute of queueing it, its webhook at the CRM stand-in, and a follow-up text delivered', async () => {
     const { stdout } = await run('git', ['ls-files', '-z'], { maxBuffer: 16 * 1024 * 1024 });
     for (const file of stdout.split('\0').filter(Boolean)) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
@@ -55,7 +55,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
     }
     symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
 
-    const [start, crm, steps] = walkThrough(readFileSync(join(copy, 'README.md'), 'utf8'));
+    const [start, crm, steps, texts] = walkThrough(readFileSync(join(copy, 'README.md'), 'utf8'));
     // The CRM stand-in exactly as written, on a free port (and the webhook pointed at it).
     const crmPort = await freePort();
     expect(crm).toContain("listen(9000,'127.0.0.1')");
@@ -78,23 +78,29 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the README walk-through
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const script = steps!.replace('BASE=http://127.0.0.1:8000', `BASE=${base}`).replace('http://127.0.0.1:9000/crm', `http://127.0.0.1:${crmPort}/crm`);
+    const script = `${steps!}\n${texts!}`.replace('BASE=http://127.0.0.1:8000', `BASE=${base}`).replace('http://127.0.0.1:9000/crm', `http://127.0.0.1:${crmPort}/crm`);
     expect(script).not.toContain('127.0.0.1:8000');
     expect(script).not.toContain('127.0.0.1:9000');
     const started = Date.now();
     const result = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: copy, env, timeout: 120_000 });
     const seconds = (Date.now() - started) / 1000;
     const lines = result.stdout.trim().split('\n');
-    const summary = JSON.parse(lines.at(-1)!) as { contacts: { total: number }; calls_in_progress: number };
+    const summary = JSON.parse(lines.findLast((line) => line.includes('"calls_in_progress"'))!) as { contacts: { total: number }; calls_in_progress: number };
     expect(summary).toMatchObject({ contacts: { total: 1 }, calls_in_progress: 0 });
-    const calls = JSON.parse(lines.findLast((line) => line.startsWith('{"data":'))!) as { data: { status: string; end_time: string | null }[]; count: number };
+    const calls = JSON.parse(lines.findLast((line) => line.startsWith('{"data":') && line.includes('"end_time"'))!) as { data: { status: string; end_time: string | null }[]; count: number };
     expect(calls.count).toBe(1);
     expect(calls.data[0]!.end_time, result.stdout).not.toBeNull();
     expect(calls.data[0]!.status).not.toBe('in progress');
-    expect(seconds).toBeLessThan(60);
+    // The call of step 6 and the text of step 9 together.
+    expect(seconds).toBeLessThan(90);
     // The interested call's payload reaches the CRM stand-in, filled from the transcript.
     await expect.poll(() => received, { timeout: 30_000 }).toMatch(/^POST \/crm \{.*"name":"Ada".*\}/m);
     expect(JSON.parse(received.slice(received.indexOf('{')).split('\n')[0]!)).toMatchObject({ name: 'Ada', interested: 'yes' });
-    expect((Date.now() - started) / 1000).toBeLessThan(90);
+    expect((Date.now() - started) / 1000).toBeLessThan(120);
+    // The follow-up text after the unanswered call, delivered by the simulator, from the default template.
+    const sent = JSON.parse(lines.at(-1)!) as { data: { message: string; role_id: string; source: string; message_data: { status: string; purpose: string } }[] };
+    const followUp = sent.data.find((m) => m.message_data.purpose === 'follow_up');
+    expect(followUp, result.stdout).toMatchObject({ role_id: 'assistant', source: 'sms', message_data: { status: 'delivered' } });
+    expect(followUp!.message).toMatch(/^Hi Grace, we tried to call you about Spring renewals\./);
   }, 240_000);
 });
