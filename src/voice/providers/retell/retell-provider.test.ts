@@ -97,7 +97,8 @@ describe('RetellProvider.findCall and fetchCall', () => {
 
   it('says in progress, then ended with the call_ended event, and null for an unknown call', async () => {
     await scene.close();
-    scene = await retellScene({ talkMs: 300 });
+    // Long enough that the first fetch lands while it talks, on a loaded machine too (300 ms did not).
+    scene = await retellScene({ talkMs: 3000 });
     const req = callRequest();
     const { providerCallId } = await scene.provider.startCall(req);
     expect(await scene.provider.fetchCall(providerCallId, req.callId)).toEqual({ state: 'in progress' });
