@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
 import { countSegments } from '../../messaging/segments.ts';
-import type { TextSendResult } from '../../messaging/text-channel.ts';
+import type { SimTextReply, TextSendResult } from '../../messaging/text-channel.ts';
 import { composeTexts, type ComposedText } from './compose-text.ts';
 import { messagingSettingsOfMany, type MessagingSettings } from './messaging-defaults.ts';
 import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.repository.ts';
@@ -9,6 +9,9 @@ import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts
 import { textRouteFor, type TextRoute } from './text-routes.ts';
 import { recordSendResults } from './send-result.ts';
 import { countTextAttempts } from '../contact-lifecycle/contact-lifecycle.repository.ts';
+
+/** What a contact's `_sim.text_reply` may ask the simulator for; anything else lets it draw. */
+const SIM_TEXT_REPLIES = new Set<string>(['none', 'question', 'call_me', 'stop', 'interested', 'landline'] satisfies SimTextReply[]);
 
 /**
  * A batch of claimed jobs, from their words to the vendor's answers:
@@ -98,7 +101,7 @@ function settlement(job: MessageJobRow, verdict: TextVerdict): JobSettlement[] {
 interface Target {
   settings: MessagingSettings;
   campaignPhone: string | null;
-  simReply: never | null;
+  simReply: SimTextReply | null;
   law: TextLawInput;
 }
 
@@ -122,7 +125,7 @@ async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<Map<numbe
     out.set(job.id, {
       settings: s,
       campaignPhone: row.campaign_phone,
-      simReply: typeof sim === 'string' ? (sim as never) : null,
+      simReply: typeof sim === 'string' && SIM_TEXT_REPLIES.has(sim) ? (sim as SimTextReply) : null,
       law: {
         ownerId: job.owner_id,
         purpose: job.purpose,
