@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suppressNumber } from '../src/modules/compliance/suppressions/suppressions.service.ts';
 import { receiveText } from '../src/modules/messaging/inbound.ts';
+import { seed } from './helpers/seed.ts';
+import { createAccount } from './helpers/factories.ts';
 import { FROM, textScene, type TextScene } from './helpers/text-scene.ts';
 
 /**
@@ -61,6 +63,32 @@ describe('an inbound text', () => {
     await s.outbound(c.contacts[0]!, { provider: 'sim', from_number: null });
     const received = await receiveText(s.t.deps, { provider: 'sim', connectionId: null, channel: 'sms', from: '+14155550205', to: '', body: 'What is this about exactly?', providerMessageId: 'SMsimin-thread-1', at: new Date() });
     expect(received).toMatchObject({ contactId: c.contacts[0], intent: 'other', stored: true, replyJobId: expect.any(Number) });
+  });
+
+  it('on a shared route, is never given to another account: two accounts\' contacts match, nobody gets it; the simulator\'s answer goes to the text it answers', async () => {
+    const phone = '+14155550206';
+    const c = await s.campaign({ phone: null, contacts: [{ phone }] });
+    const mallory = await createAccount(s.t);
+    const { campaigns: [theirs] } = await seed(db(), { campaigns: [{ owner: { id: mallory.id }, campaign_phone: null }] });
+    const { contacts: [theirContact] } = await seed(db(), { contacts: [{ campaign: theirs!, phone_number: phone }] });
+    const ours = await s.outbound(c.contacts[0]!, { provider: 'sim', from_number: null, created_at: new Date(Date.now() - 3600_000) } as never);
+    // Mallory's text went out later, so "reached last" alone would hand her alice's person's words.
+    const theirText = await s.outbound(Number(theirContact!.id), { provider: 'sim', from_number: null });
+    const text = { provider: 'sim' as const, connectionId: null, channel: 'sms' as const, from: phone, to: '', at: new Date() };
+    expect(await receiveText(s.t.deps, { ...text, body: 'STOP', providerMessageId: 'SMsimin-shared-1', optOutType: 'STOP' })).toBeNull();
+    const stored = await db().selectFrom('messages').select('contact_id').where('direction', '=', 'inbound').where('from_number', '=', phone).execute();
+    expect(stored).toEqual([]);
+    expect(await db().selectFrom('suppressions').select('owner_id').where('phone_number', '=', phone).execute()).toEqual([]);
+    // The simulator names the text it answers: alice's reply is alice's, mallory's is mallory's.
+    expect(await receiveText(s.t.deps, { ...text, body: 'Who is this?', providerMessageId: 'SMsimin-shared-2', inReplyToMessageId: ours.id }))
+      .toMatchObject({ contactId: c.contacts[0], stored: true });
+    expect(await receiveText(s.t.deps, { ...text, body: 'Who is this?', providerMessageId: 'SMsimin-shared-3', inReplyToMessageId: theirText.id }))
+      .toMatchObject({ contactId: Number(theirContact!.id), stored: true });
+    // A number two accounts both give their campaigns creates a contact in neither.
+    await s.campaign({ phone: '+14155550260' });
+    await seed(db(), { campaigns: [{ owner: { id: mallory.id }, campaign_phone: '+14155550260' }] });
+    expect(await receiveText(s.t.deps, { ...text, to: '+14155550260', from: '+14155550207', body: 'Hi', providerMessageId: 'SMsimin-shared-4' })).toBeNull();
+    expect(await db().selectFrom('contacts').select('id').where('phone_number', '=', '+14155550207').execute()).toEqual([]);
   });
 
   it('forged, is refused with 403 and nothing is stored', async () => {

@@ -60,7 +60,7 @@ export function createSimTextProvider(options: SimTextOptions): TextProvider {
           options.receive({
             provider: 'sim', connectionId: null, channel: input.channel, from: input.to, to: input.from ?? '',
             body: SIM_REPLY_WORDS[reply], providerMessageId: `SMsimin${input.messageId}`, at: options.clock.now(),
-            optOutType: reply === 'stop' ? 'STOP' : null,
+            optOutType: reply === 'stop' ? 'STOP' : null, inReplyToMessageId: input.messageId,
           }),
         );
       }

@@ -58,6 +58,8 @@ export interface InboundText {
   providerMessageId: string;
   /** The vendor's own opt-out reading (Twilio's OptOutType: STOP, START, HELP). */
   optOutType?: 'STOP' | 'START' | 'HELP' | null;
+  /** The simulator knows which of our messages it answers; a real vendor does not say. */
+  inReplyToMessageId?: number;
   at: Date;
 }
 

@@ -43,7 +43,7 @@ export async function receiveText(deps: Deps, text: InboundText): Promise<Receiv
   const ownerId = text.connectionId === null ? null : await connectionOwner(deps, text.connectionId);
   const now = deps.clock.now();
   const result = await deps.db.transaction().execute(async (trx) => {
-    const thread = await threadText(trx, { ownerId, from, to, channel: text.channel, provider: text.provider, connectionId: text.connectionId });
+    const thread = await threadText(trx, { ownerId, from, to, channel: text.channel, provider: text.provider, connectionId: text.connectionId, inReplyToMessageId: text.inReplyToMessageId });
     if (!thread) return null;
     const inserted = await trx.insertInto('messages').values({
       owner_id: thread.ownerId, campaign_id: thread.campaignId, contact_id: thread.contactId, call_id: null,
@@ -64,7 +64,7 @@ export async function receiveText(deps: Deps, text: InboundText): Promise<Receiv
     const replyJobId = wantsReply(intent) ? await queueReply(deps, trx, { thread, settings, messageId, phone: from, intent, now }) : null;
     return { messageId, contactId: thread.contactId, intent: intent.kind, stored: true, replyJobId };
   });
-  if (!result) deps.log.info({ provider: text.provider, connectionId: text.connectionId, to }, 'inbound text to a number no campaign uses (or that takes no new contacts): not stored');
+  if (!result) deps.log.info({ provider: text.provider, connectionId: text.connectionId, to }, 'inbound text not stored: no campaign uses the number or takes new contacts there, or on a shared route it matches two accounts\' contacts');
   return result;
 }
 
