@@ -16,11 +16,24 @@ afterAll(async () => s?.close());
 const getCampaign = async (id: number) => (await s.t.request({ method: 'GET', url: `/api/v1/campaigns/${id}`, headers: s.alice.headers })).json();
 const idInUrl = (page: Page) => Number(/\/campaigns\/(\d+)$/.exec(page.url())?.[1]);
 
+/**
+ * Opens a select, types to filter it, picks the option. On a loaded machine the filtered list can
+ * re-render under the click (seen: the option resolved but "not visible" for 30 s after the page
+ * scrolled), so a failed pick opens the list again, up to three times.
+ */
 async function choose(page: Page, combobox: string, option: string, typed?: string) {
   const box = page.getByRole('combobox', { name: combobox });
-  await box.click();
-  if (typed) await box.fill(typed);
-  await page.getByRole('option', { name: option, exact: true }).click();
+  for (let attempt = 1; ; attempt++) {
+    await box.click();
+    if (typed) await box.fill(typed);
+    try {
+      await page.getByRole('option', { name: option, exact: true }).click({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 describe.skipIf(!HAS_BROWSER)('a campaign\'s page', () => {
