@@ -25,7 +25,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-type Hook = { id: number; url: string; call_statuses: string[]; instructions: Record<string, string>; bearer_token: string | null; timeout: number; auth_type: string };
+type Hook = { id: number; url: string; call_statuses: string[]; instructions: Record<string, string>; bearer_token: string | null; timeout: number; auth_type: string; send_inbound_texts: boolean };
 
 async function createHook(name: string): Promise<Hook> {
   const res = await s.t.request({
@@ -70,10 +70,12 @@ describe.skipIf(!HAS_BROWSER)('editing webhooks in the browser', () => {
     await dialog.getByRole('textbox', { name: 'Field 1', exact: true }).fill('note');
     await dialog.getByRole('textbox', { name: 'Instruction 1', exact: true }).fill('What the caller agreed to.');
     await dialog.getByRole('switch', { name: 'Instruction 1: wait for the recording' }).check({ force: true });
+    await dialog.getByRole('switch', { name: 'Also send inbound texts' }).check({ force: true });
     const put = page.waitForResponse((r) => r.url().endsWith(`/api/v1/integrations/webhooks/${hook.id}`) && r.request().method() === 'PUT');
     await dialog.getByRole('button', { name: 'Save webhook' }).click();
     const sent = JSON.parse((await put).request().postData()!) as Record<string, unknown>;
     expect(sent).not.toHaveProperty('bearer_token');
+    expect(sent.send_inbound_texts).toBe(true);
     await expect.poll(() => dialog.count()).toBe(0);
     await page.getByRole('status').filter({ hasText: 'Webhook Edit hook saved.' }).waitFor();
 
@@ -82,6 +84,7 @@ describe.skipIf(!HAS_BROWSER)('editing webhooks in the browser', () => {
     expect(saved.call_statuses.sort()).toEqual(['finished', 'voicemail']);
     expect(saved.instructions).toEqual({ note: 'What the caller agreed to. Recording: {{call.record_url}}' });
     expect(saved.auth_type).toBe('bearer');
+    expect(saved.send_inbound_texts).toBe(true);
     expect(saved.bearer_token).toBe(hook.bearer_token);
     // Kept, not just masked alike: the receiver still gets the original token.
     const before = receiver.requests.length;
@@ -95,6 +98,7 @@ describe.skipIf(!HAS_BROWSER)('editing webhooks in the browser', () => {
     const again = await openEdit(page, 'Edit hook');
     expect(await again.getByRole('textbox', { name: 'URL', exact: true }).inputValue()).toBe(`${receiver.url}/v2/{{call.id}}`);
     expect(await again.getByRole('switch', { name: 'Instruction 1: wait for the recording' }).isChecked()).toBe(true);
+    expect(await again.getByRole('switch', { name: 'Also send inbound texts' }).isChecked()).toBe(true);
     await page.context().close();
   });
 

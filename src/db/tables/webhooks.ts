@@ -27,6 +27,8 @@ export interface WebhookIntegrationsTable {
   call_statuses: TextArray;
   signing_secret: string;
   is_active: Generated<boolean>;
+  /** Migration 0031: also told of each inbound text (a delivery of kind 'text'). */
+  send_inbound_texts: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -41,6 +43,8 @@ export interface WebhookDeliveriesTable {
   integration_id: number;
   owner_id: number;
   call_id: number | null;
+  /** Migration 0031: the inbound text a delivery of kind 'text' tells of. */
+  message_id: Generated<number | null>;
   kind: Generated<string>;
   redelivery_of: number | null;
   status: string;

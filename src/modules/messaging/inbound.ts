@@ -11,6 +11,7 @@ import { messagingSettingsOf, type MessagingSettings } from './messaging-default
 import { insertMessageJobs, notifyTextsDue } from './message-jobs.repository.ts';
 import { textIntent, type TextIntent } from './text-intents.ts';
 import { hasTextOptOut, liftTextOptOut, suppressByText } from './text-opt-out.ts';
+import { enqueueTextDeliveries } from '../webhooks/text-event.ts';
 
 /**
  * Inbound texts from every vendor (Twilio's webhook, the simulator): threaded to the contact
@@ -23,6 +24,7 @@ import { hasTextOptOut, liftTextOptOut, suppressByText } from './text-opt-out.ts
  *   reply_stops_calls, the contact's pending call retries end (finished, "replied by text");
  *   interest says so in the same sentence. (The messages table has no intent column: the intent
  *   is in the contact's next_action_reason, the reply job's reason and the answer.)
+ * Webhook integrations of the campaign that ask for inbound texts get their event (text-event.ts).
  * Then, unless the person opted out, asked for HELP (the vendor answers it) or is suppressed,
  * the AI answers: a `reply` job due now, at most max_ai_replies_per_day a day per contact.
  */
@@ -59,6 +61,7 @@ export async function receiveText(deps: Deps, text: InboundText): Promise<Receiv
       return { messageId: Number(existing.id), contactId: Number(existing.contact_id), intent: textIntent(text.body, text.optOutType).kind, stored: false, replyJobId: null };
     }
     const messageId = Number(inserted.id);
+    await enqueueTextDeliveries(trx, messageId);
     const settings = await messagingSettingsOf(trx, thread.campaignId);
     const intent = await actOn(deps, trx, { thread, settings, messageId, phone: from, text, now });
     const replyJobId = wantsReply(intent) ? await queueReply(deps, trx, { thread, settings, messageId, phone: from, intent, now }) : null;

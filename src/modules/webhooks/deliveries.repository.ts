@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { WebhookIntegrationRow } from '../../db/tables/webhooks.ts';
 import { boundedCount } from '../../db/bounded-list.ts';
 import { cutToByteBudget } from '../../shared/list-budget.ts';
+import { TEXT_EVENT_JSON, type TextEventSnapshot } from './text-event-snapshot.ts';
 
 type Handle = Kysely<Database>;
 
@@ -25,8 +26,11 @@ export interface DeliveryOutcome {
 
 export interface ClaimedDelivery {
   id: number;
+  kind: 'call' | 'text';
   integration: WebhookIntegrationRow | null;
   call: CallSnapshot | null;
+  /** Kind text: the inbound text the event tells of (null when it was deleted since). */
+  text: TextEventSnapshot | null;
 }
 
 type IntegrationJson = Omit<WebhookIntegrationRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
@@ -48,27 +52,31 @@ type IntegrationJson = Omit<WebhookIntegrationRow, 'created_at' | 'updated_at'> 
  * first delivery), not once per delivery.
  */
 export async function claimDeliveries(db: Handle, input: { workerId: string; limit: number; leaseSeconds: number }): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<Omit<CallSnapshot, 'id'> & { delivery_id: number; call_id: number | null; integration_id: number; integration: IntegrationJson | null }>`
+  const { rows } = await sql<Omit<CallSnapshot, 'id'> & { delivery_id: number; kind: 'call' | 'text'; call_id: number | null; integration_id: number; integration: IntegrationJson | null; text: TextEventSnapshot | null }>`
     WITH claimed AS (
       UPDATE webhook_deliveries d
       SET claimed_by = ${sql.lit(input.workerId)}, lease_until = now() + make_interval(secs => ${sql.lit(Math.trunc(input.leaseSeconds))}), started_at = now()
       WHERE d.id = ANY (ARRAY(
         SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND kind = 'call' AND claimed_by IS NULL
+        WHERE status = 'pending' AND kind IN ('call', 'text') AND claimed_by IS NULL
         ORDER BY id
         LIMIT ${sql.lit(Math.trunc(input.limit))}
         FOR UPDATE SKIP LOCKED
       ))
-      RETURNING d.id, d.integration_id, d.call_id
+      RETURNING d.id, d.integration_id, d.call_id, d.message_id, d.kind
     )
-    SELECT claimed.id AS delivery_id, claimed.integration_id, c.id AS call_id, c.status, c.action_status, c.action_status_reason,
+    SELECT claimed.id AS delivery_id, claimed.kind, claimed.integration_id, c.id AS call_id, c.status, c.action_status, c.action_status_reason,
            c.call_ended_by, c.call_ended_by_reason, c.from_number, c.to_number,
            c.call_duration, c.start_time, c.end_time, c.call_type, c.record_url, c.call_data, c.contact_id,
            ct.phone_number AS contact_phone, coalesce(ct.contact_data, c.contact_data) AS contact_data,
-           CASE WHEN row_number() OVER (PARTITION BY claimed.integration_id ORDER BY claimed.id) = 1 THEN to_json(i) END AS integration
+           CASE WHEN row_number() OVER (PARTITION BY claimed.integration_id ORDER BY claimed.id) = 1 THEN to_json(i) END AS integration,
+           ${TEXT_EVENT_JSON} AS text
     FROM claimed
     LEFT JOIN calls c ON c.id = claimed.call_id
     LEFT JOIN contacts ct ON ct.id = c.contact_id
+    LEFT JOIN messages m ON m.id = claimed.message_id
+    LEFT JOIN contacts mc ON mc.id = m.contact_id
+    LEFT JOIN campaigns mcp ON mcp.id = m.campaign_id
     LEFT JOIN webhook_integrations i ON i.id = claimed.integration_id
     ORDER BY claimed.id`.execute(db);
   // Rows come in id order, so an integration's first row (the one carrying it) comes first.
@@ -78,7 +86,10 @@ export async function claimDeliveries(db: Handle, input: { workerId: string; lim
     if (!integrations.has(row.integration_id)) {
       integrations.set(row.integration_id, integration ? { ...integration, created_at: new Date(integration.created_at), updated_at: new Date(integration.updated_at) } as WebhookIntegrationRow : null);
     }
-    return { id: row.delivery_id, integration: integrations.get(row.integration_id) ?? null, call: row.call_id === null ? null : snapshotOf(row.call_id, row) };
+    return {
+      id: row.delivery_id, kind: row.kind, integration: integrations.get(row.integration_id) ?? null,
+      call: row.call_id === null ? null : snapshotOf(row.call_id, row), text: row.text,
+    };
   });
 }
 
@@ -182,13 +193,14 @@ export const recordUrlOf = async (db: Handle, callId: number) =>
   (await db.selectFrom('calls').select('record_url').where('id', '=', callId).executeTakeFirst())?.record_url ?? null;
 
 /** A delivery the API sends at once (test, redeliver): written before the send, completed by the same request. */
-export async function insertManualDelivery(db: Handle, input: { integrationId: number; ownerId: number; callId: number | null; kind: 'test' | 'redeliver'; redeliveryOf: number | null; claimedBy: string }) {
+export async function insertManualDelivery(db: Handle, input: { integrationId: number; ownerId: number; callId: number | null; messageId?: number | null; kind: 'test' | 'redeliver'; redeliveryOf: number | null; claimedBy: string }) {
   return db
     .insertInto('webhook_deliveries')
     .values({
       integration_id: input.integrationId,
       owner_id: input.ownerId,
       call_id: input.callId,
+      message_id: input.messageId ?? null,
       kind: input.kind,
       redelivery_of: input.redeliveryOf,
       status: 'pending',
@@ -201,7 +213,7 @@ export async function insertManualDelivery(db: Handle, input: { integrationId: n
 }
 
 const DELIVERY_COLUMNS = [
-  'id', 'integration_id', 'call_id', 'kind', 'redelivery_of', 'status', 'reason', 'skipped_by', 'request_method', 'request_url', 'payload',
+  'id', 'integration_id', 'call_id', 'message_id', 'kind', 'redelivery_of', 'status', 'reason', 'skipped_by', 'request_method', 'request_url', 'payload',
   'extraction_method', 'null_fields', 'missing_required', 'http_status', 'duration_ms', 'response_body', 'created_at', 'started_at', 'finished_at',
 ] as const;
 

@@ -111,28 +111,74 @@ export async function processDelivery(rt: WebhookRuntime, job: DeliveryJob): Pro
   return outcome;
 }
 
+/** A failed outcome of the delivery, to be filled in as building and sending go. */
+export const failedOutcome = (id: number, integration: WebhookIntegrationRow): DeliveryOutcome => ({
+  id, status: 'failed', reason: null, request_method: integration.http_method, request_url: null, payload: null,
+  extraction_method: null, null_fields: null, missing_required: null, http_status: null, duration_ms: null, response_body: null,
+});
+
+/** The integration's URL with its placeholders filled in, or why it is not sent there. */
+export function targetOf(integration: WebhookIntegrationRow, ctx: PlaceholderContext): { url: string; refused: string | null } {
+  const url = substitute(integration.url, ctx, encodeURIComponent);
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { url, refused: 'the URL with its placeholders filled in is not a valid URL' };
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { url, refused: 'only http and https URLs are sent' };
+  if (!hostAllowed(target.hostname, integration.allowed_hosts)) return { url, refused: `blocked: the URL host ${target.hostname} is not in the allowed hosts` };
+  return { url, refused: null };
+}
+
+/** Opens the integration's credentials and sends the one signed request; the outcome says how it went. */
+export async function sendPayload(rt: WebhookRuntime, args: { integration: WebhookIntegrationRow; url: string; payload: Record<string, unknown>; webhookId: string; outcome: DeliveryOutcome }): Promise<DeliveryOutcome> {
+  const { integration, outcome } = args;
+  let secrets: ReturnType<typeof openForSending>;
+  try {
+    secrets = openForSending(integration, rt.secrets);
+  } catch (error) {
+    if (error instanceof SecretBoxError) return { ...outcome, payload: args.payload, reason: `not sent: ${error.message}` };
+    throw error;
+  }
+  const result = await sendWebhook({
+    method: integration.http_method as 'POST' | 'PUT',
+    url: args.url,
+    payload: args.payload,
+    urlParams: integration.save_data_use_url_params,
+    auth: {
+      type: integration.auth_type, login: integration.basic_login, password: secrets.password,
+      token: secrets.token, apiKey: secrets.apiKey, apiKeyHeader: integration.api_key_header,
+    },
+    timeoutMs: integration.timeout * 1000,
+    signingSecret: secrets.signingSecret,
+    signingKeys: rt.signingKeys,
+    webhookId: args.webhookId,
+    timestamp: Math.floor(rt.now().getTime() / 1000),
+    dispatcher: rt.dispatcher,
+  });
+  return {
+    ...outcome,
+    payload: args.payload,
+    status: result.ok ? 'sent' : 'failed',
+    reason: result.reason,
+    request_url: result.requestUrl,
+    http_status: result.httpStatus,
+    duration_ms: result.durationMs,
+    response_body: result.responseBody,
+  };
+}
+
 async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<DeliveryOutcome> {
   const { integration, call } = job;
-  const outcome: DeliveryOutcome = {
-    id: job.deliveryId, status: 'failed', reason: null, request_method: integration.http_method, request_url: null, payload: null,
-    extraction_method: null, null_fields: null, missing_required: null, http_status: null, duration_ms: null, response_body: null,
-  };
+  const outcome = failedOutcome(job.deliveryId, integration);
   try {
     const instructions = (integration.instructions ?? {}) as Record<string, string>;
     if (job.waitForRecording && !job.payload && usesRecordUrl(Object.values(instructions))) await waitForRecording(rt, call);
     const ctx = placeholderContextOf(call);
-    const url = substitute(integration.url, ctx, encodeURIComponent);
+    const { url, refused } = targetOf(integration, ctx);
     outcome.request_url = url;
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return { ...outcome, reason: 'the URL with its placeholders filled in is not a valid URL' };
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { ...outcome, reason: 'only http and https URLs are sent' };
-    if (!hostAllowed(target.hostname, integration.allowed_hosts)) {
-      return { ...outcome, reason: `blocked: the URL host ${target.hostname} is not in the allowed hosts` };
-    }
+    if (refused) return { ...outcome, reason: refused };
     let payload = job.payload ?? null;
     if (!payload) {
       const schema = integration.request_schema as PayloadSchema;
@@ -157,39 +203,7 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
         return { ...outcome, reason: why };
       }
     }
-    outcome.payload = payload;
-    let secrets: ReturnType<typeof openForSending>;
-    try {
-      secrets = openForSending(integration, rt.secrets);
-    } catch (error) {
-      if (error instanceof SecretBoxError) return { ...outcome, reason: `not sent: ${error.message}` };
-      throw error;
-    }
-    const result = await sendWebhook({
-      method: integration.http_method as 'POST' | 'PUT',
-      url,
-      payload,
-      urlParams: integration.save_data_use_url_params,
-      auth: {
-        type: integration.auth_type, login: integration.basic_login, password: secrets.password,
-        token: secrets.token, apiKey: secrets.apiKey, apiKeyHeader: integration.api_key_header,
-      },
-      timeoutMs: integration.timeout * 1000,
-      signingSecret: secrets.signingSecret,
-      signingKeys: rt.signingKeys,
-      webhookId: job.webhookId,
-      timestamp: Math.floor(rt.now().getTime() / 1000),
-      dispatcher: rt.dispatcher,
-    });
-    return {
-      ...outcome,
-      status: result.ok ? 'sent' : 'failed',
-      reason: result.reason,
-      request_url: result.requestUrl,
-      http_status: result.httpStatus,
-      duration_ms: result.durationMs,
-      response_body: result.responseBody,
-    };
+    return await sendPayload(rt, { integration, url, payload, webhookId: job.webhookId, outcome });
   } catch (error) {
     return { ...outcome, reason: `internal error: ${(error as Error).message}` };
   }

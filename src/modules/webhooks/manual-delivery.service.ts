@@ -4,6 +4,7 @@ import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { completeDeliveries, findDelivery, insertManualDelivery, loadCalls, type CallSnapshot } from './deliveries.repository.ts';
 import { processDelivery, transcriptOf, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
+import { loadTextEvent, processTextDelivery } from './text-event.ts';
 import { ownerOnly, requireIntegration, toDeliveryResponse } from './webhooks.service.ts';
 
 const API_CLAIM = 'api';
@@ -62,6 +63,7 @@ export async function redeliver(input: { rt: WebhookRuntime; db: Db; principal: 
   const original = await findDelivery(input.db, input.deliveryId);
   if (!original || original.integration_id !== integration.id) throw notFound('Delivery');
   if (original.status === 'pending') throw conflict('The delivery is still pending');
+  if (original.kind === 'text' || (original.kind === 'redeliver' && original.message_id !== null)) return toDeliveryResponse(await redeliverText(input.rt, integration, original));
   let call = syntheticCall(input.rt.now());
   if (original.call_id !== null) {
     const found = (await loadCalls(input.db, [original.call_id])).get(original.call_id);
@@ -73,4 +75,15 @@ export async function redeliver(input: { rt: WebhookRuntime; db: Db; principal: 
   const payload = (original.payload as Record<string, unknown> | null) ?? null;
   if (!payload && transcriptOf(call.call_data).length === 0) throw conflict('The call has no transcript, so there is nothing to send');
   return toDeliveryResponse(await runNow(input.rt, integration, { kind: 'redeliver', call, callId: original.call_id, redeliveryOf: original.id, payload }));
+}
+
+/** An inbound-text event again: built from the text as it is now, with the same webhook id, so receivers can de-duplicate. */
+async function redeliverText(rt: WebhookRuntime, integration: WebhookIntegrationRow, original: { id: number; message_id: number | null }) {
+  const text = original.message_id === null ? null : await loadTextEvent(rt.db, original.message_id);
+  if (!text) throw conflict('The text of this delivery no longer exists');
+  const row = await insertManualDelivery(rt.db, {
+    integrationId: integration.id, ownerId: integration.owner_id, callId: null, messageId: text.id, kind: 'redeliver', redeliveryOf: original.id, claimedBy: API_CLAIM,
+  });
+  await completeDeliveries(rt.db, API_CLAIM, [await processTextDelivery(rt, { deliveryId: row.id, integration, text })]);
+  return (await findDelivery(rt.db, row.id))!;
 }

@@ -17,7 +17,7 @@ const json = (v: unknown) => JSON.stringify(v);
 /** The settings an integration's create and update write; owner, signing secret and timestamps are not among them. */
 const SETTINGS = [
   'name', 'url', 'auth_type', 'basic_login', 'basic_password', 'bearer_token', 'api_key_value', 'api_key_header',
-  'http_method', 'allowed_hosts', 'timeout', 'save_data_use_url_params', 'only_interested', 'call_statuses', 'is_active',
+  'http_method', 'allowed_hosts', 'timeout', 'save_data_use_url_params', 'only_interested', 'call_statuses', 'is_active', 'send_inbound_texts',
 ] as const satisfies readonly (keyof IntegrationValues)[];
 
 export async function insertIntegration(db: Handle, input: { ownerId: number; values: IntegrationValues; signingSecret: string; campaignIds: number[] }) {

@@ -64,6 +64,14 @@ const settings = {
   call_statuses: Type.Optional(Type.Array(CallStatus, { uniqueItems: true, description: 'empty (default) = any finished call' })),
   campaign_ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }),
   is_active: Type.Optional(Type.Boolean({ description: 'default true; an inactive integration sends nothing' })),
+  send_inbound_texts: Type.Optional(
+    Type.Boolean({
+      description:
+        'default false: also send each inbound text (a contact\'s SMS or WhatsApp reply to a campaign of the integration) as its own request, ' +
+        'the event `text.received` with a fixed payload (docs/webhooks.md, "Inbound texts"): no extraction, and only_interested and call_statuses do not apply. ' +
+        'Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id.',
+    }),
+  ),
 };
 
 export const IntegrationCreate = Type.Object(settings);
@@ -110,6 +118,7 @@ export const Integration = Type.Object({
   call_statuses: Type.Array(Type.String()),
   campaign_ids: Type.Array(Type.Integer()),
   is_active: Type.Boolean(),
+  send_inbound_texts: Type.Boolean(),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -131,7 +140,8 @@ export const Delivery = Type.Object({
   id: Type.Integer(),
   integration_id: Type.Integer(),
   call_id: Nullable(Type.Integer()),
-  kind: Type.String({ description: 'call (sent after a call), test, or redeliver (an explicit user request)' }),
+  message_id: Nullable(Type.Integer({ description: 'the inbound text a delivery of kind text tells of; null for the other kinds' })),
+  kind: Type.String({ description: 'call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request)' }),
   redelivery_of: Nullable(Type.Integer()),
   status: DeliveryStatus,
   reason: Nullable(Type.String({ description: 'why it failed or was skipped, in words' })),

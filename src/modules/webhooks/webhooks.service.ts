@@ -138,6 +138,7 @@ function toValues(input: Merged): repo.IntegrationValues {
     only_interested: input.only_interested ?? true,
     call_statuses: input.call_statuses ?? [],
     is_active: input.is_active ?? true,
+    send_inbound_texts: input.send_inbound_texts ?? false,
   };
 }
 
@@ -204,6 +205,7 @@ export async function updateIntegration(input: { db: Db; secrets: SecretBox; pri
     only_interested: row.only_interested,
     call_statuses: row.call_statuses as IntegrationCreate['call_statuses'],
     is_active: row.is_active,
+    send_inbound_texts: row.send_inbound_texts,
   };
   // Credentials left out keep their stored, sealed value; given ones are sealed now.
   const values = sealGiven(toValues({ ...current, ...defined } as Merged), new Set(Object.keys(defined)), input.secrets);

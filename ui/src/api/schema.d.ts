@@ -8657,6 +8657,7 @@ export interface operations {
                             call_statuses: string[];
                             campaign_ids: number[];
                             is_active: boolean;
+                            send_inbound_texts: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8758,6 +8759,8 @@ export interface operations {
                     campaign_ids: number[];
                     /** @description default true; an inactive integration sends nothing */
                     is_active?: boolean;
+                    /** @description default false: also send each inbound text (a contact's SMS or WhatsApp reply to a campaign of the integration) as its own request, the event `text.received` with a fixed payload (docs/webhooks.md, "Inbound texts"): no extraction, and only_interested and call_statuses do not apply. Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id. */
+                    send_inbound_texts?: boolean;
                 };
             };
         };
@@ -8808,6 +8811,7 @@ export interface operations {
                         call_statuses: string[];
                         campaign_ids: number[];
                         is_active: boolean;
+                        send_inbound_texts: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -8924,6 +8928,7 @@ export interface operations {
                         call_statuses: string[];
                         campaign_ids: number[];
                         is_active: boolean;
+                        send_inbound_texts: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9025,6 +9030,8 @@ export interface operations {
                     campaign_ids?: number[];
                     /** @description default true; an inactive integration sends nothing */
                     is_active?: boolean;
+                    /** @description default false: also send each inbound text (a contact's SMS or WhatsApp reply to a campaign of the integration) as its own request, the event `text.received` with a fixed payload (docs/webhooks.md, "Inbound texts"): no extraction, and only_interested and call_statuses do not apply. Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id. */
+                    send_inbound_texts?: boolean;
                 };
             };
         };
@@ -9075,6 +9082,7 @@ export interface operations {
                         call_statuses: string[];
                         campaign_ids: number[];
                         is_active: boolean;
+                        send_inbound_texts: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9314,7 +9322,9 @@ export interface operations {
                             id: number;
                             integration_id: number;
                             call_id: number | null;
-                            /** @description call (sent after a call), test, or redeliver (an explicit user request) */
+                            /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
+                            message_id: number | null;
+                            /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
                             kind: string;
                             redelivery_of: number | null;
                             status: "pending" | "sent" | "failed" | "skipped";
@@ -9441,7 +9451,9 @@ export interface operations {
                         id: number;
                         integration_id: number;
                         call_id: number | null;
-                        /** @description call (sent after a call), test, or redeliver (an explicit user request) */
+                        /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
+                        message_id: number | null;
+                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";
@@ -9548,7 +9560,9 @@ export interface operations {
                         id: number;
                         integration_id: number;
                         call_id: number | null;
-                        /** @description call (sent after a call), test, or redeliver (an explicit user request) */
+                        /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
+                        message_id: number | null;
+                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";

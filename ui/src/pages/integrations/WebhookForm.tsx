@@ -72,6 +72,8 @@ export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
           <Stack gap="sm">
             <Switch label="Only interested calls" description="Send only calls whose outcome is interested" {...form.getInputProps('only_interested', { type: 'checkbox' })} error={err('only_interested')} />
             <MultiSelect label="Call statuses" description="Empty: any finished call" data={STATUSES} {...form.getInputProps('call_statuses')} error={err('call_statuses')} clearable />
+            <Switch label="Also send inbound texts" description="Each text a contact sends to these campaigns, as the event text.received (a fixed payload, no AI)"
+              {...form.getInputProps('send_inbound_texts', { type: 'checkbox' })} error={err('send_inbound_texts')} />
           </Stack>
         </Fieldset>
         <Fieldset legend="Request" variant="unstyled">
