@@ -35,5 +35,5 @@ export async function campaignMessagingRoutes(app: App) {
         `owner-only fields. ${ACCESS}`,
       params: IdParams, body: MessagingSettingsUpdate, response: { 200: MessagingSettings, ...ErrorResponses },
     },
-  }, async (request) => updateMessagingSettings({ db, principal: request.principal, campaignId: request.params.id, input: request.body, now: clock.now() }));
+  }, async (request) => updateMessagingSettings({ db, principal: request.principal, campaignId: request.params.id, input: request.body, now: clock.now(), request }));
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import type { CampaignMessagingRow } from '../../db/tables/messaging.ts';
 import { HttpError, unprocessable } from '../../http/errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
 import { MESSAGING_DEFAULTS, type MessagingSettings as Stored } from './messaging-defaults.ts';
 import { textTemplateProblem } from './text-template.ts';
@@ -28,7 +29,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * owner-only ones for a sub-user (messaging-settings.schemas.ts says which and why); sending
  * back the value a field holds is no change.
  */
-export async function updateMessagingSettings(args: { db: Db; principal: Principal; campaignId: number; input: MessagingSettingsUpdate; now: Date }): Promise<MessagingSettings> {
+export async function updateMessagingSettings(args: { db: Db; principal: Principal; campaignId: number; input: MessagingSettingsUpdate; now: Date; request?: AuditRequest }): Promise<MessagingSettings> {
   const { input } = args;
   if (typeof input.template === 'string') {
     const problem = textTemplateProblem(input.template);
@@ -58,8 +59,26 @@ export async function updateMessagingSettings(args: { db: Db; principal: Princip
       ai_replies: input.ai_replies ?? current.ai_replies,
       max_ai_replies_per_day: input.max_ai_replies_per_day ?? current.max_ai_replies_per_day,
     };
-    return toBody(campaign.id, await saveCampaignMessaging(trx, { campaignId: campaign.id, ownerId: campaign.owner_id, settings: merged, now: args.now }));
+    const saved = toBody(campaign.id, await saveCampaignMessaging(trx, { campaignId: campaign.id, ownerId: campaign.owner_id, settings: merged, now: args.now }));
+    const details = changeDetails(current, saved);
+    if (details) await recordAudit(trx, { principal: args.principal, request: args.request, kind: 'campaign.messaging_changed', subject: { type: 'campaign', id: campaign.id }, details });
+    return saved;
   });
+}
+
+/** Free text a person wrote to the AI or the contact: the audit trail keeps its length, not its words. */
+const WORDS: readonly (keyof Stored)[] = ['prompt', 'template'];
+
+/** What an update changed, for the audit event; null when it changed nothing (no event). */
+function changeDetails(before: MessagingSettings, after: MessagingSettings): Record<string, unknown> | null {
+  const changed = (Object.keys(MESSAGING_DEFAULTS) as (keyof Stored)[]).filter((k) => !same(before[k], after[k]));
+  if (changed.length === 0) return null;
+  const value = (k: keyof Stored, v: unknown) => (WORDS.includes(k) ? (typeof v === 'string' ? { characters: v.length } : null) : v);
+  return {
+    changed,
+    from: Object.fromEntries(changed.map((k) => [k, value(k, before[k])])),
+    to: Object.fromEntries(changed.map((k) => [k, value(k, after[k])])),
+  };
 }
 
 /** A cleared text box is no prompt or template (the built-in one), not an empty text to send. */

@@ -47,6 +47,16 @@ describe('campaign text settings', () => {
     const second = await call('PUT', `/api/v1/campaigns/${campaign}/messaging`, alice.headers, { max_per_contact: 4, template: '' });
     expect(second.json()).toMatchObject({ ...change, max_per_contact: 4, template: null });
     expect((await call('GET', `/api/v1/campaigns/${campaign}/messaging`, alice.headers)).json()).toEqual(second.json());
+    // Audited with what changed; a template's words are not recorded, their length is. Sending the same again is no event.
+    const events = async () => (await t.deps.db.selectFrom('audit_events').select(['kind', 'subject_id', 'details']).where('kind', '=', 'campaign.messaging_changed')
+      .where('subject_id', '=', campaign).orderBy('id').execute());
+    const [first, last, ...more] = await events();
+    expect(more).toEqual([]);
+    expect(first!.details).toMatchObject({ changed: expect.arrayContaining(['channel', 'template', 'delay_minutes']), from: { channel: 'sms', template: null }, to: { channel: 'whatsapp', template: { characters: change.template.length } } });
+    expect(JSON.stringify(first!.details)).not.toContain('Hi {{contact.name}}');
+    expect(last!.details).toEqual({ changed: ['max_per_contact', 'template'], from: { max_per_contact: 2, template: { characters: change.template.length } }, to: { max_per_contact: 4, template: null } });
+    await call('PUT', `/api/v1/campaigns/${campaign}/messaging`, alice.headers, { max_per_contact: 4 });
+    expect(await events()).toHaveLength(2);
   });
 
   it('refuses an unknown placeholder, a malformed SID, a non-terminal status and out-of-range numbers with 422 naming the field', async () => {
