@@ -2,7 +2,8 @@
  * The lists without counters at issue 31's 2M-call shape, without the calls (their seeding is
  * most of bench:calls-scale's 15 minutes and these lists do not read them): one account with
  * 100 campaigns of CONTACTS/100 contacts, CONTACTS/2 webhook deliveries and CONTACTS/5 audit
- * events, as bench/support/calls-scale-seed.ts writes them. Prints p50/p99 of 30 requests per
+ * events, as bench/support/calls-scale-seed.ts writes them, and CONTACTS text messages (a
+ * follow-up to each contact, a reply from one in five; 'refund' in 0.2% of the texts). Prints p50/p99 of 30 requests per
  * list through the HTTP stack (app.inject, real API key), the rows of bench:calls-scale, and
  * next to each the exact count(*) the list ran before its count was bounded (same data, same run).
  *
@@ -37,7 +38,7 @@ try {
   const other = await createUser(db, { email: `other-${Date.now()}@example.com`, password: 'benchmark pass' });
   const { key } = await createApiKey(db, user.id, 'bench');
   const started = performance.now();
-  const { firstCampaign } = await seedCampaignsAndContacts(db, { ownerId: user.id, otherId: other.id, campaigns: 100, contactsPerCampaign: CONTACTS / 100 });
+  const { firstCampaign, firstContact } = await seedCampaignsAndContacts(db, { ownerId: user.id, otherId: other.id, campaigns: 100, contactsPerCampaign: CONTACTS / 100 });
   const { rows: [integration] } = await handle.pool.query<{ id: number }>(
     "INSERT INTO webhook_integrations (owner_id, name, url, allowed_hosts, request_schema, signing_secret) VALUES ($1, 'bench', 'https://hooks.example/x', ARRAY['hooks.example'], '{}', 'bench-signing-secret') RETURNING id",
     [user.id],
@@ -52,8 +53,21 @@ try {
     SELECT ${user.id}, ${user.id}, 'bench@example.com', (ARRAY['campaign.updated', 'contact.deleted', 'api_key.created', 'campaign.started'])[1 + g % 4], 'campaign', g % 100,
            '{}'::jsonb, ${YEAR_START}::timestamptz + g * interval '5 minutes'
     FROM generate_series(1, ${CONTACTS / 5}::int) g`.execute(db);
+  // Contacts were written campaign by campaign, so contact firstContact + g is in campaign firstCampaign + g / (CONTACTS / 100).
+  await sql`
+    INSERT INTO messages (owner_id, campaign_id, contact_id, direction, role_id, source, purpose, body, status, to_number, from_number, provider, created_at, updated_at)
+    SELECT ${user.id}, ${firstCampaign} + g / ${CONTACTS / 100}, ${firstContact} + g, d.direction, CASE WHEN d.direction = 'outbound' THEN 'assistant' ELSE 'contact' END,
+           'sms', CASE WHEN d.direction = 'outbound' THEN 'follow_up' END,
+           CASE WHEN d.direction = 'inbound' AND g % 100 = 7 THEN 'I want a refund for the deposit, please call me back tomorrow.'
+                WHEN d.direction = 'inbound' THEN 'Thanks, call me tomorrow after 5 please.'
+                ELSE 'Hi, this is Brightline Windows: sorry we missed you today. Reply here or call us back whenever it suits you.' END,
+           CASE WHEN d.direction = 'inbound' THEN 'received' ELSE (ARRAY['delivered', 'delivered', 'delivered', 'sent', 'failed'])[1 + g % 5] END,
+           '+1202' || lpad(g::text, 7, '0'), '+12125550100', 'twilio', t.at, t.at
+      FROM generate_series(0, ${CONTACTS - 1}::int) g
+      CROSS JOIN LATERAL (SELECT CASE WHEN g % 5 = 2 THEN 'inbound' ELSE 'outbound' END AS direction) d
+      CROSS JOIN LATERAL (SELECT ${YEAR_START}::timestamptz + g * interval '30 seconds' AS at) t`.execute(db);
   await sql`VACUUM ANALYZE`.execute(db);
-  console.log(`${CONTACTS.toLocaleString('en')} contacts, ${(CONTACTS / 2).toLocaleString('en')} deliveries, ${(CONTACTS / 5).toLocaleString('en')} audit events seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`${CONTACTS.toLocaleString('en')} contacts, ${(CONTACTS / 2).toLocaleString('en')} deliveries, ${(CONTACTS / 5).toLocaleString('en')} audit events, ${CONTACTS.toLocaleString('en')} texts seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
   const config = loadConfig({ DATABASE_URL: database.url, SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
   const app = await buildApp(depsFromDatabase(config, handle), { logger: false });
@@ -65,6 +79,13 @@ try {
     ['contacts (all)', '/api/v1/contacts/', sql`SELECT count(*) FROM contacts WHERE owner_id = ${user.id}`],
     ['webhook deliveries', `/api/v1/integrations/webhooks/${integration!.id}/deliveries`, sql`SELECT count(*) FROM webhook_deliveries WHERE integration_id = ${integration!.id}`],
     ['audit events', '/api/v1/audit-events/', sql`SELECT count(*) FROM audit_events WHERE owner_id = ${user.id}`],
+    ['messages (all)', '/api/v1/messages/', sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id}`],
+    ['messages by campaign', `/api/v1/messages/?campaign_id=${campaign}`, sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND campaign_id = ${campaign}`],
+    ['messages direction=inbound', '/api/v1/messages/?direction=inbound', sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND direction = 'inbound'`],
+    ['messages message=refund (0.2%)', '/api/v1/messages/?message=refund', sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND body ILIKE '%refund%'`],
+    ['messages message=tomorrow (20%)', '/api/v1/messages/?message=tomorrow', sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND body ILIKE '%tomorrow%'`],
+    ['messages message=nomatchword', '/api/v1/messages/?message=nomatchword', sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND body ILIKE '%nomatchword%'`],
+    ['messages of one contact', `/api/v1/messages/?contact_id=${firstContact + 4242}`, sql`SELECT count(*) FROM messages WHERE owner_id = ${user.id} AND contact_id = ${firstContact + 4242}`],
   ];
   for (const [name, url, exactCount] of cases) {
     const get = () => app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });

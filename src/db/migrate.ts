@@ -26,6 +26,7 @@ import * as displayPreferences from './migrations/0026_display_preferences.ts';
 import * as skippedDeliveries from './migrations/0027_skipped_deliveries.ts';
 import * as messaging from './migrations/0028_messaging.ts';
 import * as inboundTextWebhooks from './migrations/0031_inbound_text_webhooks.ts';
+import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0027_skipped_deliveries': skippedDeliveries,
   '0028_messaging': messaging,
   '0031_inbound_text_webhooks': inboundTextWebhooks,
+  '0032_messages_text_search': messagesTextSearch,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */
