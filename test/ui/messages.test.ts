@@ -58,7 +58,7 @@ describe.skipIf(!HAS_BROWSER)('text messages in the browser', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => new URL(page.url()).searchParams.getAll('status')).toEqual(['undelivered']);
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('1 text match the filters');
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('1 text matches the filters');
     await expectAccessible(page, 'messages page');
     await screenshot(page, 'messages-list');
   });

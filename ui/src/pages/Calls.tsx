@@ -61,7 +61,7 @@ export default function Calls() {
       {list.isError && placedUnderFilters(list.error) && <Text c="red.8" size="sm" role="alert">Fix the marked filter to see calls.</Text>}
       {list.isSuccess && (
         <Text size="sm" role="status" aria-live="polite">
-          {estimated ? `about ${total.toLocaleString('en')} calls` : total === 1 ? '1 call' : `${total} calls`}{filtered ? ' match the filters' : ''}
+          {estimated ? `about ${total.toLocaleString('en')} calls` : total === 1 ? '1 call' : `${total} calls`}{filtered ? (total === 1 && !estimated ? ' matches the filters' : ' match the filters') : ''}
         </Text>
       )}
       <CallsTable rows={rows} />

@@ -64,7 +64,7 @@ export default function Messages() {
       {list.error && !queryErrorShown(list.error) && <Problem error={list.error} />}
       {list.isSuccess && (
         <Text size="sm" role="status" aria-live="polite">
-          {estimated ? `about ${total.toLocaleString('en')} texts` : total === 1 ? '1 text' : `${total} texts`}{activeFilters(params) > 0 ? ' match the filters' : ''}
+          {estimated ? `about ${total.toLocaleString('en')} texts` : total === 1 ? '1 text' : `${total} texts`}{activeFilters(params) > 0 ? (total === 1 && !estimated ? ' matches the filters' : ' match the filters') : ''}
         </Text>
       )}
       {rows.length > 0 && <MessagesTable rows={rows} />}
