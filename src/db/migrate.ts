@@ -25,6 +25,7 @@ import * as suppressionImportLeases from './migrations/0024_suppression_import_l
 import * as displayPreferences from './migrations/0026_display_preferences.ts';
 import * as skippedDeliveries from './migrations/0027_skipped_deliveries.ts';
 import * as messaging from './migrations/0028_messaging.ts';
+import * as messagesAnalytics from './migrations/0029_messages_analytics.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0026_display_preferences': displayPreferences,
   '0027_skipped_deliveries': skippedDeliveries,
   '0028_messaging': messaging,
+  '0029_messages_analytics': messagesAnalytics,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

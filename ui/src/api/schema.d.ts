@@ -9731,6 +9731,25 @@ export interface operations {
                             count: number;
                             successful: number;
                         }[];
+                        /** @description Text messages (SMS, WhatsApp) of the period: a text counts when its row was written (created_at: the send of an outbound text, the arrival of an inbound one), in the half-open period like calls. The caller's campaigns and campaign_id apply; call_types does not (texts have no call type). */
+                        texts: {
+                            /** @description Outbound texts the vendor accepted (it gave the text an id or a status past sending): queued, sent, delivered, undelivered and read ones. A send the vendor refused at once, or whose answer was lost, is not counted. */
+                            sent: number;
+                            /** @description Outbound texts with status delivered or read. */
+                            delivered: number;
+                            /** @description Outbound texts with status failed or undelivered (a send the vendor refused included). */
+                            failed: number;
+                            /** @description Inbound texts received (from contacts of the campaigns in scope, a first text from a new number included). */
+                            replies: number;
+                            /** @description Distinct contacts who sent at least one inbound text. */
+                            replied_contacts: number;
+                            /** @description Distinct contacts whose number a text put on the do-not-call list: a STOP reply, or the vendor reporting the number unsubscribed (Twilio 21610) on an outbound text; counted in the period of that text. A contact who sends STOP twice counts once; a number already suppressed otherwise (by a person, an import, a call) does not count. */
+                            opt_outs_by_text: number;
+                            /** @description Sum of cost of outbound texts as the vendor reported it (null costs count 0), to the cent. Not included in totals.total_cost, which is the calls' cost. */
+                            cost: number;
+                            /** @description Contacts who texted in after a call of the period although none of their calls in the period was answered (call_duration > 0): reached by text where the calls failed. */
+                            reached_after_unanswered_calls: number;
+                        };
                         /** @description Only when compare_with_previous is true. */
                         previous?: {
                             period: {
@@ -9763,8 +9782,27 @@ export interface operations {
                                 /** @description Distinct contacts among the calls. */
                                 unique_contacts: number;
                             };
+                            /** @description Text messages (SMS, WhatsApp) of the period: a text counts when its row was written (created_at: the send of an outbound text, the arrival of an inbound one), in the half-open period like calls. The caller's campaigns and campaign_id apply; call_types does not (texts have no call type). */
+                            texts: {
+                                /** @description Outbound texts the vendor accepted (it gave the text an id or a status past sending): queued, sent, delivered, undelivered and read ones. A send the vendor refused at once, or whose answer was lost, is not counted. */
+                                sent: number;
+                                /** @description Outbound texts with status delivered or read. */
+                                delivered: number;
+                                /** @description Outbound texts with status failed or undelivered (a send the vendor refused included). */
+                                failed: number;
+                                /** @description Inbound texts received (from contacts of the campaigns in scope, a first text from a new number included). */
+                                replies: number;
+                                /** @description Distinct contacts who sent at least one inbound text. */
+                                replied_contacts: number;
+                                /** @description Distinct contacts whose number a text put on the do-not-call list: a STOP reply, or the vendor reporting the number unsubscribed (Twilio 21610) on an outbound text; counted in the period of that text. A contact who sends STOP twice counts once; a number already suppressed otherwise (by a person, an import, a call) does not count. */
+                                opt_outs_by_text: number;
+                                /** @description Sum of cost of outbound texts as the vendor reported it (null costs count 0), to the cent. Not included in totals.total_cost, which is the calls' cost. */
+                                cost: number;
+                                /** @description Contacts who texted in after a call of the period although none of their calls in the period was answered (call_duration > 0): reached by text where the calls failed. */
+                                reached_after_unanswered_calls: number;
+                            };
                         };
-                        /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals. */
+                        /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals, and of every texts figure under texts. */
                         change?: {
                             calls: {
                                 /** @description current - previous; null when either is null. */
@@ -9825,6 +9863,57 @@ export interface operations {
                                 absolute: number | null;
                                 /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
                                 percent: number | null;
+                            };
+                            /** @description The change of every texts figure against previous.texts. */
+                            texts: {
+                                sent: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                delivered: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                failed: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                replies: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                replied_contacts: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                opt_outs_by_text: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                cost: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                reached_after_unanswered_calls: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
                             };
                         };
                     };
