@@ -4398,14 +4398,14 @@ export interface operations {
                             is_archive?: boolean;
                             /** @description A paused campaign places no calls. */
                             is_paused?: boolean;
-                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                             limit_value?: number | null;
                             /**
-                             * @description what limit_value counts: contacts called, call minutes, or call cost
+                             * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                              * @enum {string|null}
                              */
                             limit_unit?: "contacts" | "minutes" | "cost" | null;
-                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                             limit_usage?: number | null;
                             /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                             limit_reached?: boolean;
@@ -4597,10 +4597,10 @@ export interface operations {
                      * @description End of the usage period; null = open-ended.
                      */
                     limit_end?: string | null;
-                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                     limit_value?: number | null;
                     /**
-                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                      * @enum {string|null}
                      */
                     limit_unit?: "contacts" | "minutes" | "cost" | null;
@@ -4724,14 +4724,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -4950,14 +4950,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -5167,10 +5167,10 @@ export interface operations {
                      * @description End of the usage period; null = open-ended.
                      */
                     limit_end?: string | null;
-                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                     limit_value?: number | null;
                     /**
-                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                      * @enum {string|null}
                      */
                     limit_unit?: "contacts" | "minutes" | "cost" | null;
@@ -5294,14 +5294,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -5698,7 +5698,7 @@ export interface operations {
                             /** @description The campaign's limit_value. */
                             limit_value: number;
                             /**
-                             * @description what limit_value counts: contacts called, call minutes, or call cost
+                             * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                              * @enum {string}
                              */
                             limit_unit: "contacts" | "minutes" | "cost";
