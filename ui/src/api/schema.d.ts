@@ -5702,9 +5702,9 @@ export interface operations {
                              * @enum {string}
                              */
                             limit_unit: "contacts" | "minutes" | "cost";
-                            /** @description Usage in the period as of the last ended call (the campaign's limit_usage). */
+                            /** @description Usage in the period as of the last ended call, or the last text that found the limit reached (the campaign's limit_usage; for cost, calls' and outbound texts' cost). */
                             limit_usage: number;
-                            /** @description The campaign's limit_reached: while true, no new call starts. */
+                            /** @description The campaign's limit_reached: while true, no new call starts and no text is sent (texts wait). */
                             limit_reached: boolean;
                             /**
                              * Format: date-time
