@@ -25,6 +25,7 @@ import * as suppressionImportLeases from './migrations/0024_suppression_import_l
 import * as displayPreferences from './migrations/0026_display_preferences.ts';
 import * as skippedDeliveries from './migrations/0027_skipped_deliveries.ts';
 import * as messaging from './migrations/0028_messaging.ts';
+import * as messagesAnalytics from './migrations/0029_messages_analytics.ts';
 import * as inboundTextWebhooks from './migrations/0031_inbound_text_webhooks.ts';
 import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0026_display_preferences': displayPreferences,
   '0027_skipped_deliveries': skippedDeliveries,
   '0028_messaging': messaging,
+  '0029_messages_analytics': messagesAnalytics,
   '0031_inbound_text_webhooks': inboundTextWebhooks,
   '0032_messages_text_search': messagesTextSearch,
 };

@@ -26,10 +26,31 @@ beforeAll(async () => {
     { status: 'finished', action_status: 'interested', call_duration: 60, cost: 2, start_time: ago(24 * 35) },
     { status: 'finished', action_status: null, call_duration: 12, cost: 0.3, start_time: ago(24 * 45) },
   ];
-  await seed(s.t.deps.db, {
+  const { contacts } = await seed(s.t.deps.db, {
     contacts: calls.map((_, i) => ({ campaign: owner, phone_number: `+1212555${String(7100 + i)}`, status: 'finished' })),
     calls: calls.map((c, i) => ({ contact: i, call_type: 'outbound', ...c })),
   });
+  // Texts: contact 0 (answered) texted and replied; contact 3 (its call failed) got a text that failed
+  // and replied anyway, so it was reached by text after an unanswered call; one text a month before.
+  const texts = [
+    { contact: 0, direction: 'outbound', status: 'delivered', cost: 0.04, hoursAgo: 2 },
+    { contact: 0, direction: 'inbound', status: 'received', cost: null, hoursAgo: 1.5 },
+    { contact: 3, direction: 'outbound', status: 'failed', cost: null, hoursAgo: 49 },
+    { contact: 3, direction: 'inbound', status: 'received', cost: null, hoursAgo: 48 },
+    { contact: 4, direction: 'outbound', status: 'delivered', cost: 0.1, hoursAgo: 24 * 35 },
+  ] as const;
+  const now = s.t.deps.clock.now().getTime();
+  await s.t.deps.db.insertInto('messages').values(texts.map((m, i) => {
+    const at = new Date(now - m.hoursAgo * 3_600_000);
+    const phone = contacts[m.contact]!.phone_number;
+    const out = m.direction === 'outbound';
+    return {
+      owner_id: s.alice.id, campaign_id: campaign.id, contact_id: contacts[m.contact]!.id, direction: m.direction, role_id: out ? 'assistant' as const : 'contact' as const,
+      source: 'sms' as const, purpose: out ? 'follow_up' as const : null, body: out ? 'Sorry we missed you' : 'Call me later', status: m.status,
+      to_number: out ? phone : '+12125550100', from_number: out ? '+12125550100' : phone, provider: 'sim',
+      provider_message_id: out && m.status !== 'failed' ? `SMui${i}` : null, cost: m.cost, created_at: at, updated_at: at,
+    };
+  })).execute();
 }, 60_000);
 afterAll(async () => s?.close());
 
@@ -52,6 +73,12 @@ async function askApi(url: string) {
 }
 
 const figure = (page: Page, label: string) => page.getByRole('group', { name: label, exact: true });
+const TEXT_FIGURES: [key: string, label: string, kind: 'count' | 'money'][] = [
+  ['sent', 'Texts sent', 'count'], ['delivered', 'Texts delivered', 'count'], ['failed', 'Texts failed', 'count'], ['replies', 'Replies', 'count'],
+  ['replied_contacts', 'Contacts who replied', 'count'], ['opt_outs_by_text', 'Opt-outs by text', 'count'], ['cost', 'Text cost', 'money'],
+  ['reached_after_unanswered_calls', 'Reached by text after unanswered calls', 'count'],
+];
+const textFigure = (page: Page, label: string) => page.getByRole('region', { name: 'Text messages', exact: true }).getByRole('group', { name: label, exact: true });
 
 async function openAnalytics(page: Page) {
   const response = await responseTo(page, '/api/v1/analytics/detailed', {}, async () => {
@@ -77,6 +104,19 @@ describe.skipIf(!HAS_BROWSER)('analytics in the browser', () => {
       expect(await group.locator('p').first().textContent(), label).toBe(reads(kind, (api.totals as Totals)[key]));
     }
     expect(await page.getByText(/^Previous period:/).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows the text messages card the API answers for the same request', async () => {
+    const page = await s.page({ signIn: s.alice });
+    const response = await openAnalytics(page);
+    const api = await askApi(response.url());
+    expect(api.texts).toEqual({ sent: 1, delivered: 1, failed: 1, replies: 2, replied_contacts: 2, opt_outs_by_text: 0, cost: 0.04, reached_after_unanswered_calls: 1 });
+    for (const [key, label, kind] of TEXT_FIGURES) {
+      const group = textFigure(page, label);
+      expect(await group.count(), label).toBe(1);
+      expect(await group.locator('p').first().textContent(), label).toBe(reads(kind, (api.texts as Totals)[key]));
+    }
     await page.context().close();
   });
 
@@ -128,6 +168,12 @@ describe.skipIf(!HAS_BROWSER)('analytics in the browser', () => {
       expect(await group.getByText(/^Change:/).count(), label).toBe(1);
     }
     expect(await figure(page, 'Calls').getByText(/^Change:/).textContent()).toBe(`Change: +${api.change.calls.absolute} (+${api.change.calls.percent}%)`);
+    expect(api.previous.texts).toMatchObject({ sent: 1, cost: 0.1 });
+    for (const [key, label, kind] of TEXT_FIGURES) {
+      expect(await textFigure(page, label).getByText(/^Previous period:/).textContent(), label).toBe(`Previous period: ${reads(kind, (api.previous.texts as Totals)[key])}`);
+    }
+    expect(await textFigure(page, 'Text cost').getByText(/^Change:/).textContent()).toBe(`Change: ${formatMoney(-0.06, 'USD', 'en-US')} (-60%)`);
+    expect(await textFigure(page, 'Replies').getByText(/^Change:/).textContent()).toBe('Change: +2 (n/a %)');
     await page.getByRole('switch', { name: 'Compare with previous period' }).click();
     await expect.poll(() => page.getByText(/^Previous period:/).count()).toBe(0);
     await page.context().close();

@@ -70,6 +70,24 @@ export const Totals = Type.Object(
 export type TotalsT = Static<typeof Totals>;
 export const TOTAL_KEYS = Object.keys(Totals.properties) as (keyof TotalsT)[];
 
+export const Texts = Type.Object(
+  {
+    sent: Type.Integer({ description: 'Outbound texts the vendor accepted (it gave the text an id or a status past sending): queued, sent, delivered, undelivered and read ones. A send the vendor refused at once, or whose answer was lost, is not counted.' }),
+    delivered: Type.Integer({ description: 'Outbound texts with status delivered or read.' }),
+    failed: Type.Integer({ description: 'Outbound texts with status failed or undelivered (a send the vendor refused included).' }),
+    replies: Type.Integer({ description: 'Inbound texts received (from contacts of the campaigns in scope, a first text from a new number included).' }),
+    replied_contacts: Type.Integer({ description: 'Distinct contacts who sent at least one inbound text.' }),
+    opt_outs_by_text: Type.Integer({ description: 'Distinct contacts whose number a text put on the do-not-call list: a STOP reply, or the vendor reporting the number unsubscribed (Twilio 21610) on an outbound text; counted in the period of that text. A contact who sends STOP twice counts once; a number already suppressed otherwise (by a person, an import, a call) does not count.' }),
+    cost: Type.Number({ description: 'Sum of cost of outbound texts as the vendor reported it (null costs count 0), to the cent. Not included in totals.total_cost, which is the calls\' cost.' }),
+    reached_after_unanswered_calls: Type.Integer({ description: 'Contacts who texted in after a call of the period although none of their calls in the period was answered (call_duration > 0): reached by text where the calls failed.' }),
+  },
+  {
+    description:
+      'Text messages (SMS, WhatsApp) of the period: a text counts when its row was written (created_at: the send of an outbound text, the arrival of an inbound one), in the half-open period like calls. The caller\'s campaigns and campaign_id apply; call_types does not (texts have no call type).',
+  },
+);
+export type TextsT = Static<typeof Texts>;
+
 const Change = Type.Object({
   absolute: Nullable(Type.Number({ description: 'current - previous; null when either is null.' })),
   percent: Nullable(Type.Number({ description: '(current - previous) / previous * 100; null when previous is 0 or null.' })),
@@ -101,11 +119,18 @@ export const DetailedResponse = Type.Object({
   by_hour: Type.Array(Type.Object({ hour: Type.Integer({ minimum: 0, maximum: 23 }), count: Type.Integer(), successful: Type.Integer() }), {
     description: 'Hour of day of start_time in the requested timezone, 0 to 23, all 24 present.',
   }),
-  previous: Type.Optional(Type.Object({ period: Period, totals: Totals }, { description: 'Only when compare_with_previous is true.' })),
+  texts: Texts,
+  previous: Type.Optional(Type.Object({ period: Period, totals: Totals, texts: Texts }, { description: 'Only when compare_with_previous is true.' })),
   change: Type.Optional(
-    Type.Object(Object.fromEntries(Object.keys(Totals.properties).map((key) => [key, Change])) as Record<keyof TotalsT, typeof Change>, {
-      description: 'Only when compare_with_previous is true: the change of every totals field against previous.totals.',
-    }),
+    Type.Object(
+      {
+        ...(Object.fromEntries(Object.keys(Totals.properties).map((key) => [key, Change])) as Record<keyof TotalsT, typeof Change>),
+        texts: Type.Object(Object.fromEntries(Object.keys(Texts.properties).map((key) => [key, Change])) as Record<keyof TextsT, typeof Change>, {
+          description: 'The change of every texts figure against previous.texts.',
+        }),
+      },
+      { description: 'Only when compare_with_previous is true: the change of every totals field against previous.totals, and of every texts figure under texts.' },
+    ),
   ),
 });
 export type DetailedResponseT = Static<typeof DetailedResponse>;

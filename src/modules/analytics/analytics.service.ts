@@ -134,7 +134,7 @@ export function changeOf(current: TotalsT, previous: TotalsT) {
       if (c === null || p === null) return [key, { absolute: null, percent: null }];
       return [key, { absolute: rounded(c - p, 4), percent: p === 0 ? null : rounded(((c - p) / Math.abs(p)) * 100, 2) }];
     }),
-  ) as NonNullable<DetailedResponseT['change']>;
+  ) as Omit<NonNullable<DetailedResponseT['change']>, 'texts'>;
 }
 
 const HOUR = 3_600_000;

@@ -6,6 +6,7 @@ import { BASE_COLUMNS, rollupStatement, type RollupResult, type TotalsTuple } fr
 import { ACTION_STATUSES, CALL_STATUSES, type DetailedResponseT, type TotalsT } from './analytics.schemas.ts';
 import { cents, changeOf, resolveScope, roundedTotals, toTotals, type ScopeInput } from './analytics.service.ts';
 import { localHourSql, offsetSegments, type OffsetSegments } from './zone-offsets.ts';
+import { textsChange, textsOf } from './texts-report.ts';
 
 // Positions in a TotalsTuple: [p, GROUPING(call_type), call_type, duration, cost, ...BASE_COLUMNS].
 const COLUMN_AT = new Map(BASE_COLUMNS.map((c, i) => [c, 5 + i]));
@@ -77,9 +78,10 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
   const unusableDays = zone.wholeHours ? zone.changeDays : [];
   const parts = { db: input.reports.db, scope, periods, zone, unusableDays };
   // A zone off whole hours (India, Nepal, ...) cannot use the rollup's UTC-hour counts: its hours come from the calls.
-  const [result, rawHours] = await Promise.all([
+  const [result, rawHours, texts] = await Promise.all([
     readRollupFirst(input.reports, parts, (form) => rollupStatement({ ...parts, form }), scope.principal.ownerId),
     zone.wholeHours ? null : byHourOf(input.reports.db, scope, localHourSql(zone)),
+    textsOf(input.reports.db, scope, input.compareWithPrevious ? [scope, previousScope] : [scope]),
   ]);
   checkCampaign(scope, result);
 
@@ -104,11 +106,12 @@ export async function detailedAnalytics(input: ScopeInput & { compareWithPreviou
     by_call_type: ordered<string | null>(['outbound', 'inbound', null], current.filter((r) => !isTotal(r)).map((r) => [r[2], col(r, 'calls')])).map(([call_type, count]) => ({ call_type, count })),
     by_campaign: campaigns,
     by_hour: Array.from({ length: 24 }, (_, hour) => ({ hour, count: hours.calls[hour]!, successful: hours.successful[hour]! })),
+    texts: texts[0]!,
   };
   if (input.compareWithPrevious) {
     const previousTotals = totalsOf(rows.find((r) => r[0] === 2 && isTotal(r)), unique.get(2) ?? 0);
-    response.previous = { period: period(previousScope), totals: roundedTotals(previousTotals) };
-    response.change = changeOf(totals, previousTotals);
+    response.previous = { period: period(previousScope), totals: roundedTotals(previousTotals), texts: texts[1]! };
+    response.change = { ...changeOf(totals, previousTotals), texts: textsChange(texts[0]!, texts[1]!) };
   }
   return response;
 }

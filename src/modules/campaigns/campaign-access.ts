@@ -12,8 +12,8 @@ import type { Principal } from '../auth/principal.ts';
  */
 export function campaignVisibleTo(
   principal: Principal,
-  campaignIdColumn: 'campaigns.id' | 'contacts.campaign_id' | 'calls.campaign_id' | 'phone_numbers.campaign_id',
-  ownerIdColumn: 'campaigns.owner_id' | 'contacts.owner_id' | 'calls.owner_id' | 'phone_numbers.owner_id',
+  campaignIdColumn: 'campaigns.id' | 'contacts.campaign_id' | 'calls.campaign_id' | 'phone_numbers.campaign_id' | 'messages.campaign_id',
+  ownerIdColumn: 'campaigns.owner_id' | 'contacts.owner_id' | 'calls.owner_id' | 'phone_numbers.owner_id' | 'messages.owner_id',
 ) {
   return (eb: ExpressionBuilder<Database, any>): Expression<SqlBool> => {
     const owned = eb(sql.ref(ownerIdColumn), '=', principal.ownerId);

@@ -46,8 +46,8 @@ export const CampaignSummary = Type.Object(
       Type.Object({
         limit_value: Type.Number({ description: 'The campaign\'s limit_value.' }),
         limit_unit: LimitUnit,
-        limit_usage: Type.Number({ description: 'Usage in the period as of the last ended call (the campaign\'s limit_usage).' }),
-        limit_reached: Type.Boolean({ description: 'The campaign\'s limit_reached: while true, no new call starts.' }),
+        limit_usage: Type.Number({ description: 'Usage in the period as of the last ended call, or the last text that found the limit reached (the campaign\'s limit_usage; for cost, calls\' and outbound texts\' cost).' }),
+        limit_reached: Type.Boolean({ description: 'The campaign\'s limit_reached: while true, no new call starts and no text is sent (texts wait).' }),
         period_start: Nullable(DateTime, { description: 'limit_start; null = no start.' }),
         period_end: Nullable(DateTime, { description: 'limit_end; null = no end.' }),
         active: Type.Boolean({ description: 'Whether as_of is inside the period, i.e. whether the limit applies now.' }),

@@ -8,7 +8,7 @@ export const CAMPAIGN_TYPES = ['Outbound', 'Inbound'] as const;
 export const LIMIT_UNITS = ['contacts', 'minutes', 'cost'] as const;
 export const PROMPT_STATUSES = ['pending', 'approved', 'rejected', 'auto_approved'] as const;
 export const CampaignType = StringEnum(CAMPAIGN_TYPES);
-export const LimitUnit = StringEnum(LIMIT_UNITS, { description: 'what limit_value counts: contacts called, call minutes, or call cost' });
+export const LimitUnit = StringEnum(LIMIT_UNITS, { description: 'what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)' });
 export const PromptHistoryStatus = StringEnum(PROMPT_STATUSES);
 
 export const SubUserBrief = Type.Object({
@@ -108,13 +108,13 @@ const fields = {
   is_paused: Type.Boolean({ description: PAUSED }),
   limit_start: Nullable(DateTime, { description: 'Start of the period limit_usage is counted in; null = since the campaign began. Must be earlier than limit_end.' }),
   limit_end: Nullable(DateTime, { description: 'End of the usage period; null = open-ended.' }),
-  limit_value: Nullable(Type.Number({ minimum: 0 }), { description: 'Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value.' }),
+  limit_value: Nullable(Type.Number({ minimum: 0 }), { description: 'Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts\' cost counts toward it.' }),
   limit_unit: Nullable(LimitUnit),
 };
 
 const READ_ONLY_USAGE = {
   limit_usage: Type.Optional(
-    Nullable(Type.Number(), { description: 'Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost).' }),
+    Nullable(Type.Number(), { description: 'Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts).' }),
   ),
   limit_reached: Type.Optional(Type.Boolean({ description: 'Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes.' })),
 };

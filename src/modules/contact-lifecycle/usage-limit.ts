@@ -3,8 +3,9 @@ import type { Database } from '../../db/schema.ts';
 
 /**
  * Usage limits. Invariant: a campaign with an active limit (limit_value per limit_unit in
- * [limit_start, limit_end]) starts no call once its usage, counted from its calls, reaches
- * the limit; limit_usage/limit_reached show that count.
+ * [limit_start, limit_end]) starts no call and sends no text once its usage, counted from its
+ * calls (and, for cost, its outbound texts), reaches the limit; limit_usage/limit_reached show
+ * that count.
  *
  * Lock order: the dialer reads usage without row locks, under the campaign's advisory lock
  * (concurrency-locks.ts), so no other round starts calls for the campaign between the count
@@ -32,20 +33,22 @@ export function limitActive(c: LimitFields, now: Date): boolean {
 }
 
 /**
- * Usage in the limit period, counted from the calls themselves (so it cannot drift):
+ * Usage in the limit period, counted from the calls and texts themselves (so it cannot drift):
  * contacts = distinct contacts with an outbound call started in the period (calls in
  * progress included), minutes = billed minutes (each call's duration rounded up to a
- * whole minute) of ended calls, cost = sum of ended calls' cost.
+ * whole minute) of ended calls, cost = sum of ended calls' cost plus the cost of the outbound
+ * texts written in the period (created_at; a text's cost is known once the vendor reports it).
  */
 export async function periodUsage(trx: Trx, c: LimitFields): Promise<number> {
-  const inPeriod = sql`campaign_id = ${c.id}
-    AND start_time >= coalesce(${c.limit_start}::timestamptz, '-infinity'::timestamptz)
-    AND start_time <= coalesce(${c.limit_end}::timestamptz, 'infinity'::timestamptz)`;
+  const inPeriod = (column: string) => sql`campaign_id = ${c.id}
+    AND ${sql.ref(column)} >= coalesce(${c.limit_start}::timestamptz, '-infinity'::timestamptz)
+    AND ${sql.ref(column)} <= coalesce(${c.limit_end}::timestamptz, 'infinity'::timestamptz)`;
   const expr =
     c.limit_unit === 'contacts' ? sql`count(DISTINCT contact_id) FILTER (WHERE call_type = 'outbound')`
     : c.limit_unit === 'minutes' ? sql`coalesce(sum(ceil(call_duration / 60.0)) FILTER (WHERE status <> 'in progress'), 0)`
-    : sql`coalesce(sum(cost) FILTER (WHERE status <> 'in progress'), 0)`;
-  const { rows } = await sql<{ usage: number }>`SELECT (${expr})::float8 AS usage FROM calls WHERE ${inPeriod}`.execute(trx);
+    : sql`coalesce(sum(cost) FILTER (WHERE status <> 'in progress'), 0)
+        + (SELECT coalesce(sum(cost), 0) FROM messages WHERE ${inPeriod('created_at')} AND direction = 'outbound')`;
+  const { rows } = await sql<{ usage: number }>`SELECT (${expr})::float8 AS usage FROM calls WHERE ${inPeriod('start_time')}`.execute(trx);
   return Number(rows[0]?.usage ?? 0);
 }
 

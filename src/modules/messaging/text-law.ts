@@ -8,12 +8,14 @@ import { secondsOfDay } from '../../shared/time-of-day.ts';
 import { NOT_TEXTABLE_CODES } from '../../messaging/text-channel.ts';
 import { DEFAULT_TEXT_CAPS } from '../compliance/text-caps.ts';
 import { DEFAULT_COMPLIANCE, quietBounds } from '../compliance/compliance-settings.ts';
+import { usageLimitWaits } from './text-usage-limit.ts';
 
 /**
  * May these texts be sent now? The questions the dialer asks of a call, asked of a text, at send
  * time, in the transaction that writes the Message rows (send-text.ts), for a whole batch in a
  * handful of statements:
  * - the do-not-call list and the contact's own state (do_not_disturb, paused);
+ * - the campaign's usage limit: at it, the text waits like a call (text-usage-limit.ts);
  * - the campaign's calling window and schedule, clipped to the account's quiet hours, read in
  *   the contact's zone (texts are regulated like calls): outside them the text waits;
  * - the account's text caps per number (max_texts_per_day/week, counted over the texts the
@@ -43,6 +45,12 @@ const DAY = 86_400_000;
 export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<TextVerdict[]> {
   const verdicts: (TextVerdict | null)[] = inputs.map((input) => stateVerdict(input, now));
   const open = () => inputs.flatMap((input, i) => (verdicts[i] === null ? [{ input, i }] : []));
+
+  const limited = await usageLimitWaits(trx, open().map(({ input }) => input.contact.id), now);
+  for (const { input, i } of open()) {
+    const wait = limited.get(input.contact.id);
+    if (wait) verdicts[i] = { kind: 'wait', ...wait };
+  }
 
   const keys = open().map(({ input }) => ({ ownerId: input.ownerId, phone: input.contact.phone_number }));
   const suppressed = await suppressionsOf(trx, keys, now);

@@ -4399,14 +4399,14 @@ export interface operations {
                             is_archive?: boolean;
                             /** @description A paused campaign places no calls. */
                             is_paused?: boolean;
-                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                            /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                             limit_value?: number | null;
                             /**
-                             * @description what limit_value counts: contacts called, call minutes, or call cost
+                             * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                              * @enum {string|null}
                              */
                             limit_unit?: "contacts" | "minutes" | "cost" | null;
-                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                            /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                             limit_usage?: number | null;
                             /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                             limit_reached?: boolean;
@@ -4598,10 +4598,10 @@ export interface operations {
                      * @description End of the usage period; null = open-ended.
                      */
                     limit_end?: string | null;
-                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                     limit_value?: number | null;
                     /**
-                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                      * @enum {string|null}
                      */
                     limit_unit?: "contacts" | "minutes" | "cost" | null;
@@ -4725,14 +4725,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -4951,14 +4951,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -5168,10 +5168,10 @@ export interface operations {
                      * @description End of the usage period; null = open-ended.
                      */
                     limit_end?: string | null;
-                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                    /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                     limit_value?: number | null;
                     /**
-                     * @description what limit_value counts: contacts called, call minutes, or call cost
+                     * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                      * @enum {string|null}
                      */
                     limit_unit?: "contacts" | "minutes" | "cost" | null;
@@ -5295,14 +5295,14 @@ export interface operations {
                          * @description End of the usage period; null = open-ended.
                          */
                         limit_end?: string | null;
-                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start once limit_usage >= limit_value. */
+                        /** @description Usage limit (>= 0) in limit_unit; null = no limit. No calls start and no text messages are sent (they wait, as calls do, until the limit is lifted or its period ends) once limit_usage >= limit_value. With limit_unit cost, texts' cost counts toward it. */
                         limit_value?: number | null;
                         /**
-                         * @description what limit_value counts: contacts called, call minutes, or call cost
+                         * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                          * @enum {string|null}
                          */
                         limit_unit?: "contacts" | "minutes" | "cost" | null;
-                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer (contacts called, minutes, or cost). */
+                        /** @description Read-only: usage in limit_unit within limit_start..limit_end, kept current by the dialer and the text sender (contacts called, minutes, or cost of calls and outbound texts). */
                         limit_usage?: number | null;
                         /** @description Read-only: limit_value is set and limit_usage >= limit_value. Recomputed when a limit field changes. */
                         limit_reached?: boolean;
@@ -5699,13 +5699,13 @@ export interface operations {
                             /** @description The campaign's limit_value. */
                             limit_value: number;
                             /**
-                             * @description what limit_value counts: contacts called, call minutes, or call cost
+                             * @description what limit_value counts: contacts called, call minutes, or cost (the cost of ended calls plus the cost of the outbound text messages sent in the limit period, as the vendors report them)
                              * @enum {string}
                              */
                             limit_unit: "contacts" | "minutes" | "cost";
-                            /** @description Usage in the period as of the last ended call (the campaign's limit_usage). */
+                            /** @description Usage in the period as of the last ended call, or the last text that found the limit reached (the campaign's limit_usage; for cost, calls' and outbound texts' cost). */
                             limit_usage: number;
-                            /** @description The campaign's limit_reached: while true, no new call starts. */
+                            /** @description The campaign's limit_reached: while true, no new call starts and no text is sent (texts wait). */
                             limit_reached: boolean;
                             /**
                              * Format: date-time
@@ -9746,6 +9746,25 @@ export interface operations {
                             count: number;
                             successful: number;
                         }[];
+                        /** @description Text messages (SMS, WhatsApp) of the period: a text counts when its row was written (created_at: the send of an outbound text, the arrival of an inbound one), in the half-open period like calls. The caller's campaigns and campaign_id apply; call_types does not (texts have no call type). */
+                        texts: {
+                            /** @description Outbound texts the vendor accepted (it gave the text an id or a status past sending): queued, sent, delivered, undelivered and read ones. A send the vendor refused at once, or whose answer was lost, is not counted. */
+                            sent: number;
+                            /** @description Outbound texts with status delivered or read. */
+                            delivered: number;
+                            /** @description Outbound texts with status failed or undelivered (a send the vendor refused included). */
+                            failed: number;
+                            /** @description Inbound texts received (from contacts of the campaigns in scope, a first text from a new number included). */
+                            replies: number;
+                            /** @description Distinct contacts who sent at least one inbound text. */
+                            replied_contacts: number;
+                            /** @description Distinct contacts whose number a text put on the do-not-call list: a STOP reply, or the vendor reporting the number unsubscribed (Twilio 21610) on an outbound text; counted in the period of that text. A contact who sends STOP twice counts once; a number already suppressed otherwise (by a person, an import, a call) does not count. */
+                            opt_outs_by_text: number;
+                            /** @description Sum of cost of outbound texts as the vendor reported it (null costs count 0), to the cent. Not included in totals.total_cost, which is the calls' cost. */
+                            cost: number;
+                            /** @description Contacts who texted in after a call of the period although none of their calls in the period was answered (call_duration > 0): reached by text where the calls failed. */
+                            reached_after_unanswered_calls: number;
+                        };
                         /** @description Only when compare_with_previous is true. */
                         previous?: {
                             period: {
@@ -9778,8 +9797,27 @@ export interface operations {
                                 /** @description Distinct contacts among the calls. */
                                 unique_contacts: number;
                             };
+                            /** @description Text messages (SMS, WhatsApp) of the period: a text counts when its row was written (created_at: the send of an outbound text, the arrival of an inbound one), in the half-open period like calls. The caller's campaigns and campaign_id apply; call_types does not (texts have no call type). */
+                            texts: {
+                                /** @description Outbound texts the vendor accepted (it gave the text an id or a status past sending): queued, sent, delivered, undelivered and read ones. A send the vendor refused at once, or whose answer was lost, is not counted. */
+                                sent: number;
+                                /** @description Outbound texts with status delivered or read. */
+                                delivered: number;
+                                /** @description Outbound texts with status failed or undelivered (a send the vendor refused included). */
+                                failed: number;
+                                /** @description Inbound texts received (from contacts of the campaigns in scope, a first text from a new number included). */
+                                replies: number;
+                                /** @description Distinct contacts who sent at least one inbound text. */
+                                replied_contacts: number;
+                                /** @description Distinct contacts whose number a text put on the do-not-call list: a STOP reply, or the vendor reporting the number unsubscribed (Twilio 21610) on an outbound text; counted in the period of that text. A contact who sends STOP twice counts once; a number already suppressed otherwise (by a person, an import, a call) does not count. */
+                                opt_outs_by_text: number;
+                                /** @description Sum of cost of outbound texts as the vendor reported it (null costs count 0), to the cent. Not included in totals.total_cost, which is the calls' cost. */
+                                cost: number;
+                                /** @description Contacts who texted in after a call of the period although none of their calls in the period was answered (call_duration > 0): reached by text where the calls failed. */
+                                reached_after_unanswered_calls: number;
+                            };
                         };
-                        /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals. */
+                        /** @description Only when compare_with_previous is true: the change of every totals field against previous.totals, and of every texts figure under texts. */
                         change?: {
                             calls: {
                                 /** @description current - previous; null when either is null. */
@@ -9840,6 +9878,57 @@ export interface operations {
                                 absolute: number | null;
                                 /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
                                 percent: number | null;
+                            };
+                            /** @description The change of every texts figure against previous.texts. */
+                            texts: {
+                                sent: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                delivered: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                failed: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                replies: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                replied_contacts: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                opt_outs_by_text: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                cost: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
+                                reached_after_unanswered_calls: {
+                                    /** @description current - previous; null when either is null. */
+                                    absolute: number | null;
+                                    /** @description (current - previous) / previous * 100; null when previous is 0 or null. */
+                                    percent: number | null;
+                                };
                             };
                         };
                     };

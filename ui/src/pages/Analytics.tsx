@@ -6,6 +6,7 @@ import { Breakdowns } from './analytics/Breakdowns';
 import { CampaignPicker } from './analytics/CampaignPicker';
 import { Definitions } from './analytics/Definitions';
 import { Figures } from './analytics/Figures';
+import { TextFigures } from './analytics/TextFigures';
 import { CALL_TYPES, GRANULARITIES, periodOf, type CallType } from './analytics/model';
 import { dayIn } from '../format/time';
 import { useFormat } from '../format/useFormat';
@@ -20,7 +21,7 @@ const PERIODS = [
 ];
 
 /**
- * Analytics of the calls the user can see: the figures, trend and breakdowns exactly as
+ * Analytics of the calls and text messages the user can see: the figures, trend and breakdowns exactly as
  * /api/v1/analytics/detailed and /trends answer them, over whole days in the account's display zone
  * (end exclusive), which also buckets the trend and the hours of day.
  */
@@ -75,6 +76,7 @@ export default function Analytics() {
       <Problem error={detailed.error} />
       {detailed.isFetching && !report && <Text c="dimmed">Loading figures…</Text>}
       {report && <Figures report={report} />}
+      {report && <TextFigures report={report} callTypesChosen={callTypes.length > 0} />}
       <Trend query={query} granularity={granularity} />
       {report && <Breakdowns report={report} />}
       <Definitions />

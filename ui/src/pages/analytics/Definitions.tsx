@@ -1,5 +1,5 @@
 import { List, Stack, Text, Title } from '@mantine/core';
-import { FIGURES, PERIOD_DEFINITION } from './model';
+import { FIGURES, PERIOD_DEFINITION, TEXT_FIGURES, TEXTS_DEFINITION } from './model';
 
 /** The definitions of docs/analytics.md, in its words; every headline figure links here (#def-<metric>). */
 export function Definitions() {
@@ -13,6 +13,12 @@ export function Definitions() {
           {FIGURES.map((f) => (
             <List.Item key={f.key} id={`def-${f.key}`}>
               <Text span fw={600} size="sm">{f.label}</Text> ({f.key}): {f.definition}
+            </List.Item>
+          ))}
+          <List.Item id="def-texts"><Text span fw={600} size="sm">Text messages</Text>: {TEXTS_DEFINITION}</List.Item>
+          {TEXT_FIGURES.map((f) => (
+            <List.Item key={f.key} id={`def-texts-${f.key}`}>
+              <Text span fw={600} size="sm">{f.label}</Text> (texts.{f.key}): {f.definition}
             </List.Item>
           ))}
         </List>

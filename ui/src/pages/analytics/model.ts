@@ -31,6 +31,23 @@ export const FIGURES: { key: MetricKey; label: string; kind: Kind; definition: s
   { key: 'unique_contacts', label: 'Unique contacts', kind: 'count', definition: 'distinct contacts among the calls' },
 ];
 
+export type TextKey = keyof Detailed['texts'];
+
+/** The text message figures (the report's `texts`), in the order shown, with docs/analytics.md's definitions; labels link to #def-texts-<key>. */
+export const TEXT_FIGURES: { key: TextKey; label: string; kind: Kind; definition: string }[] = [
+  { key: 'sent', label: 'Texts sent', kind: 'count', definition: 'outbound texts the vendor accepted (a send refused at once, or whose answer was lost, is not counted)' },
+  { key: 'delivered', label: 'Texts delivered', kind: 'count', definition: 'outbound texts with status delivered or read' },
+  { key: 'failed', label: 'Texts failed', kind: 'count', definition: 'outbound texts with status failed or undelivered' },
+  { key: 'replies', label: 'Replies', kind: 'count', definition: 'inbound texts received' },
+  { key: 'replied_contacts', label: 'Contacts who replied', kind: 'count', definition: 'distinct contacts who sent at least one inbound text' },
+  { key: 'opt_outs_by_text', label: 'Opt-outs by text', kind: 'count', definition: 'distinct contacts whose STOP (or a vendor\'s "unsubscribed") put their number on the do-not-call list' },
+  { key: 'cost', label: 'Text cost', kind: 'money', definition: 'sum of cost of outbound texts as the vendor reported it; not part of the calls\' total cost' },
+  { key: 'reached_after_unanswered_calls', label: 'Reached by text after unanswered calls', kind: 'count', definition: 'contacts who texted in after a call of the period although none of their calls in the period was answered' },
+];
+
+export const TEXTS_DEFINITION =
+  'text messages (SMS, WhatsApp) count when their row was written (the send of an outbound text, the arrival of an inbound one), in the same period and campaigns as calls; the call type filter does not apply to them.';
+
 export const PERIOD_DEFINITION =
   'the half-open range [start_date, end_date). A call counts when its start_time falls in it; calls without a start_time never count. ' +
   'Half-open so that the previous period, the current period and every bucket tile the time line without counting a call twice.';
