@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { MessagePurpose } from '../../db/tables/messaging.ts';
@@ -132,11 +133,15 @@ async function loadContexts(db: Db, inputs: ComposeInput[], { contacts, campaign
   });
 }
 
+/** The last THREAD_TURNS messages of each contact, oldest first, in one statement (messages_contact_id per contact). */
 async function threadsOf(db: Db, contactIds: number[]): Promise<Map<number, Loaded['thread']>> {
-  const out = new Map<number, Loaded['thread']>();
-  for (const id of contactIds) {
-    const rows = await db.selectFrom('messages').select(['role_id', 'body']).where('contact_id', '=', id).orderBy('id', 'desc').limit(THREAD_TURNS).execute();
-    out.set(id, rows.reverse().map((m) => ({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body })));
-  }
+  const out = new Map<number, Loaded['thread']>(contactIds.map((id) => [id, []]));
+  if (contactIds.length === 0) return out;
+  const { rows } = await sql<{ contact_id: number; role_id: string; body: string }>`
+    SELECT u.id AS contact_id, m.role_id, m.body
+    FROM unnest(${contactIds}::bigint[]) AS u(id)
+    CROSS JOIN LATERAL (SELECT id, role_id, body FROM messages WHERE contact_id = u.id ORDER BY id DESC LIMIT ${THREAD_TURNS}) m
+    ORDER BY u.id, m.id`.execute(db);
+  for (const m of rows) out.get(Number(m.contact_id))!.push({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body });
   return out;
 }
