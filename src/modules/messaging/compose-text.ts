@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { MessagePurpose } from '../../db/tables/messaging.ts';
@@ -36,11 +37,21 @@ export async function composeText(deps: ComposeDeps, input: ComposeInput): Promi
   return (await composeTexts(deps, [input]))[0]!;
 }
 
-/** One text per input, in order. */
-export async function composeTexts(deps: ComposeDeps, inputs: ComposeInput[]): Promise<ComposedText[]> {
+/**
+ * The contacts, campaigns and settings a batch's words are filled from, by id. The text sender
+ * has read them already (send-text.ts) and passes them in, so a batch reads them once.
+ */
+export interface ComposeRows {
+  contacts: Map<number, { id: number; phone_number: string; status: string; contact_data: unknown; campaign_id: number }>;
+  campaigns: Map<number, { id: number; title: string; description: string | null; campaign_type: string; campaign_phone: string | null; campaign_data: unknown }>;
+  settings: Map<number, { prompt: string | null; template: string | null }>;
+}
+
+/** One text per input, in order; `rows` must hold every input's contact and its campaign. */
+export async function composeTexts(deps: ComposeDeps, inputs: ComposeInput[], rows?: ComposeRows): Promise<ComposedText[]> {
   if (inputs.length === 0) return [];
   const llm = deps.config.LLM_BASE_URL;
-  const contexts = await loadContexts(deps.db, inputs, { forModel: llm !== undefined });
+  const contexts = await loadContexts(deps.db, inputs, rows ?? await readComposeRows(deps.db, inputs.map((i) => i.contactId)), { forModel: llm !== undefined });
   return Promise.all(inputs.map(async (input, i) => {
     const ctx = contexts[i]!;
     const prompt = input.promptOverride !== undefined ? input.promptOverride : ctx.settings.prompt;
@@ -84,16 +95,19 @@ const THREAD_TURNS = 10;
 const TRANSCRIPT_TURNS = 30;
 const asObject = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-async function loadContexts(db: Db, inputs: ComposeInput[], options: { forModel: boolean }): Promise<Loaded[]> {
-  const contactIds = [...new Set(inputs.map((i) => i.contactId))];
-  const callIds = [...new Set(inputs.flatMap((i) => (i.callId === null ? [] : [i.callId])))];
+export async function readComposeRows(db: Db, contactIds: number[]): Promise<ComposeRows> {
   const contacts = new Map((await db.selectFrom('contacts').select(['id', 'phone_number', 'status', 'contact_data', 'campaign_id'])
-    .where('id', 'in', contactIds).execute()).map((c) => [c.id, c]));
+    .where('id', 'in', [...new Set(contactIds)]).execute()).map((c) => [c.id, c]));
   const campaignIds = [...new Set([...contacts.values()].map((c) => c.campaign_id))];
   const campaigns = new Map(campaignIds.length === 0 ? [] : (await db.selectFrom('campaigns')
     .select(['id', 'title', 'description', 'campaign_type', 'campaign_phone', 'campaign_data'])
     .where('id', 'in', campaignIds).execute()).map((c) => [c.id, c]));
-  const settings = await messagingSettingsOfMany(db, campaignIds);
+  return { contacts, campaigns, settings: await messagingSettingsOfMany(db, campaignIds) };
+}
+
+async function loadContexts(db: Db, inputs: ComposeInput[], { contacts, campaigns, settings }: ComposeRows, options: { forModel: boolean }): Promise<Loaded[]> {
+  const contactIds = [...new Set(inputs.map((i) => i.contactId))];
+  const callIds = [...new Set(inputs.flatMap((i) => (i.callId === null ? [] : [i.callId])))];
   const calls = new Map(callIds.length === 0 ? [] : (await db.selectFrom('calls')
     .select(['id', 'status', 'action_status', 'call_duration', 'start_time', 'call_data'])
     .where('id', 'in', callIds).execute()).map((c) => [c.id, c]));
@@ -119,11 +133,15 @@ async function loadContexts(db: Db, inputs: ComposeInput[], options: { forModel:
   });
 }
 
+/** The last THREAD_TURNS messages of each contact, oldest first, in one statement (messages_contact_id per contact). */
 async function threadsOf(db: Db, contactIds: number[]): Promise<Map<number, Loaded['thread']>> {
-  const out = new Map<number, Loaded['thread']>();
-  for (const id of contactIds) {
-    const rows = await db.selectFrom('messages').select(['role_id', 'body']).where('contact_id', '=', id).orderBy('id', 'desc').limit(THREAD_TURNS).execute();
-    out.set(id, rows.reverse().map((m) => ({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body })));
-  }
+  const out = new Map<number, Loaded['thread']>(contactIds.map((id) => [id, []]));
+  if (contactIds.length === 0) return out;
+  const { rows } = await sql<{ contact_id: number; role_id: string; body: string }>`
+    SELECT u.id AS contact_id, m.role_id, m.body
+    FROM unnest(${contactIds}::bigint[]) AS u(id)
+    CROSS JOIN LATERAL (SELECT id, role_id, body FROM messages WHERE contact_id = u.id ORDER BY id DESC LIMIT ${THREAD_TURNS}) m
+    ORDER BY u.id, m.id`.execute(db);
+  for (const m of rows) out.get(Number(m.contact_id))!.push({ from: m.role_id === 'contact' ? 'person' : 'business', text: m.body });
   return out;
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.ts';
 import type { MessageJobRow } from '../../db/tables/messaging.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import type { SimTextReply, TextSendResult } from '../../messaging/text-channel.ts';
-import { composeTexts, type ComposedText } from './compose-text.ts';
+import { composeTexts, type ComposedText, type ComposeRows } from './compose-text.ts';
 import { messagingSettingsOfMany, type MessagingSettings } from './messaging-defaults.ts';
 import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.repository.ts';
 import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts';
@@ -15,7 +15,7 @@ const SIM_TEXT_REPLIES = new Set<string>(['none', 'question', 'call_me', 'stop',
 
 /**
  * A batch of claimed jobs, from their words to the vendor's answers:
- * 1. read the contacts, campaigns and settings; when a model will write, ask the law first
+ * 1. read the contacts, campaigns and settings once (the law's inputs and the words' data); when a model will write, ask the law first
  *    without locks (a text that must wait or may not go costs no model call);
  * 2. write the words (an operator's as given, else composeTexts);
  * 3. one transaction: the jobs still ours, the contacts locked (id order), the law asked again
@@ -25,7 +25,7 @@ const SIM_TEXT_REPLIES = new Set<string>(['none', 'question', 'call_me', 'stop',
  */
 export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: string): Promise<void> {
   if (jobs.length === 0) return;
-  const targets = await loadTargets(deps, jobs);
+  const { targets, rows } = await loadTargets(deps, jobs);
   const gone = jobs.filter((j) => !targets.has(j.id));
   await settleJobs(deps.db, gone.map((j) => ({ id: j.id, status: 'skipped', reason: 'the contact or campaign no longer exists' })));
   let live = jobs.filter((j) => targets.has(j.id));
@@ -36,7 +36,7 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
     live = live.filter((_, i) => early[i]!.kind === 'send');
   }
   const composing = live.filter((j) => j.body === null);
-  const composed = await composeTexts(deps, composing.map((j) => ({ contactId: j.contact_id, callId: j.call_id, purpose: j.purpose, replyToMessageId: j.reply_to_message_id })));
+  const composed = await composeTexts(deps, composing.map((j) => ({ contactId: j.contact_id, callId: j.call_id, purpose: j.purpose, replyToMessageId: j.reply_to_message_id })), rows);
   const words = new Map<number, Pick<ComposedText, 'body' | 'segments' | 'encoding'>>(composing.map((j, i) => [j.id, composed[i]!]));
   for (const j of live) if (j.body !== null) words.set(j.id, { body: j.body, ...countSegments(j.body) });
   const routes = await routesOf(deps, live, targets);
@@ -105,10 +105,15 @@ interface Target {
   law: TextLawInput;
 }
 
-async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<Map<number, Target>> {
+/**
+ * The batch's contacts with their campaigns and settings, in two statements: the law's inputs
+ * (`targets`, by job) and the rows the words are filled from (`rows`, for composeTexts).
+ */
+async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<{ targets: Map<number, Target>; rows: ComposeRows }> {
   const rows = await deps.db.selectFrom('contacts as c').innerJoin('campaigns as k', 'k.id', 'c.campaign_id')
     .select(['c.id', 'c.status', 'c.phone_number', 'c.timezone', 'c.message_attempts', 'c.contact_data',
-      'k.id as campaign_id', 'k.is_paused', 'k.is_archive', 'k.is_auto_ai_message', 'k.campaign_phone', 'k.work_schedule'])
+      'k.id as campaign_id', 'k.is_paused', 'k.is_archive', 'k.is_auto_ai_message', 'k.campaign_phone', 'k.work_schedule',
+      'k.title', 'k.description', 'k.campaign_type', 'k.campaign_data'])
     .select((eb) => [
       eb.cast<string | null>('k.call_allowed_from_time', 'text').as('call_allowed_from_time'),
       eb.cast<string | null>('k.call_allowed_to_time', 'text').as('call_allowed_to_time'),
@@ -138,7 +143,16 @@ async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<Map<numbe
       },
     });
   }
-  return out;
+  return {
+    targets: out,
+    rows: {
+      contacts: new Map(rows.map((r) => [r.id, { id: r.id, phone_number: r.phone_number, status: r.status, contact_data: r.contact_data, campaign_id: r.campaign_id }])),
+      campaigns: new Map(rows.map((r) => [r.campaign_id, {
+        id: r.campaign_id, title: r.title, description: r.description, campaign_type: r.campaign_type, campaign_phone: r.campaign_phone, campaign_data: r.campaign_data,
+      }])),
+      settings,
+    },
+  };
 }
 
 async function routesOf(deps: Deps, jobs: MessageJobRow[], targets: Map<number, Target>): Promise<Map<number, TextRoute>> {

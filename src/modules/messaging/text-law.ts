@@ -52,17 +52,16 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     if (wait) verdicts[i] = { kind: 'wait', ...wait };
   }
 
-  const keys = open().map(({ input }) => ({ ownerId: input.ownerId, phone: input.contact.phone_number }));
-  const suppressed = await suppressionsOf(trx, keys, now);
-  const landlines = await landlinesOf(trx, keys);
+  // Read at once, after the caps' locks (lawFacts): a batch asks the database three times, not six.
+  const facts = await lawFacts(trx, open().map(({ input }) => input), now);
   for (const { input, i } of open()) {
     const key = `${input.ownerId}|${input.contact.phone_number}`;
-    const s = suppressed.get(key);
+    const s = facts.suppressed.get(key);
     if (s) verdicts[i] = { kind: 'skip', reason: suppressedReason(s) };
-    else if (landlines.has(key)) verdicts[i] = { kind: 'skip', reason: 'the number cannot receive texts (a vendor reported a landline)' };
+    else if (facts.landlines.has(key)) verdicts[i] = { kind: 'skip', reason: 'the number cannot receive texts (a vendor reported a landline)' };
   }
 
-  const limits = await accountTextLimits(trx, open().map(({ input }) => input.ownerId));
+  const limits = facts.limits;
   for (const { input, i } of open()) {
     const rule = await windowRuleFor(input.campaign, input.contact, limits.get(input.ownerId)!.quiet);
     const opening = nextOpening(rule, now);
@@ -70,7 +69,7 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     else if (opening > now) verdicts[i] = { kind: 'wait', until: opening, reason: 'outside the contact\'s calling window or the account\'s quiet hours' };
   }
 
-  const replies = await repliesSince(trx, open().filter(({ input }) => input.purpose === 'reply').map(({ input }) => input.contact.id), new Date(now.getTime() - DAY));
+  const replies = facts.replies;
   for (const { input, i } of open()) {
     if (input.purpose !== 'reply') continue;
     const n = replies.get(input.contact.id) ?? 0;
@@ -80,9 +79,8 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     replies.set(input.contact.id, n + 1);
   }
 
-  const capped = open();
-  const starts = await recentTextStarts(trx, capped.map(({ input }) => ({ ownerId: input.ownerId, phone: input.contact.phone_number })), now);
-  for (const { input, i } of capped) {
+  const starts = facts.starts;
+  for (const { input, i } of open()) {
     const key = `${input.ownerId}|${input.contact.phone_number}`;
     const l = limits.get(input.ownerId)!;
     const before = starts.get(key) ?? [];
@@ -121,53 +119,68 @@ interface AccountTextLimits {
   perWeek: number;
 }
 
-async function accountTextLimits(trx: Trx, ownerIds: number[]): Promise<Map<number, AccountTextLimits>> {
-  const out = new Map<number, AccountTextLimits>(ownerIds.map((id) => [id, { quiet: quietBounds(DEFAULT_COMPLIANCE), perDay: DEFAULT_TEXT_CAPS.maxPerDay, perWeek: DEFAULT_TEXT_CAPS.maxPerWeek }]));
-  if (ownerIds.length === 0) return out;
-  const rows = await trx.selectFrom('account_compliance')
-    .select(['owner_id', sql<string>`quiet_hours_from::text`.as('from'), sql<string>`quiet_hours_to::text`.as('to'), 'max_texts_per_day', 'max_texts_per_week'])
-    .where('owner_id', 'in', [...new Set(ownerIds)]).execute();
-  for (const r of rows) out.set(Number(r.owner_id), { quiet: [secondsOfDay(r.from), secondsOfDay(r.to)], perDay: r.max_texts_per_day, perWeek: r.max_texts_per_week });
-  return out;
+interface LawFacts {
+  suppressed: Map<string, { id: number; reason: string | null }>;
+  /** `owner|phone` of the numbers a vendor called a landline. */
+  landlines: Set<string>;
+  limits: Map<number, AccountTextLimits>;
+  /** AI replies sent to each contact (of a reply) in the last 24 hours. */
+  replies: Map<number, number>;
+  /** Starts (ms) of the texts the account started to each capped number in the last week. */
+  starts: Map<string, number[]>;
 }
 
 type Key = { ownerId: number; phone: string };
 const unique = (keys: Key[]) => [...new Map(keys.map((k) => [`${k.ownerId}|${k.phone}`, k])).values()]
   .sort((a, b) => a.ownerId - b.ownerId || (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
 
-/** Starts (ms) of the texts the account started to each number in the last week, under the numbers' locks. */
-async function recentTextStarts(trx: Trx, keys: Key[], now: Date): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  const u = unique(keys);
-  if (u.length === 0) return out;
-  await sql`
-    SELECT pg_advisory_xact_lock(${TEXT_LOCK_CLASS}, hashtext(k.o::text || '|' || k.p))
-    FROM unnest(${u.map((k) => k.ownerId)}::bigint[], ${u.map((k) => k.phone)}::text[]) WITH ORDINALITY AS k(o, p, n) ORDER BY k.n`.execute(trx);
-  const { rows } = await sql<{ owner_id: number; to_number: string; starts: Date[] }>`
-    SELECT m.owner_id, m.to_number, array_agg(m.created_at ORDER BY m.created_at) AS starts
-    FROM messages m JOIN unnest(${u.map((k) => k.ownerId)}::bigint[], ${u.map((k) => k.phone)}::text[]) AS k(o, p)
-      ON m.owner_id = k.o AND m.to_number = k.p
-    WHERE m.direction = 'outbound' AND m.purpose IS DISTINCT FROM 'reply' AND m.created_at > ${new Date(now.getTime() - 7 * DAY)}::timestamptz
-    GROUP BY m.owner_id, m.to_number`.execute(trx);
-  for (const r of rows) out.set(`${r.owner_id}|${r.to_number}`, r.starts.map((d) => new Date(d).getTime()));
-  return out;
-}
-
-async function landlinesOf(trx: Trx, keys: Key[]): Promise<Set<string>> {
-  const u = unique(keys);
-  if (u.length === 0) return new Set();
-  const { rows } = await sql<{ owner_id: number; to_number: string }>`
-    SELECT DISTINCT m.owner_id, m.to_number
-    FROM messages m JOIN unnest(${u.map((k) => k.ownerId)}::bigint[], ${u.map((k) => k.phone)}::text[]) AS k(o, p)
-      ON m.owner_id = k.o AND m.to_number = k.p
-    WHERE m.direction = 'outbound' AND m.error_code = ANY(${[...NOT_TEXTABLE_CODES]}::text[])`.execute(trx);
-  return new Set(rows.map((r) => `${r.owner_id}|${r.to_number}`));
-}
-
-async function repliesSince(trx: Trx, contactIds: number[], since: Date): Promise<Map<number, number>> {
-  if (contactIds.length === 0) return new Map();
-  const rows = await trx.selectFrom('messages').select(['contact_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('contact_id', 'in', [...new Set(contactIds)]).where('direction', '=', 'outbound').where('purpose', '=', 'reply')
-    .where('created_at', '>', since).groupBy('contact_id').execute();
-  return new Map(rows.map((r) => [Number(r.contact_id), Number(r.n)]));
+/**
+ * What the law reads of these texts' numbers, contacts and accounts, in three statements: the
+ * caps' locks, the do-not-call list (reach-law.ts, the dialer's rule), and the rest in one. The
+ * locks (one per (account, number), in that order, as the dialer's) come first: a statement's
+ * snapshot is taken when it starts, so the texts counted must be read by a later statement.
+ * The numbers locked are those of every text its own state left open, a few more than the caps
+ * will count (a text a later check stops holds its lock to the commit: a wait, not a wrong
+ * count). Replies are bounded per contact, not by the caps: their numbers are neither locked nor counted.
+ */
+async function lawFacts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<LawFacts> {
+  const keys = unique(inputs.map((input) => ({ ownerId: input.ownerId, phone: input.contact.phone_number })));
+  const capped = unique(inputs.filter((input) => input.purpose !== 'reply').map((input) => ({ ownerId: input.ownerId, phone: input.contact.phone_number })));
+  const replyContacts = [...new Set(inputs.filter((input) => input.purpose === 'reply').map((input) => input.contact.id))];
+  const owners = [...new Set(inputs.map((input) => input.ownerId))];
+  const limits = new Map<number, AccountTextLimits>(owners.map((id) => [id, { quiet: quietBounds(DEFAULT_COMPLIANCE), perDay: DEFAULT_TEXT_CAPS.maxPerDay, perWeek: DEFAULT_TEXT_CAPS.maxPerWeek }]));
+  const facts: LawFacts = { suppressed: new Map(), landlines: new Set(), limits, replies: new Map(), starts: new Map() };
+  if (inputs.length === 0) return facts;
+  if (capped.length > 0) {
+    await sql`
+      SELECT pg_advisory_xact_lock(${TEXT_LOCK_CLASS}, hashtext(k.o::text || '|' || k.p))
+      FROM unnest(${capped.map((k) => k.ownerId)}::bigint[], ${capped.map((k) => k.phone)}::text[]) WITH ORDINALITY AS k(o, p, n) ORDER BY k.n`.execute(trx);
+  }
+  facts.suppressed = await suppressionsOf(trx, keys, now);
+  const isCapped = new Set(capped.map((k) => `${k.ownerId}|${k.phone}`));
+  // One row; each column a json list. Starts are whole ms (as pg's Dates were), the caps' index
+  // (messages_caps: owner_id, to_number, created_at WHERE outbound) serves both per-number reads.
+  const { rows: [row] } = await sql<{ numbers: { o: number; p: string; landline: boolean; starts: number[] | null }[]; limits: { o: number; from: string; to: string; day: number; week: number }[]; replies: { c: number; n: number }[] }>`
+    SELECT
+      (SELECT coalesce(json_agg(json_build_object('o', k.o, 'p', k.p,
+          'landline', EXISTS (SELECT 1 FROM messages m WHERE m.owner_id = k.o AND m.to_number = k.p AND m.direction = 'outbound'
+            AND m.error_code = ANY(${[...NOT_TEXTABLE_CODES]}::text[])),
+          'starts', CASE WHEN k.capped THEN (SELECT array_agg(floor(extract(epoch FROM m.created_at) * 1000)::float8 ORDER BY m.created_at)
+            FROM messages m WHERE m.owner_id = k.o AND m.to_number = k.p AND m.direction = 'outbound'
+              AND m.purpose IS DISTINCT FROM 'reply' AND m.created_at > ${new Date(now.getTime() - 7 * DAY)}::timestamptz) END)), '[]')
+        FROM unnest(${keys.map((k) => k.ownerId)}::bigint[], ${keys.map((k) => k.phone)}::text[], ${keys.map((k) => isCapped.has(`${k.ownerId}|${k.phone}`))}::bool[]) AS k(o, p, capped)) AS numbers,
+      (SELECT coalesce(json_agg(json_build_object('o', a.owner_id, 'from', a.quiet_hours_from::text, 'to', a.quiet_hours_to::text,
+          'day', a.max_texts_per_day, 'week', a.max_texts_per_week)), '[]')
+        FROM account_compliance a WHERE a.owner_id = ANY(${owners}::bigint[])) AS limits,
+      (SELECT coalesce(json_agg(json_build_object('c', r.contact_id, 'n', r.n)), '[]')
+        FROM (SELECT contact_id, count(*) AS n FROM messages WHERE contact_id = ANY(${replyContacts}::bigint[]) AND direction = 'outbound'
+          AND purpose = 'reply' AND created_at > ${new Date(now.getTime() - DAY)}::timestamptz GROUP BY contact_id) r) AS replies`.execute(trx);
+  for (const n of row!.numbers) {
+    const key = `${n.o}|${n.p}`;
+    if (n.landline) facts.landlines.add(key);
+    if (n.starts) facts.starts.set(key, n.starts);
+  }
+  for (const l of row!.limits) limits.set(Number(l.o), { quiet: [secondsOfDay(l.from), secondsOfDay(l.to)], perDay: l.day, perWeek: l.week });
+  for (const r of row!.replies) facts.replies.set(Number(r.c), Number(r.n));
+  return facts;
 }
