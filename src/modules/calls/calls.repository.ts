@@ -98,12 +98,31 @@ export function callsPage(
   db: Db,
   args: { principal: Principal; filters: CallFilters; afterId?: number | undefined; skip: number; limit: number; fewMatches: boolean },
 ) {
-  let ids = matchingCalls(db, args.principal, args.filters);
-  if (args.afterId !== undefined) ids = ids.where('calls.id', '<', args.afterId);
+  const matching = (filters: CallFilters) => {
+    const ids = matchingCalls(db, args.principal, filters);
+    return args.afterId !== undefined ? ids.where('calls.id', '<', args.afterId) : ids;
+  };
+  const statuses = args.filters.statuses ?? [];
   const pageIds = args.fewMatches
-    ? db.selectFrom(ids.select('calls.id').offset(0).as('m')).select('m.id').orderBy('m.id', 'desc').limit(args.limit).offset(args.skip)
-    : ids.select('calls.id').orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
+    ? db.selectFrom(matching(args.filters).select('calls.id').offset(0).as('m')).select('m.id').orderBy('m.id', 'desc').limit(args.limit).offset(args.skip)
+    : statuses.length > 1 && args.skip + args.limit <= MERGED_STATUS_WALK
+      ? mergedStatusWalks(db, statuses.map((status) => matching({ ...args.filters, statuses: [status] })), args.skip, args.limit)
+      : matching(args.filters).select('calls.id').orderBy('calls.id', 'desc').limit(args.limit).offset(args.skip);
   return pageWithCampaignTitle<CallRecord>(db, db.selectFrom('calls').select(callColumns).select(externalSessionId).where('calls.id', 'in', pageIds));
+}
+
+/** Past this many rows a page of several statuses walks the id order once, as before (each walk would hand out that many). */
+const MERGED_STATUS_WALK = 10_000;
+
+/**
+ * Several statuses: one walk per status, newest first, on calls_owner_status_idx (migration 0033),
+ * each stopping at skip + limit, merged by id. The planner cannot order `status IN (...)` by id from
+ * that index, and walking the id order instead reads every call newer than the matches.
+ */
+function mergedStatusWalks(db: Db, walks: ReturnType<typeof matchingCalls>[], skip: number, limit: number) {
+  const branches = walks.map((w) => sql`(${w.select('calls.id').orderBy('calls.id', 'desc').limit(skip + limit)})`);
+  const merged = sql<{ id: number }>`(${sql.join(branches, sql` UNION ALL `)})`;
+  return db.selectFrom(merged.as('m')).select('m.id').orderBy('m.id', 'desc').limit(limit).offset(skip);
 }
 
 /** One call with its campaign's title, whoever owns it (the caller checks access). */
