@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import { isOpen } from '../src/modules/contact-lifecycle/calling-window.ts';
 import { windowRuleFor } from '../src/modules/contact-lifecycle/contact-window.ts';
+import { campaignShape, contactShape, propertySeed, quietHours } from './helpers/reach-scenario.ts';
 
 let h: DialerHarness;
 beforeAll(async () => {
@@ -11,24 +12,12 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const STATUSES = ['finished', 'busy_or_rejected', 'unavailable', 'voicemail', 'silence', 'failed', 'rejected', 'terminated'] as const;
-const hour = fc.integer({ min: 0, max: 23 }).map((n) => `${String(n).padStart(2, '0')}:00`);
 const scenario = fc.record({
-  campaigns: fc.array(fc.record({
-    limit: fc.integer({ min: 0, max: 3 }),
-    maxAttempts: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
-    interval: fc.constantFrom<number[] | null>([1], [2, 7], null),
-    window: fc.option(fc.tuple(hour, hour), { nil: null }),
-    zone: fc.constantFrom(null, 'Asia/Tokyo', 'Europe/Berlin'),
-  }), { minLength: 1, maxLength: 2 }),
-  contacts: fc.array(fc.record({
-    status: fc.constantFrom(...STATUSES),
-    duration: fc.integer({ min: 20, max: 900 }),
-    shared: fc.boolean(),
-  }), { minLength: 2, maxLength: 6 }),
+  campaigns: fc.array(campaignShape, { minLength: 1, maxLength: 2 }),
+  contacts: fc.array(contactShape, { minLength: 2, maxLength: 6 }),
   steps: fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 4, maxLength: 10 }),
   // The law on top: the account's quiet hours and caps, and the shared number suppressed mid-run.
-  quiet: fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 13, max: 24 })),
+  quiet: quietHours,
   caps: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 3 })),
   suppressAfterStep: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
 });
@@ -96,7 +85,7 @@ describe('dialer invariants under random schedules, limits and outcomes', () => 
         expect(starts.slice(0, i + 1).filter((u) => u > t - 86_400_000).length).toBeLessThanOrEqual(settings.max_calls_per_day);
         expect(starts.slice(0, i + 1).filter((u) => u > t - 7 * 86_400_000).length).toBeLessThanOrEqual(settings.max_calls_per_week);
       }
-    }), { numRuns: 12 });
+    }), { numRuns: 12, seed: propertySeed('dialer properties') });
     await h.t.request({ method: 'PUT', url: '/api/v1/compliance/settings', headers: h.account.headers, payload: { quiet_hours_from: '00:00', quiet_hours_to: '24:00', max_calls_per_day: 1000, max_calls_per_week: 1000 } });
   });
 });
