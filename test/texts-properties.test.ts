@@ -77,7 +77,6 @@ describe('text sender invariants under random schedules, caps, suppressions and 
 
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
       const runStart = sends.length;
-      const t0 = Date.now();
       const shared = usNumber();
       const caps = { perDay: s.textCaps[0], perWeek: s.textCaps[0] + s.textCaps[1] };
       const put = await h.t.request({
@@ -188,12 +187,11 @@ describe('text sender invariants under random schedules, caps, suppressions and 
         expect(outbound.length, `every outbound text of contact ${k.id} was sent`).toBe(theirs.length);
         expect((await h.contact(k.id)).message_attempts, `message_attempts of contact ${k.id}`).toBe(outbound.length);
       }
-      if (process.env.DEBUG_PROPS) console.log(JSON.stringify(s.campaigns), JSON.stringify(await db.selectFrom('calls').select(['status', 'start_time', 'end_time']).where('campaign_id', 'in', campaigns).execute()), JSON.stringify(await db.selectFrom('contacts').select(['status', 'next_action_reason']).where('campaign_id', 'in', campaigns).execute()), JSON.stringify(await db.selectFrom('message_jobs').select(['status', 'reason', 'due_at', 'purpose']).where('campaign_id', 'in', campaigns).execute()), h.clock.now());
-      if (process.env.DEBUG_PROPS) console.log('run ms', Date.now() - t0, mine.length);
       // What this world left undone must not leak into the next one.
       await db.updateTable('message_jobs').set({ status: 'cancelled', reason: 'end of a property run' }).where('status', '=', 'pending').execute();
       await db.updateTable('campaigns').set({ is_paused: true, is_auto_ai_message: false }).where('id', 'in', campaigns).execute();
-    }), { numRuns: Number(process.env.PROPERTY_RUNS ?? 10), seed: propertySeed('text properties') });
+    // A run is a second or more: shrinking is asked for (PROPERTY_SHRINK=1 with PROPERTY_SEED).
+    }), { numRuns: Number(process.env.PROPERTY_RUNS ?? 10), seed: propertySeed('text properties'), endOnFailure: !process.env.PROPERTY_SHRINK });
     await callAroundTheClock(db, h.account.id);
     // Not vacuous: the runs sent texts of every kind and the law held some back, for each reason.
     const purposes = await db.selectFrom('messages').select(['purpose', (eb) => eb.fn.countAll<number>().as('n')]).where('direction', '=', 'outbound').groupBy('purpose').execute();
