@@ -80,6 +80,8 @@ export interface FakeTwilioMessages {
   loseNextAnswers(n: number): void;
   /** The next `n` creates answer 500 (the message made or not: Twilio does not say). */
   failNext(n: number): void;
+  /** Answers every create `ms` late, the message already made (sends stay in flight meanwhile). */
+  delayAnswers(ms: number): void;
   /** Posts the statuses in order to the message's StatusCallback, signed; answers the app's HTTP statuses. */
   report(sid: string, statuses: MessageStatus[], options?: { errorCode?: string; signWith?: string }): Promise<(number | null)[]>;
   /** Posts an inbound message to `url`, signed (with `signWith` to forge it). */
@@ -99,12 +101,14 @@ export async function startFakeTwilioMessages(options: FakeTwilioMessagesOptions
   let retryAfter = 2;
   let lose = 0;
   let fail = 0;
+  let delayMs = 0;
 
   const fake: FakeTwilioMessages = {
     url: '', accountSid, authToken, messages: [], requests: [],
     rateLimitNext: (n, sec = 2) => { rateLimited = n; retryAfter = sec; },
     loseNextAnswers: (n) => { lose = n; },
     failNext: (n) => { fail = n; },
+    delayAnswers: (ms) => { delayMs = ms; },
     async report(sid, statuses, opts = {}) {
       const message = fake.messages.find((m) => m.resource.sid === sid);
       if (!message?.params.StatusCallback) throw new Error(`fake Twilio: no message ${sid} with a StatusCallback`);
@@ -202,8 +206,12 @@ export async function startFakeTwilioMessages(options: FakeTwilioMessagesOptions
     req.on('end', () => {
       const answer = route(req, Buffer.concat(chunks).toString('utf8'));
       if ('drop' in answer) return void req.socket.destroy();
-      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'twilio-request-id': newSid('RQ'), ...answer.headers });
-      res.end(JSON.stringify(answer.body));
+      const write = () => {
+        res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'twilio-request-id': newSid('RQ'), ...answer.headers });
+        res.end(JSON.stringify(answer.body));
+      };
+      if (delayMs > 0) setTimeout(write, delayMs);
+      else write();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -39,7 +39,12 @@ export interface JobSettlement {
   messageId?: number | null;
 }
 
-/** Ends or reschedules many jobs in one statement. */
+/**
+ * Ends or reschedules many jobs in one statement. Only a job still claimed moves, or one whose
+ * message the caller names (a rate-limited send gives its job back): a sender that lost its claim
+ * (its lease ran out and another sent the job meanwhile) must not put a sent job back in the
+ * queue, where it would be sent a second time.
+ */
 export async function settleJobs(trx: Trx | Db, items: JobSettlement[]): Promise<void> {
   if (items.length === 0) return;
   const col = <T>(f: (j: JobSettlement) => T) => items.map(f);
@@ -49,7 +54,7 @@ export async function settleJobs(trx: Trx | Db, items: JobSettlement[]): Promise
     FROM unnest(${col((j) => j.id)}::bigint[], ${col((j) => j.status)}::text[], ${col((j) => j.reason)}::text[],
       ${col((j) => j.dueAt ?? null)}::timestamptz[], ${col((j) => j.messageId ?? null)}::bigint[], ${col((j) => j.messageId !== undefined)}::bool[])
       AS u(id, status, reason, due_at, message_id, set_message)
-    WHERE j.id = u.id`.execute(trx);
+    WHERE j.id = u.id AND (j.status = 'claimed' OR u.set_message)`.execute(trx);
 }
 
 /** Claims of this worker not processed (stop()): back to pending at once. */

@@ -4,6 +4,7 @@ import { runTextRound } from './text-sender.worker.ts';
 import { insertMessageJobs } from './message-jobs.repository.ts';
 import { claimDueTextJobs, reclaimStaleTextJobs } from './text-jobs.repository.ts';
 import type { TextProvider } from '../../messaging/text-channel.ts';
+import { sendTextJobs } from './send-text.ts';
 
 /** One send per job whatever runs at once, and what a crash leaves behind. */
 let h: DialerHarness;
@@ -74,5 +75,30 @@ describe('the text sender under concurrency and crashes', () => {
     expect(message).toMatchObject({ status: 'failed', error_code: '21614', error_message: 'the number is not a mobile number (a landline cannot receive texts)' });
     const later = await db().selectFrom('message_jobs').selectAll().where('contact_id', '=', contacts[0]!).where('purpose', '=', 'manual').executeTakeFirstOrThrow();
     expect(later.status).toBe('cancelled');
+  });
+
+  it('a sender that wakes after its lease, its job sent by another meanwhile, does not send it again', async () => {
+    // Sender A claims, stalls past its lease; B takes the job and sends it. A's first look at the
+    // law (with a model configured, before it writes) then sees B's text under a cap of one a
+    // day: "wait". That verdict must not put B's sent job back in the queue, or it goes twice.
+    const { contacts } = await jobs(1);
+    await db().updateTable('account_compliance').set({ max_texts_per_day: 1 }).where('owner_id', '=', h.account.id).execute();
+    try {
+      const stale = await claimDueTextJobs(db(), 'stalled', 10, h.clock.now());
+      expect(stale).toHaveLength(1);
+      h.clock.advance(6 * 60_000);
+      expect(await reclaimStaleTextJobs(db(), new Date(h.clock.now().getTime() - 5 * 60_000))).toBe(1);
+      expect(await runTextRound(h.t.deps, { workerId: 'other' })).toBe(1);
+      const withModel = { ...h.t.deps, config: { ...h.t.deps.config, LLM_BASE_URL: 'http://127.0.0.1:9/v1' } };
+      await sendTextJobs(withModel, stale, 'stalled');
+      h.clock.advance(25 * 3600_000);
+      await runTextRound(h.t.deps, { workerId: 'other' });
+      const [job] = await db().selectFrom('message_jobs').select(['status', 'message_id']).where('contact_id', '=', contacts[0]!).execute();
+      const messages = await db().selectFrom('messages').select('id').where('contact_id', '=', contacts[0]!).execute();
+      expect(messages).toHaveLength(1);
+      expect(job).toEqual({ status: 'sent', message_id: messages[0]!.id });
+    } finally {
+      await db().updateTable('account_compliance').set({ max_texts_per_day: 1000 }).where('owner_id', '=', h.account.id).execute();
+    }
   });
 });

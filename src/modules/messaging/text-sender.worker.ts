@@ -24,6 +24,8 @@ export interface TextSenderOptions {
   pollMs?: number;
   leaseMs?: number;
   lostAfterMs?: number;
+  /** How often the sweep hands back dead claims and fails lost sends (tests shorten it with the lease). */
+  sweepMs?: number;
   batch?: number;
 }
 
@@ -52,7 +54,7 @@ export function createTextSenderWorker(deps: Deps, options: TextSenderOptions = 
       // written for it (a written message is never sent twice).
       fail: async () => {},
       sweep: {
-        everyMs: SWEEP_EVERY_MS,
+        everyMs: options.sweepMs ?? SWEEP_EVERY_MS,
         run: async () => {
           const now = deps.clock.now().getTime();
           return (await reclaimStaleTextJobs(deps.db, new Date(now - leaseMs))) + (await failLostSends(deps.db, new Date(now - lostAfterMs)));
