@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextSend } from '../src/messaging/text-channel.ts';
 import { insertMessageJobs } from '../src/modules/messaging/message-jobs.repository.ts';
+import { runTextRound } from '../src/modules/messaging/text-sender.worker.ts';
+import { MESSAGING_DEFAULTS } from '../src/modules/messaging/messaging-defaults.ts';
 import { textRouteFor } from '../src/modules/messaging/text-routes.ts';
 import { startFakeTwilioMessages } from './fakes/twilio-messages.ts';
 import { FROM, SID, TOKEN, textScene, type TextScene } from './helpers/text-scene.ts';
@@ -173,5 +175,44 @@ describe('Twilio status callbacks', () => {
     expect(jobs.find((j) => j.contact_id === unsub)).toMatchObject({ status: 'cancelled', reason: expect.stringContaining('opted out by text') });
     // The landline is not suppressed: it can still be called.
     expect(await db.selectFrom('suppressions').select('id').where('phone_number', '=', '+14155550112').executeTakeFirst()).toBeUndefined();
+  });
+});
+
+describe('WhatsApp\'s 24-hour window', () => {
+  it('sends the words inside it, the approved template outside it, and nothing (saying why) without a template', async () => {
+    const db = s.t.deps.db;
+    const talked = '+14155550121';
+    const quiet = '+14155550122';
+    const withTemplate = await s.campaign({ contacts: [{ phone: talked }, { phone: quiet }] });
+    const without = await s.campaign({ contacts: [{ phone: '+14155550123' }] });
+    const template = `HX${'ab'.repeat(16)}`;
+    await db.insertInto('campaign_messaging').values([
+      { ...MESSAGING_DEFAULTS, campaign_id: withTemplate.id, owner_id: s.alice.id, channel: 'whatsapp', whatsapp_content_sid: template, updated_at: new Date() },
+      { ...MESSAGING_DEFAULTS, campaign_id: without.id, owner_id: s.alice.id, channel: 'whatsapp', updated_at: new Date() },
+    ]).execute();
+    // The person wrote an hour ago (the service's clock): the window is open for them only.
+    const now = s.t.deps.clock.now();
+    await s.outbound(withTemplate.contacts[0]!, { direction: 'inbound', role_id: 'contact', source: 'whatsapp', purpose: null, status: 'received',
+      to_number: FROM, from_number: talked, created_at: new Date(now.getTime() - 3600_000) } as never);
+    const due = new Date(now.getTime() - 1000);
+    await insertMessageJobs(db, [...withTemplate.contacts, ...without.contacts].map((contactId, i) => ({
+      ownerId: s.alice.id, campaignId: i < 2 ? withTemplate.id : without.id, contactId, purpose: 'manual' as const, body: 'Your quote is ready', dueAt: due,
+    })));
+    const before = s.fake.messages.length;
+    await runTextRound(s.t.deps);
+    const sent = s.fake.messages.slice(before).map((m) => m.params);
+    expect(sent).toHaveLength(2);
+    expect(sent.find((p) => p.To === `whatsapp:${talked}`)).toMatchObject({ Body: 'Your quote is ready' });
+    expect(sent.find((p) => p.To === `whatsapp:${talked}`)).not.toHaveProperty('ContentSid');
+    expect(sent.find((p) => p.To === `whatsapp:${quiet}`)).toMatchObject({ ContentSid: template });
+    expect(sent.find((p) => p.To === `whatsapp:${quiet}`)).not.toHaveProperty('Body');
+    const jobs = await db.selectFrom('message_jobs').select(['contact_id', 'status', 'reason']).where('campaign_id', 'in', [withTemplate.id, without.id]).orderBy('contact_id').execute();
+    expect(jobs).toEqual([
+      { contact_id: withTemplate.contacts[0], status: 'sent', reason: null },
+      { contact_id: withTemplate.contacts[1], status: 'sent', reason: null },
+      { contact_id: without.contacts[0], status: 'skipped', reason: expect.stringContaining('outside WhatsApp\'s 24-hour window') },
+    ]);
+    const quietRow = await db.selectFrom('messages').select('body').where('contact_id', '=', withTemplate.contacts[1]!).executeTakeFirstOrThrow();
+    expect(quietRow.body).toContain(`WhatsApp template ${template}`);
   });
 });

@@ -8,6 +8,9 @@ import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.rep
 import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts';
 import { textRouteFor, type TextRoute } from './text-routes.ts';
 import { recordSendResults } from './send-result.ts';
+import { openWhatsAppSessions, whatsappForm } from './whatsapp-window.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { countTextAttempts } from '../contact-lifecycle/contact-lifecycle.repository.ts';
 
 /** What a contact's `_sim.text_reply` may ask the simulator for; anything else lets it draw. */
@@ -27,12 +30,12 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
   if (jobs.length === 0) return;
   const { targets, rows } = await loadTargets(deps, jobs);
   const gone = jobs.filter((j) => !targets.has(j.id));
-  await settleJobs(deps.db, gone.map((j) => ({ id: j.id, status: 'skipped', reason: 'the contact or campaign no longer exists' })));
+  await settleJobs(deps.db, gone.map((j) => ({ id: j.id, status: 'skipped', reason: 'the contact or campaign no longer exists' })), workerId);
   let live = jobs.filter((j) => targets.has(j.id));
 
   if (deps.config.LLM_BASE_URL !== undefined && live.some((j) => j.body === null)) {
     const early = await deps.db.transaction().execute((trx) => textVerdicts(trx, live.map((j) => targets.get(j.id)!.law), deps.clock.now()));
-    await settleJobs(deps.db, live.flatMap((j, i) => settlement(j, early[i]!)));
+    await settleJobs(deps.db, live.flatMap((j, i) => settlement(j, early[i]!)), workerId);
     live = live.filter((_, i) => early[i]!.kind === 'send');
   }
   const composing = live.filter((j) => j.body === null);
@@ -41,6 +44,8 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
   for (const j of live) if (j.body !== null) words.set(j.id, { body: j.body, ...countSegments(j.body) });
   const routes = await routesOf(deps, live, targets);
 
+  // Per job: the WhatsApp template it goes out as (outside the 24-hour window), else its words.
+  const templates = new Map<number, string>();
   const written = await deps.db.transaction().execute(async (trx) => {
     const ours = await lockClaimedJobs(trx, live.map((j) => j.id), workerId);
     const mine = live.filter((j) => ours.has(j.id));
@@ -49,6 +54,7 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
     const now = deps.clock.now();
     const present = mine.filter((j) => fresh.has(j.contact_id));
     const verdicts = await textVerdicts(trx, present.map((j) => ({ ...targets.get(j.id)!.law, contact: fresh.get(j.contact_id)! })), now);
+    await applyWhatsAppWindow(trx, present, verdicts, (j) => targets.get(j.id)!.settings, now, templates);
     const sending = present.filter((_, i) => verdicts[i]!.kind === 'send');
     const rows = sending.length === 0 ? [] : await trx.insertInto('messages').values(sending.map((j) => {
       const t = targets.get(j.id)!;
@@ -57,7 +63,7 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
       return {
         owner_id: j.owner_id, campaign_id: j.campaign_id, contact_id: j.contact_id, call_id: j.call_id,
         direction: 'outbound' as const, role_id: j.purpose === 'manual' ? 'operator' as const : 'assistant' as const, source: t.settings.channel,
-        purpose: j.purpose, body: w.body, status: 'sending' as const, to_number: fresh.get(j.contact_id)!.phone_number, from_number: route.from,
+        purpose: j.purpose, body: templates.has(j.id) ? `WhatsApp template ${templates.get(j.id)} (outside the 24-hour window; the words written were not sent)` : w.body, status: 'sending' as const, to_number: fresh.get(j.contact_id)!.phone_number, from_number: route.from,
         provider: route.provider.name, voice_connection_id: route.connectionId, segments: w.segments, encoding: w.encoding,
         sent_by_user_id: j.sent_by_user_id, sent_by_sub_user_id: j.sent_by_sub_user_id,
         // The service's clock, as calls' start_time: the caps count texts by it.
@@ -82,7 +88,7 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
     try {
       result = await routes.get(w.job.campaign_id)!.provider.send({
         messageId: w.messageId, channel: t.settings.channel, to: w.to, from: routes.get(w.job.campaign_id)!.from, body: words.get(w.job.id)!.body,
-        messagingServiceSid: t.settings.messaging_service_sid, contentSid: t.settings.whatsapp_content_sid, simReply: t.simReply,
+        messagingServiceSid: t.settings.messaging_service_sid, contentSid: templates.get(w.job.id) ?? null, simReply: t.simReply,
       });
     } catch (error) {
       result = { kind: 'lost', message: (error as Error).message };
@@ -90,6 +96,25 @@ export async function sendTextJobs(deps: Deps, jobs: MessageJobRow[], workerId: 
     return { ...w, result };
   }));
   await recordSendResults(deps, results);
+}
+
+/**
+ * WhatsApp texts inside the transaction, after the law: inside the 24-hour window as written,
+ * outside it as the campaign's approved template (recorded in `templates`), else skipped with
+ * the reason (whatsapp-window.ts), never tried.
+ */
+async function applyWhatsAppWindow(
+  trx: Transaction<Database>, jobs: MessageJobRow[], verdicts: TextVerdict[], settingsOf: (j: MessageJobRow) => MessagingSettings, now: Date, templates: Map<number, string>,
+) {
+  const whatsapp = jobs.filter((j, i) => verdicts[i]!.kind === 'send' && settingsOf(j).channel === 'whatsapp');
+  if (whatsapp.length === 0) return;
+  const open = await openWhatsAppSessions(trx, whatsapp.map((j) => j.contact_id), now);
+  for (const [i, j] of jobs.entries()) {
+    if (verdicts[i]!.kind !== 'send' || settingsOf(j).channel !== 'whatsapp') continue;
+    const form = whatsappForm(open.has(j.contact_id), settingsOf(j).whatsapp_content_sid);
+    if (form.kind === 'closed') verdicts[i] = { kind: 'skip', reason: form.reason };
+    else if (form.kind === 'template') templates.set(j.id, form.contentSid);
+  }
 }
 
 function settlement(job: MessageJobRow, verdict: TextVerdict): JobSettlement[] {

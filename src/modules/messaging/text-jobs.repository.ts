@@ -43,9 +43,10 @@ export interface JobSettlement {
  * Ends or reschedules many jobs in one statement. Only a job still claimed moves, or one whose
  * message the caller names (a rate-limited send gives its job back): a sender that lost its claim
  * (its lease ran out and another sent the job meanwhile) must not put a sent job back in the
- * queue, where it would be sent a second time.
+ * queue, where it would be sent a second time. `claimedBy`: only this worker's claims move (a
+ * settlement made outside the claim's locks, by a sender whose claim another may have taken).
  */
-export async function settleJobs(trx: Trx | Db, items: JobSettlement[]): Promise<void> {
+export async function settleJobs(trx: Trx | Db, items: JobSettlement[], claimedBy?: string): Promise<void> {
   if (items.length === 0) return;
   const col = <T>(f: (j: JobSettlement) => T) => items.map(f);
   await sql`
@@ -54,7 +55,7 @@ export async function settleJobs(trx: Trx | Db, items: JobSettlement[]): Promise
     FROM unnest(${col((j) => j.id)}::bigint[], ${col((j) => j.status)}::text[], ${col((j) => j.reason)}::text[],
       ${col((j) => j.dueAt ?? null)}::timestamptz[], ${col((j) => j.messageId ?? null)}::bigint[], ${col((j) => j.messageId !== undefined)}::bool[])
       AS u(id, status, reason, due_at, message_id, set_message)
-    WHERE j.id = u.id AND (j.status = 'claimed' OR u.set_message)`.execute(trx);
+    WHERE j.id = u.id AND ((j.status = 'claimed' AND (${claimedBy ?? null}::text IS NULL OR j.locked_by = ${claimedBy ?? null})) OR u.set_message)`.execute(trx);
 }
 
 /** Claims of this worker not processed (stop()): back to pending at once. */

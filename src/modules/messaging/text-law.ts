@@ -59,6 +59,7 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     const s = facts.suppressed.get(key);
     if (s) verdicts[i] = { kind: 'skip', reason: suppressedReason(s) };
     else if (facts.landlines.has(key)) verdicts[i] = { kind: 'skip', reason: 'the number cannot receive texts (a vendor reported a landline)' };
+    else verdicts[i] = overTheContactMax(input, facts.sent);
   }
 
   const limits = facts.limits;
@@ -87,8 +88,12 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     const at = firstAllowed(before, now.getTime(), [[DAY, l.perDay], [7 * DAY, l.perWeek]]);
     if (at) {
       verdicts[i] = { kind: 'wait', until: at, reason: `text frequency caps (${l.perDay} a day, ${l.perWeek} a week to one number)` };
+    } else if (overTheContactMax(input, facts.sent)) {
+      verdicts[i] = overTheContactMax(input, facts.sent);
     } else {
       verdicts[i] = { kind: 'send' };
+      // A second follow-up to the same contact in this batch counts this one.
+      if (automatic(input)) facts.sent.set(input.contact.id, (facts.sent.get(input.contact.id) ?? 0) + 1);
       // A second text to the same number in this batch counts this one.
       starts.set(key, [...before, now.getTime()]);
     }
@@ -96,16 +101,27 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
   return verdicts.map((v) => v ?? { kind: 'send' });
 }
 
+const automatic = (input: TextLawInput) => input.purpose === 'follow_up' || input.purpose === 'confirmation';
+
+/**
+ * The campaign's max_per_contact, over the texts sent to the contact other than replies to the
+ * person (message_attempts counts every outbound text: the interface's counter, not this limit).
+ * Null when the text may go as far as this rule is concerned.
+ */
+function overTheContactMax(input: TextLawInput, sent: Map<number, number>): TextVerdict | null {
+  if (!automatic(input)) return null;
+  const n = sent.get(input.contact.id) ?? 0;
+  return n >= input.settings.max_per_contact
+    ? { kind: 'skip', reason: `the contact already had ${n} texts other than replies (max_per_contact ${input.settings.max_per_contact})` }
+    : null;
+}
+
 /** What the contact's and campaign's own state decide, before any lookup; null: ask the rest. */
 function stateVerdict(input: TextLawInput, now: Date): TextVerdict | null {
   const { contact, campaign, purpose } = input;
-  const automatic = purpose === 'follow_up' || purpose === 'confirmation';
-  if (automatic && !campaign.is_auto_ai_message) return { kind: 'skip', reason: 'the campaign no longer sends texts (is_auto_ai_message is off)' };
+  if (automatic(input) && !campaign.is_auto_ai_message) return { kind: 'skip', reason: 'the campaign no longer sends texts (is_auto_ai_message is off)' };
   if (purpose === 'reply' && !input.settings.ai_replies) return { kind: 'skip', reason: 'the campaign\'s AI replies are off' };
   if (contact.status === 'do_not_disturb') return { kind: 'skip', reason: 'the contact is do_not_disturb' };
-  if (automatic && contact.message_attempts >= input.settings.max_per_contact) {
-    return { kind: 'skip', reason: `the contact already had ${contact.message_attempts} texts (max_per_contact ${input.settings.max_per_contact})` };
-  }
   if (campaign.is_archive) return { kind: 'skip', reason: 'the campaign is archived' };
   if (campaign.is_paused || contact.status === 'paused') {
     return { kind: 'wait', until: new Date(now.getTime() + PAUSED_RECHECK_MS), reason: campaign.is_paused ? 'the campaign is paused' : 'the contact is paused' };
@@ -126,6 +142,8 @@ interface LawFacts {
   limits: Map<number, AccountTextLimits>;
   /** AI replies sent to each contact (of a reply) in the last 24 hours. */
   replies: Map<number, number>;
+  /** Outbound texts other than replies sent to each contact (of a follow-up or confirmation), ever. */
+  sent: Map<number, number>;
   /** Starts (ms) of the texts the account started to each capped number in the last week. */
   starts: Map<string, number[]>;
 }
@@ -147,9 +165,10 @@ async function lawFacts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<La
   const keys = unique(inputs.map((input) => ({ ownerId: input.ownerId, phone: input.contact.phone_number })));
   const capped = unique(inputs.filter((input) => input.purpose !== 'reply').map((input) => ({ ownerId: input.ownerId, phone: input.contact.phone_number })));
   const replyContacts = [...new Set(inputs.filter((input) => input.purpose === 'reply').map((input) => input.contact.id))];
+  const limitedContacts = [...new Set(inputs.filter((input) => input.purpose === 'follow_up' || input.purpose === 'confirmation').map((input) => input.contact.id))];
   const owners = [...new Set(inputs.map((input) => input.ownerId))];
   const limits = new Map<number, AccountTextLimits>(owners.map((id) => [id, { quiet: quietBounds(DEFAULT_COMPLIANCE), perDay: DEFAULT_TEXT_CAPS.maxPerDay, perWeek: DEFAULT_TEXT_CAPS.maxPerWeek }]));
-  const facts: LawFacts = { suppressed: new Map(), landlines: new Set(), limits, replies: new Map(), starts: new Map() };
+  const facts: LawFacts = { suppressed: new Map(), landlines: new Set(), limits, replies: new Map(), sent: new Map(), starts: new Map() };
   if (inputs.length === 0) return facts;
   if (capped.length > 0) {
     await sql`
@@ -160,7 +179,7 @@ async function lawFacts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<La
   const isCapped = new Set(capped.map((k) => `${k.ownerId}|${k.phone}`));
   // One row; each column a json list. Starts are whole ms (as pg's Dates were), the caps' index
   // (messages_caps: owner_id, to_number, created_at WHERE outbound) serves both per-number reads.
-  const { rows: [row] } = await sql<{ numbers: { o: number; p: string; landline: boolean; starts: number[] | null }[]; limits: { o: number; from: string; to: string; day: number; week: number }[]; replies: { c: number; n: number }[] }>`
+  const { rows: [row] } = await sql<{ numbers: { o: number; p: string; landline: boolean; starts: number[] | null }[]; limits: { o: number; from: string; to: string; day: number; week: number }[]; replies: { c: number; n: number }[]; sent: { c: number; n: number }[] }>`
     SELECT
       (SELECT coalesce(json_agg(json_build_object('o', k.o, 'p', k.p,
           'landline', EXISTS (SELECT 1 FROM messages m WHERE m.owner_id = k.o AND m.to_number = k.p AND m.direction = 'outbound'
@@ -174,7 +193,10 @@ async function lawFacts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<La
         FROM account_compliance a WHERE a.owner_id = ANY(${owners}::bigint[])) AS limits,
       (SELECT coalesce(json_agg(json_build_object('c', r.contact_id, 'n', r.n)), '[]')
         FROM (SELECT contact_id, count(*) AS n FROM messages WHERE contact_id = ANY(${replyContacts}::bigint[]) AND direction = 'outbound'
-          AND purpose = 'reply' AND created_at > ${new Date(now.getTime() - DAY)}::timestamptz GROUP BY contact_id) r) AS replies`.execute(trx);
+          AND purpose = 'reply' AND created_at > ${new Date(now.getTime() - DAY)}::timestamptz GROUP BY contact_id) r) AS replies,
+      (SELECT coalesce(json_agg(json_build_object('c', r.contact_id, 'n', r.n)), '[]')
+        FROM (SELECT contact_id, count(*) AS n FROM messages WHERE contact_id = ANY(${limitedContacts}::bigint[]) AND direction = 'outbound'
+          AND purpose IS DISTINCT FROM 'reply' GROUP BY contact_id) r) AS sent`.execute(trx);
   for (const n of row!.numbers) {
     const key = `${n.o}|${n.p}`;
     if (n.landline) facts.landlines.add(key);
@@ -182,5 +204,6 @@ async function lawFacts(trx: Trx, inputs: TextLawInput[], now: Date): Promise<La
   }
   for (const l of row!.limits) limits.set(Number(l.o), { quiet: [secondsOfDay(l.from), secondsOfDay(l.to)], perDay: l.day, perWeek: l.week });
   for (const r of row!.replies) facts.replies.set(Number(r.c), Number(r.n));
+  for (const r of row!.sent) facts.sent.set(Number(r.c), Number(r.n));
   return facts;
 }

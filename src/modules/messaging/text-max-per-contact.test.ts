@@ -15,11 +15,10 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('max_per_contact', () => {
-  // KNOWN BUG (text-law.ts stateVerdict, not fixed here): the law compares contacts.message_attempts,
-  // which send-text.ts increments for every outbound text, AI replies included, so a contact that
-  // got an AI reply has used its follow-up. Expected: the follow-up goes. Turn `it.fails` into
-  // `it` when it is fixed.
-  it.fails('does not count the AI\'s replies to the person: a follow-up still goes after a reply', async () => {
+  // The law compared contacts.message_attempts, which counts every outbound text, AI replies
+  // included, so a contact that got an AI reply had used its follow-up. It now counts the texts
+  // other than replies.
+  it('does not count the AI\'s replies to the person: a follow-up still goes after a reply', async () => {
     const db = h.t.deps.db;
     const campaign = await h.campaign({ title: 'Replies', is_auto_ai_message: true });
     await db.insertInto('campaign_messaging').values({ ...MESSAGING_DEFAULTS, campaign_id: campaign, owner_id: h.account.id, max_per_contact: 1, updated_at: h.clock.now() }).execute();
