@@ -48,4 +48,23 @@ describe('choosing how to read a page', () => {
     const second = (await page(1000)).json();
     expect([...first.data, ...second.data].map((c: { id: number }) => c.id)).toEqual(expected);
   });
+
+  it('merges one walk per status for several statuses, page after page and with after_id, as the rows say', async () => {
+    // Statuses clustered in time, as a status common last year and rare now: the walks must merge by id.
+    await sql`UPDATE calls SET status = CASE WHEN id % 7 = 0 AND start_time < ${new Date(BASE + 1500 * 60_000)}::timestamptz THEN 'voicemail'
+                                         WHEN id % 11 = 0 THEN 'busy_or_rejected' ELSE 'finished' END WHERE owner_id = ${alice.id}`.execute(t.deps.db);
+    const expected = (await t.deps.db.selectFrom('calls').select('id').where('owner_id', '=', alice.id)
+      .where('status', 'in', ['voicemail', 'busy_or_rejected']).orderBy('id', 'desc').execute()).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(400);
+    const get = async (query: string) => (await t.request({ method: 'GET', url: `/api/v1/calls/?status=voicemail&status=busy_or_rejected&${query}`, headers: alice.headers })).json();
+    const pages = [await get('limit=100&skip=0'), await get('limit=100&skip=100'), await get('limit=100&skip=200')];
+    expect(pages[0].count).toBe(expected.length);
+    expect(pages.flatMap((p) => p.data.map((c: { id: number }) => c.id))).toEqual(expected.slice(0, 300));
+    const after = await get(`limit=50&after_id=${expected[120]}`);
+    expect(after.data.map((c: { id: number }) => c.id)).toEqual(expected.slice(121, 171));
+    // One status alone reads its own index, newest first.
+    const voicemail = (await t.request({ method: 'GET', url: '/api/v1/calls/?status=voicemail&limit=20', headers: alice.headers })).json();
+    expect(voicemail.data.map((c: { id: number }) => c.id)).toEqual((await t.deps.db.selectFrom('calls').select('id').where('owner_id', '=', alice.id)
+      .where('status', '=', 'voicemail').orderBy('id', 'desc').limit(20).execute()).map((r) => r.id));
+  });
 });
