@@ -79,6 +79,7 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
       ['action_status=transferred', '/api/v1/calls/?action_status=transferred'],
       ['start_time one day in March', `/api/v1/calls/?start_time_from=${day('2025-03-10')}&start_time_to=${day('2025-03-11')}`],
       ['end_time one day in March', `/api/v1/calls/?end_time_from=${day('2025-03-10')}&end_time_to=${day('2025-03-11')}`],
+      ['start_time one week in March', `/api/v1/calls/?start_time_from=${day('2025-03-10')}&start_time_to=${day('2025-03-17')}`],
       ['duration_from=400', '/api/v1/calls/?duration_from=400'],
       ['cost_from=0.8', '/api/v1/calls/?cost_from=0.8'],
       ['campaign_id=X', `/api/v1/calls/?campaign_id=${campaign}`],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/helpers/factories.ts';
 import { seed } from '../../../test/helpers/seed.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { fewerThanTheWalk } from './calls.service.ts';
+import { fewerThanTheWalk, sortsTheMatches } from './calls.service.ts';
 
 /**
  * The calls page reads its ids one of two ways (calls.repository.ts callsPage): walking the
@@ -33,6 +33,13 @@ describe('choosing how to read a page', () => {
     expect(fewerThanTheWalk(5475, 20, 2_000_000)).toBe(true); // a day in March
     expect(fewerThanTheWalk(666_864, 20, 2_000_000)).toBe(false); // a word in a third of the calls
     expect(fewerThanTheWalk(9999, 20, 2_000_000)).toBe(false); // a rare word: the walk stops soon enough
+    // A time range is one run of calls, not spread: at 10M calls a day in March (27,400 matches) failed
+    // the walk rule and was walked to the statement timeout (3 s, 503). It is sorted wherever it lies.
+    expect(fewerThanTheWalk(27_400, 20, 10_000_000)).toBe(false);
+    expect(sortsTheMatches({ count: 27_400, exact: false }, true)).toBe(true);
+    expect(sortsTheMatches({ count: 27_400, exact: false }, false)).toBe(false);
+    expect(sortsTheMatches({ count: 5_000_000, exact: false }, true)).toBe(false); // half the account: the walk finds them
+    expect(sortsTheMatches({ count: 800, exact: true }, false)).toBe(true);
   });
 
   it('answers an estimated time range read by sorting its matches exactly as the rows say, page after page', async () => {

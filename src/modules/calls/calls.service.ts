@@ -25,6 +25,19 @@ const usedFilters = (q: CallsQuery) =>
  */
 export const fewerThanTheWalk = (matches: number, wanted: number, total: number) => matches * matches <= wanted * total;
 
+/**
+ * A time range's matches are not spread over the calls, they are one run of them (ids follow
+ * start times), and the walk reads every call newer than the run: a day in March at 10M calls
+ * (27,000 matches) was read by walking and stopped at the statement timeout, as fewerThanTheWalk
+ * assumes spread matches. Up to this many, a time range's matches are read from the start-time
+ * index and sorted (27,000: tens of ms) wherever they lie.
+ */
+export const SORT_A_TIME_RANGE_UP_TO = 200_000;
+
+/** Whether the matches are read and sorted whatever their number against the walk's (fewerThanTheWalk decides the rest). */
+export const sortsTheMatches = (counted: { count: number; exact: boolean }, inATimeRange: boolean) =>
+  counted.exact || (inATimeRange && counted.count <= SORT_A_TIME_RANGE_UP_TO);
+
 /** The calls list with the API's pagination object; every query under the API's statement timeout. */
 export async function listCallsPage(args: { db: Db; principal: Principal; query: CallsQuery; defaultCountry: string; statementTimeoutMs: number }) {
   const q = args.query;
@@ -52,7 +65,8 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
     };
     // The count first: it tells the page how to read (callsPage's fewMatches).
     const counted = await countCalls(db, args.principal, filters);
-    const fewMatches = counted.bounded && (counted.exact || fewerThanTheWalk(counted.count, q.skip + q.limit, await visibleCalls(db, args.principal)));
+    const inATimeRange = [q.start_time_from, q.start_time_to, q.end_time_from, q.end_time_to].some((v) => v !== undefined);
+    const fewMatches = counted.bounded && (sortsTheMatches(counted, inATimeRange) || fewerThanTheWalk(counted.count, q.skip + q.limit, await visibleCalls(db, args.principal)));
     const page = await callsPage(db, { principal: args.principal, filters, afterId: q.after_id, skip: q.skip, limit: q.limit, fewMatches });
     return { data: page, count: counted.count, exact: counted.exact };
   });
