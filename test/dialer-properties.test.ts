@@ -263,8 +263,7 @@ describe('text sender invariants under random schedules, caps, suppressions and 
       for (const k of contacts) {
         const theirs = rows.filter((r) => Number(r.contact_id) === k.id).sort((a, b) => Number(a.id) - Number(b.id));
         // Automatic texts only while the contact had fewer than max_per_contact texts, replies to
-        // the person not counted (as documented; the service counts them too, stricter: see
-        // src/modules/messaging/text-max-per-contact.test.ts).
+        // the person not counted (as documented; src/modules/messaging/text-max-per-contact.test.ts).
         const counted = theirs.filter((r) => r.purpose !== 'reply');
         for (const [i, r] of counted.entries()) if (r.purpose === 'follow_up' || r.purpose === 'confirmation') expect(i, `max_per_contact of contact ${k.id}`).toBeLessThan(k.maxPerContact);
         const replies = theirs.filter((r) => r.purpose === 'reply').map((r) => r.created_at.getTime());

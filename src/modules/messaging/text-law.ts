@@ -92,8 +92,8 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
       verdicts[i] = overTheContactMax(input, facts.sent);
     } else {
       verdicts[i] = { kind: 'send' };
-      // A second follow-up to the same contact in this batch counts this one.
-      if (automatic(input)) facts.sent.set(input.contact.id, (facts.sent.get(input.contact.id) ?? 0) + 1);
+      // A follow-up later in this batch counts this text (an operator's too: only replies are not counted).
+      facts.sent.set(input.contact.id, (facts.sent.get(input.contact.id) ?? 0) + 1);
       // A second text to the same number in this batch counts this one.
       starts.set(key, [...before, now.getTime()]);
     }
