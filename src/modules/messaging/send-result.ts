@@ -5,6 +5,7 @@ import { textErrorWords, type TextSendResult } from '../../messaging/text-channe
 import { applyTextErrorCode } from './text-opt-out.ts';
 import { giveBackTextAttempt } from '../contact-lifecycle/contact-lifecycle.repository.ts';
 import { settleJobs } from './text-jobs.repository.ts';
+import { markCostLimitsReached } from './text-usage-limit.ts';
 
 /**
  * What the vendor answered to one send, written on its Message row:
@@ -34,6 +35,9 @@ export async function recordSendResults(deps: Deps, outcomes: SendOutcome[]): Pr
       FROM unnest(${col((a) => a.id)}::bigint[], ${col((a) => a.r.providerMessageId)}::text[], ${col((a) => a.r.status)}::text[], ${col((a) => a.r.cost ?? null)}::float8[])
         AS u(id, sid, status, cost)
       WHERE m.id = u.id`.execute(deps.db);
+    // Texts' cost may have reached a campaign's cost limit: say so now (text-usage-limit.ts).
+    const costly = outcomes.filter((o) => o.result.kind === 'accepted' && (o.result.cost ?? 0) > 0).map((o) => o.job.campaign_id);
+    await markCostLimitsReached(deps.db, costly, deps.clock.now());
   }
   for (const o of outcomes) if (o.result.kind !== 'accepted') await recordSendResult(deps, o);
 }

@@ -75,4 +75,15 @@ describe('a cost limit reached by texts', () => {
     expect(await messagesOf(c)).toHaveLength(2);
     expect((await campaignRow(c)).limit_reached).toBe(false);
   });
+
+  it('is marked reached as soon as the texts that reach it are sent, with no further text or call due', async () => {
+    // The simulator prices a text at 0.0079: two of them pass 0.01.
+    const c = await h.campaign({ limit_unit: 'cost', limit_value: 0.01, concurrent_call_limit: 1 });
+    const [a, b] = await h.contacts(c, [usNumber(), usNumber()], { contact_data: { _sim: { text_reply: 'none' } } });
+    await textTo(c, a!, 'one');
+    await textTo(c, b!, 'two');
+    expect(await runTextRound(h.t.deps)).toBe(2);
+    expect((await messagesOf(c)).map((m) => m.cost)).toEqual([0.0079, 0.0079]);
+    expect(await campaignRow(c)).toMatchObject({ limit_reached: true, limit_usage: 0.0158 });
+  });
 });

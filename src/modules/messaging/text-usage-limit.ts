@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { CAMPAIGN_BLOCKS } from '../contact-lifecycle/next-action.ts';
 import { limitActive, periodUsage, refreshUsage } from '../contact-lifecycle/usage-limit.ts';
@@ -37,4 +37,22 @@ export async function usageLimitWaits(trx: Trx, contactIds: number[], now: Date)
     out.set(r.contact_id, { until: new Date(Math.min(now.getTime() + RECHECK_MS, end)), reason: `${CAMPAIGN_BLOCKS.usage_limit} (limit_unit ${r.limit_unit}, limit_value ${r.limit_value})` });
   }
   return out;
+}
+
+/**
+ * After texts' cost was recorded: each of these campaigns whose live cost reached its active cost
+ * limit gets limit_reached now, not at its next call's end or next due text, so the campaign shows
+ * it and the sweep parks its due contacts. Only the campaign row is written (no contact lock held).
+ */
+export async function markCostLimitsReached(db: Kysely<Database>, campaignIds: number[], now: Date): Promise<void> {
+  const ids = [...new Set(campaignIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  const campaigns = await db.selectFrom('campaigns').select(['id', 'limit_start', 'limit_end', 'limit_value', 'limit_unit', 'limit_reached'])
+    .where('id', 'in', ids).where('limit_unit', '=', 'cost').where('limit_value', 'is not', null).where('limit_reached', '=', false).execute();
+  for (const k of campaigns) {
+    if (!limitActive(k, now)) continue;
+    await db.transaction().execute(async (trx) => {
+      if ((await periodUsage(trx, k)) >= k.limit_value!) await refreshUsage(trx, k, now);
+    });
+  }
 }
