@@ -86,10 +86,10 @@ describe.skipIf(!HAS_BROWSER)('integrations in the browser', () => {
     await page.getByRole('button', { name: 'Deliveries of CRM hook' }).click();
     const log = page.getByRole('dialog', { name: 'Deliveries of CRM hook' });
     const deliveries = log.getByRole('table', { name: 'Deliveries' });
-    const testRow = deliveries.getByRole('row').filter({ hasText: 'test' });
+    const testRow = deliveries.getByRole('row').filter({ hasText: 'Test' });
     await testRow.first().waitFor();
     expect(await testRow.count()).toBe(1);
-    expect(await testRow.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['test', 'Sent', '202']));
+    expect(await testRow.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['Test', 'Sent', '202']));
     await testRow.getByRole('button', { name: /^Redeliver delivery \d+$/ }).click();
     await log.getByRole('status').filter({ hasText: 'Redelivered: sent, HTTP 202' }).waitFor();
     await expect.poll(() => receiver.requests.length).toBe(before + 2);

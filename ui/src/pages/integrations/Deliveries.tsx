@@ -14,6 +14,10 @@ const COLOR = { sent: 'green', failed: 'red', pending: 'blue', skipped: 'gray' }
  * A webhook's delivery log, newest first, a page at a time, with its total ("about N" when the API
  * estimated it); any delivery can be sent again.
  */
+
+/** A delivery's kind in words (the API's kind values: docs/webhooks.md). */
+const KIND_WORDS: Record<string, string> = { call: 'After a call', text: 'Inbound text', test: 'Test', redeliver: 'Redelivery' };
+
 export function Deliveries({ webhook }: { webhook: Webhook }) {
   const f = useFormat();
   const [page, setPage] = useState(1);
@@ -28,14 +32,14 @@ export function Deliveries({ webhook }: { webhook: Webhook }) {
       <ScrollTable label="Deliveries table" minWidth={880}>
         <Table aria-label="Deliveries" striped>
           <Table.Thead>
-            <Table.Tr><Table.Th>Time</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Call</Table.Th><Table.Th>Status</Table.Th><Table.Th>HTTP status</Table.Th><Table.Th>Reason</Table.Th><Table.Th>Response</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
+            <Table.Tr><Table.Th>Time</Table.Th><Table.Th>Kind</Table.Th><Table.Th>About</Table.Th><Table.Th>Status</Table.Th><Table.Th>HTTP status</Table.Th><Table.Th>Reason</Table.Th><Table.Th>Response</Table.Th><Table.Th>Actions</Table.Th></Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((d) => (
               <Table.Tr key={d.id}>
                 <Table.Td miw={120}>{f.time(d.finished_at ?? d.created_at)}</Table.Td>
-                <Table.Td>{d.kind}</Table.Td>
-                <Table.Td>{d.call_id ?? ''}</Table.Td>
+                <Table.Td>{KIND_WORDS[d.kind] ?? d.kind}</Table.Td>
+                <Table.Td>{d.call_id !== null ? `Call ${d.call_id}` : d.message_id !== null ? `Text ${d.message_id}` : ''}</Table.Td>
                 <Table.Td><Badge color={COLOR[d.status]}>{f.deliveryStatus(d.status)}</Badge></Table.Td>
                 <Table.Td>{d.http_status ?? ''}</Table.Td>
                 <Table.Td miw={160}>{d.reason ?? ''}</Table.Td>
