@@ -4,7 +4,8 @@ import type { TextSend } from '../src/messaging/text-channel.ts';
 import { insertMessageJobs } from '../src/modules/messaging/message-jobs.repository.ts';
 import { runTextRound } from '../src/modules/messaging/text-sender.worker.ts';
 import { MESSAGING_DEFAULTS } from '../src/modules/messaging/messaging-defaults.ts';
-import { textRouteFor } from '../src/modules/messaging/text-routes.ts';
+import { textRouteFor, textRoutesFor } from '../src/modules/messaging/text-routes.ts';
+import { createAccount } from './helpers/factories.ts';
 import { startFakeTwilioMessages } from './fakes/twilio-messages.ts';
 import { FROM, SID, TOKEN, textScene, type TextScene } from './helpers/text-scene.ts';
 
@@ -99,6 +100,12 @@ describe('the Twilio text provider', () => {
       const c = await s.campaign({ phone: null, contacts: [{ phone: ANN }] });
       const route = await textRouteFor(s.t.deps, { ownerId: s.alice.id, campaignId: c.id, campaignPhone: null, messagingServiceSid: null });
       expect(route).toMatchObject({ connectionId, from: '+14155550190' });
+      // Another account naming alice's campaign gets neither her assistant's nor her account's connection.
+      const mallory = await createAccount(s.t);
+      const borrowed = await textRoutesFor(s.t.deps, [
+        { ownerId: mallory.id, campaignId: c.id, campaignPhone: null, messagingServiceSid: null },
+      ]);
+      expect(borrowed.get(c.id)).toMatchObject({ connectionId: null });
       const m = await s.outbound(c.contacts[0]!, { voice_connection_id: connectionId, from_number: '+14155550190' });
       const answer = await route.provider.send({ messageId: m.id, channel: 'sms', to: ANN, from: route.from, body: 'Hi' });
       expect(answer.kind).toBe('accepted');

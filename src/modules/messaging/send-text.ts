@@ -6,7 +6,7 @@ import { composeTexts, type ComposedText, type ComposeRows } from './compose-tex
 import { messagingSettingsOfMany, type MessagingSettings } from './messaging-defaults.ts';
 import { lockClaimedJobs, settleJobs, type JobSettlement } from './text-jobs.repository.ts';
 import { textVerdicts, type TextLawInput, type TextVerdict } from './text-law.ts';
-import { textRouteFor, type TextRoute } from './text-routes.ts';
+import { textRoutesFor, type TextRoute } from './text-routes.ts';
 import { recordSendResults } from './send-result.ts';
 import { openWhatsAppSessions, whatsappForm } from './whatsapp-window.ts';
 import type { Transaction } from 'kysely';
@@ -181,11 +181,8 @@ async function loadTargets(deps: Deps, jobs: MessageJobRow[]): Promise<{ targets
 }
 
 async function routesOf(deps: Deps, jobs: MessageJobRow[], targets: Map<number, Target>): Promise<Map<number, TextRoute>> {
-  const out = new Map<number, TextRoute>();
-  for (const job of jobs) {
-    if (out.has(job.campaign_id)) continue;
+  return textRoutesFor(deps, jobs.map((job) => {
     const t = targets.get(job.id)!;
-    out.set(job.campaign_id, await textRouteFor(deps, { ownerId: job.owner_id, campaignId: job.campaign_id, campaignPhone: t.campaignPhone, messagingServiceSid: t.settings.messaging_service_sid }));
-  }
-  return out;
+    return { ownerId: job.owner_id, campaignId: job.campaign_id, campaignPhone: t.campaignPhone, messagingServiceSid: t.settings.messaging_service_sid };
+  }));
 }

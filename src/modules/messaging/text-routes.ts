@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Deps } from '../../deps.ts';
 import type { TextProvider } from '../../messaging/text-channel.ts';
 import { createTwilioTextProvider } from '../../messaging/twilio/twilio-texts.ts';
@@ -44,7 +45,55 @@ interface TwilioTextCredentials {
 }
 
 export async function textRouteFor(deps: Deps, input: TextRouteInput): Promise<TextRoute> {
-  const credentials = await twilioCredentialsOf(deps, input);
+  return (await textRoutesFor(deps, [input])).get(input.campaignId)!;
+}
+
+/**
+ * The routes of a batch's campaigns, by campaign id: their assistants and their accounts' oldest
+ * Twilio connections read in one statement, each connection opened once.
+ */
+export async function textRoutesFor(deps: Deps, inputs: TextRouteInput[]): Promise<Map<number, TextRoute>> {
+  const out = new Map<number, TextRoute>();
+  if (inputs.length === 0) return out;
+  const rows = await deps.db.selectFrom('campaigns as c')
+    .leftJoin('assistants as a', (j) => j.onRef('a.id', '=', 'c.assistant_id').onRef('a.owner_id', '=', 'c.owner_id'))
+    .select(['c.id', 'c.owner_id', 'a.provider', 'a.voice_connection_id'])
+    .select(sql<number | null>`(SELECT v.id FROM voice_connections v WHERE v.owner_id = c.owner_id AND v.provider = 'twilio' ORDER BY v.id LIMIT 1)`.as('account_connection'))
+    .where('c.id', 'in', [...new Set(inputs.map((i) => i.campaignId))])
+    .execute();
+  const byCampaign = new Map(rows.map((r) => [Number(r.id), r]));
+  const opened = new Map<number, Promise<TwilioTextCredentials | null>>();
+  const open = (id: number) => {
+    if (!opened.has(id)) opened.set(id, connectionCredentials(deps, id));
+    return opened.get(id)!;
+  };
+  for (const input of inputs) {
+    if (out.has(input.campaignId)) continue;
+    const row = byCampaign.get(input.campaignId);
+    // Another account's campaign id reads as no campaign: its assistant and connections are not this account's.
+    const campaign = row && Number(row.owner_id) === input.ownerId ? row : undefined;
+    const credentials = await credentialsOf(deps, campaign, open);
+    out.set(input.campaignId, routeOf(deps, input, credentials));
+  }
+  return out;
+}
+
+type RouteRow = { provider: string | null; voice_connection_id: number | null; account_connection: number | null };
+
+async function credentialsOf(deps: Deps, campaign: RouteRow | undefined, open: (id: number) => Promise<TwilioTextCredentials | null>): Promise<TwilioTextCredentials | null> {
+  if (campaign?.provider === 'twilio' && campaign.voice_connection_id !== null) {
+    const own = await open(Number(campaign.voice_connection_id));
+    if (own) return own;
+  }
+  if (campaign?.account_connection != null) {
+    const theirs = await open(Number(campaign.account_connection));
+    if (theirs) return theirs;
+  }
+  const callsOnTwilio = campaign?.provider === 'twilio' || deps.config.VOICE_PROVIDER === 'twilio';
+  return callsOnTwilio ? environmentCredentials(deps) : null;
+}
+
+function routeOf(deps: Deps, input: TextRouteInput, credentials: TwilioTextCredentials | null): TextRoute {
   if (!credentials) return { provider: deps.texts.sim, connectionId: null, from: input.campaignPhone };
   const provider = createTwilioTextProvider({
     accountSid: credentials.accountSid, authToken: credentials.authToken, baseUrl: deps.config.TWILIO_BASE_URL,
@@ -52,26 +101,6 @@ export async function textRouteFor(deps: Deps, input: TextRouteInput): Promise<T
   });
   const from = input.messagingServiceSid ? null : input.campaignPhone ?? credentials.fromNumber;
   return { provider, connectionId: credentials.connectionId, from };
-}
-
-async function twilioCredentialsOf(deps: Deps, input: TextRouteInput): Promise<TwilioTextCredentials | null> {
-  const campaign = await deps.db.selectFrom('campaigns as c')
-    .leftJoin('assistants as a', (j) => j.onRef('a.id', '=', 'c.assistant_id').onRef('a.owner_id', '=', 'c.owner_id'))
-    .select(['a.provider', 'a.voice_connection_id'])
-    .where('c.id', '=', input.campaignId).where('c.owner_id', '=', input.ownerId)
-    .executeTakeFirst();
-  if (campaign?.provider === 'twilio' && campaign.voice_connection_id !== null) {
-    const own = await connectionCredentials(deps, Number(campaign.voice_connection_id));
-    if (own) return own;
-  }
-  const accountConnection = await deps.db.selectFrom('voice_connections').select('id')
-    .where('owner_id', '=', input.ownerId).where('provider', '=', 'twilio').orderBy('id').limit(1).executeTakeFirst();
-  if (accountConnection) {
-    const theirs = await connectionCredentials(deps, Number(accountConnection.id));
-    if (theirs) return theirs;
-  }
-  const callsOnTwilio = campaign?.provider === 'twilio' || deps.config.VOICE_PROVIDER === 'twilio';
-  return callsOnTwilio ? environmentCredentials(deps) : null;
 }
 
 function environmentCredentials(deps: Deps): TwilioTextCredentials | null {
