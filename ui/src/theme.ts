@@ -1,4 +1,4 @@
-import { Badge, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+import { Badge, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
 
 /**
  * Tinted variants (light, outline, subtle: a colour's text on white or its pale tint) take their
@@ -27,5 +27,9 @@ export const theme = createTheme({
   // Badges are tinted (dark text on a pale tint): a filled badge's white text fails AA on most colours.
   // A badge keeps its whole word: in a table squeezed to 390 px, Mantine's badge shrank to "A.".
   // Its words are written as read ("Busy or rejected", ui/src/format/statuses.ts), not shouted in capitals.
-  components: { Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content', textTransform: 'none' } } }) },
+  // A notification's close button is an icon: it needs a name (axe: button-name, seen on the contact page).
+  components: {
+    Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content', textTransform: 'none' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+  },
 });

@@ -89,9 +89,11 @@ describe('a follow-up text after an unanswered call', () => {
   it('waits for the text caps: a third text to one number in a day waits 24 hours after the first', async () => {
     const c = await h.campaign({ title: 'Caps', is_auto_ai_message: true });
     const phone = usNumber();
-    const ids = await h.contacts(c, [phone]);
+    // The simulated person does not answer: a drawn STOP would suppress the number (the draw follows message ids, which other tests' timing moves).
+    const silent = { contact_data: { _sim: { text_reply: 'none' } } };
+    const ids = await h.contacts(c, [phone], silent);
     const other = await h.campaign({ title: 'Caps 2', is_auto_ai_message: true });
-    const [second] = await h.contacts(other, [phone]);
+    const [second] = await h.contacts(other, [phone], silent);
     await lawfulHours(h.account.id);
     try {
       const start = h.clock.now().getTime();
@@ -100,7 +102,7 @@ describe('a follow-up text after an unanswered call', () => {
         await runTextRound(h.t.deps);
         h.clock.advance(MIN);
       }
-      // The texts the caps count: the simulated person may answer one, and the AI's reply in that conversation is not capped.
+      // The texts the caps count (operators' texts; an AI reply in a conversation would not be capped).
       const sent = await db().selectFrom('messages').select(['body', 'created_at']).where('to_number', '=', phone).where('purpose', '=', 'manual').orderBy('id').execute();
       expect(sent.map((m) => m.body)).toEqual(['text 0', 'text 1']);
       const waiting = (await jobsOf(ids[0]!)).find((j) => j.status === 'pending')!;
