@@ -1,6 +1,7 @@
 import type { MessageListInstanceCreateOptions, MessageStatus as TwilioMessageStatus } from 'twilio/lib/rest/api/v2010/account/message.js';
 import type { TextProvider, TextSend, TextSendResult } from '../text-channel.ts';
 import { twilioTextUrls, withChannel } from './twilio-text-urls.ts';
+import type { TwilioErrorBody } from '../../shared/twilio-error-body.ts';
 
 /**
  * Texts through Twilio Messaging (SMS and WhatsApp) on one set of credentials: the service's
@@ -29,13 +30,6 @@ interface TwilioMessageJson {
   sid?: string;
   status?: TwilioMessageStatus;
   price?: string | null;
-}
-
-interface TwilioErrorBody {
-  code?: number;
-  message?: string;
-  more_info?: string;
-  status?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -9,6 +9,7 @@ import { buildCreateCall, TWILIO_DEFAULT_MAX_DURATION_SEC } from './twilio-reque
 import { verifyTwilioSignature } from './twilio-signature.ts';
 import { rejectTwiml, relayTwiml } from './twilio-twiml.ts';
 import { twilioCallUrls } from './twilio-urls.ts';
+import type { TwilioErrorBody } from '../../../shared/twilio-error-body.ts';
 
 /** The call resource as Twilio's JSON has it (the SDK's CallResource is not exported). */
 export interface TwilioCallJson {
@@ -18,13 +19,6 @@ export interface TwilioCallJson {
   price: string | null;
   price_unit: string | null;
   answered_by: string | null;
-}
-
-interface TwilioErrorBody {
-  code?: number;
-  message?: string;
-  more_info?: string;
-  status?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
