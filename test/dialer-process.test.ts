@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery, databaseUrlFor, postgresUrl } from './helpers/test-database.ts';
+import { stopProcess, waitUntil } from './helpers/child-process.ts';
 
 /**
  * Real processes on a real PostgreSQL database: a SIGKILL with calls in flight, and two
@@ -33,21 +34,6 @@ function start(command: 'serve' | 'worker', databaseUrl: string, extra: Record<s
   return child;
 }
 
-const stop = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  child.once('exit', () => resolve());
-  child.kill(signal);
-});
-
-async function waitFor<T>(what: string, check: () => Promise<T | false>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function freshDatabase() {
   const name = `vc_dialer_proc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
@@ -59,7 +45,7 @@ async function freshDatabase() {
 }
 
 async function migrated(client: pg.Client) {
-  return waitFor('migrations', async () => {
+  return waitUntil('migrations', async () => {
     const { rows } = await client.query(`SELECT to_regclass('public.account_compliance') IS NOT NULL AS ok`);
     return rows[0].ok ? true : false;
   });
@@ -117,7 +103,7 @@ describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>[] = [];
   beforeAll(() => { db = []; });
   afterAll(async () => {
-    await Promise.all(children.map((c) => stop(c, 'SIGKILL')));
+    await Promise.all(children.map((c) => stopProcess(c, 'SIGKILL')));
     for (const d of db) {
       await d.client.end().catch(() => {});
       await adminQuery(`DROP DATABASE IF EXISTS ${d.name} WITH (FORCE)`).catch(() => {});
@@ -131,22 +117,22 @@ describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
     const first = start('serve', d.url);
     await migrated(d.client);
     await seed(d.client, { campaigns: 2, contactsPer: 60, limit: 10 });
-    await waitFor('calls in flight', async () => {
+    await waitUntil('calls in flight', async () => {
       const { rows } = await d.client.query(`SELECT count(*)::int AS n FROM calls WHERE status = 'in progress'`);
       return rows[0].n >= 10 ? true : false;
     });
-    await stop(first, 'SIGKILL');
+    await stopProcess(first, 'SIGKILL');
     const inFlightIds: number[] = (await d.client.query(`SELECT id FROM calls WHERE status = 'in progress'`)).rows.map((r: { id: number }) => r.id);
     const inFlight = inFlightIds.length;
     expect(inFlight).toBeGreaterThan(0);
 
     const second = start('serve', d.url);
-    await waitFor('every contact settled', async () => {
+    await waitUntil('every contact settled', async () => {
       const { rows } = await d.client.query(`
         SELECT (SELECT count(*) FROM calls WHERE status = 'in progress')::int + (SELECT count(*) FROM contacts WHERE status IN ('in progress', 'added_to_queue', 'call_scheduled'))::int AS n`);
       return rows[0].n === 0 ? true : false;
     }, 90_000);
-    await stop(second, 'SIGTERM');
+    await stopProcess(second, 'SIGTERM');
     await assertInvariants(d.client, 10);
     // The new process's simulator took the killed one's calls up again: they ended as planned,
     // and only calls the simulated vendor loses were left to the reconciler.
@@ -168,14 +154,14 @@ describe.skipIf(!HAS_PG).concurrent('dialer processes on PostgreSQL', () => {
     const b = start('worker', d.url);
     // Contacts whose number was busy in another campaign wait a minute: settled means
     // nothing in progress and nothing due besides them.
-    await waitFor('every contact settled', async () => {
+    await waitUntil('every contact settled', async () => {
       const { rows } = await d.client.query(`
         SELECT (SELECT count(*) FROM calls WHERE status = 'in progress')::int
              + (SELECT count(*) FROM contacts WHERE status IN ('in progress', 'added_to_queue')
                   OR (status = 'call_scheduled' AND next_action_reason NOT LIKE 'another call to this number%' AND next_action_reason NOT LIKE 'frequency cap%'))::int AS n`);
       return rows[0].n === 0 ? true : false;
     }, 120_000);
-    await Promise.all([stop(a, 'SIGTERM'), stop(b, 'SIGTERM')]);
+    await Promise.all([stopProcess(a, 'SIGTERM'), stopProcess(b, 'SIGTERM')]);
     await d.client.query(`UPDATE contacts SET status = 'busy' WHERE status = 'call_scheduled'`);
     await assertInvariants(d.client, 4, true);
     const total = await d.client.query(`SELECT count(*)::int AS n FROM calls`);

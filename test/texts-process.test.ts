@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeTwilioMessages, type FakeTwilioMessages } from './fakes/twilio-messages.ts';
 import { freePort, spawnServe } from './helpers/serve-process.ts';
 import { adminQuery, databaseUrlFor, postgresUrl } from './helpers/test-database.ts';
+import { stopProcess, waitUntil } from './helpers/child-process.ts';
 
 /**
  * Texts from real processes on a real PostgreSQL database, to a fake Twilio over real sockets
@@ -29,21 +30,6 @@ const LOST = 5;
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
-const stop = (child: ChildProcess, signal: NodeJS.Signals) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) return resolve();
-  child.once('exit', () => resolve());
-  child.kill(signal);
-});
-
-async function waitFor<T>(what: string, check: () => Promise<T | false>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function env(databaseUrl: string, fake: FakeTwilioMessages, publicUrl: string): Record<string, string> {
   return {
@@ -110,7 +96,7 @@ describe.skipIf(!HAS_PG)('text senders in processes on PostgreSQL', () => {
   let client: pg.Client | null = null;
   let fake: FakeTwilioMessages | null = null;
   afterAll(async () => {
-    await Promise.all(children.map((c) => stop(c, 'SIGKILL')));
+    await Promise.all(children.map((c) => stopProcess(c, 'SIGKILL')));
     await fake?.close();
     await client?.end().catch(() => {});
     if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
@@ -139,18 +125,18 @@ describe.skipIf(!HAS_PG)('text senders in processes on PostgreSQL', () => {
     await seedJobs(db);
     const a = textWorker(vars);
     const b = textWorker(vars);
-    await waitFor('a third of the texts at the vendor', async () => vendor.messages.length >= JOBS / 3);
-    await stop(a, 'SIGKILL');
+    await waitUntil('a third of the texts at the vendor', async () => vendor.messages.length >= JOBS / 3);
+    await stopProcess(a, 'SIGKILL');
     const inFlight = (await db.query(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`)).rows[0].n;
     expect(inFlight, 'the kill came with sends in flight').toBeGreaterThan(0);
     const again = textWorker(vars); // a's replacement
 
-    await waitFor('every job ended', async () => {
+    await waitUntil('every job ended', async () => {
       const { rows } = await db.query(`SELECT count(*)::int AS n FROM message_jobs WHERE status IN ('pending', 'claimed')`);
       return rows[0].n === 0;
     }, 90_000);
     // Every create answered (or dropped): the senders stop, nothing is left for them.
-    await Promise.all([stop(b, 'SIGTERM'), stop(again, 'SIGTERM')]);
+    await Promise.all([stopProcess(b, 'SIGTERM'), stopProcess(again, 'SIGTERM')]);
 
     const creates = await sentOnce(db, vendor);
     // The answers that never came: the sends the kill cut and the ones the vendor dropped. The
@@ -164,11 +150,11 @@ describe.skipIf(!HAS_PG)('text senders in processes on PostgreSQL', () => {
     dirs.push(serveDir);
     const serve = spawnServe(serveDir, { ...vars, HOST: '127.0.0.1' }, port);
     children.push(serve);
-    await waitFor('serve ready', async () => (await fetch(`${publicUrl}/readyz`).then((r) => r.ok, () => false)) || false, 120_000);
+    await waitUntil('serve ready', async () => (await fetch(`${publicUrl}/readyz`).then((r) => r.ok, () => false)) || false, 120_000);
     for (const id of reported) expect(await vendor.report(made.get(id)!.sid, ['sent', 'delivered'])).toEqual([204, 204]);
     // Then a sender whose patience for an answer is one second: its sweep fails the rest.
     textWorker({ ...vars, TEXT_LOST_AFTER_MS: '1000' });
-    await waitFor('every lost send adopted or failed', async () => {
+    await waitUntil('every lost send adopted or failed', async () => {
       const { rows } = await db.query(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`);
       return rows[0].n === 0;
     }, 60_000);
