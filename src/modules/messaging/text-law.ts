@@ -86,10 +86,11 @@ export async function textVerdicts(trx: Trx, inputs: TextLawInput[], now: Date):
     const l = limits.get(input.ownerId)!;
     const before = starts.get(key) ?? [];
     const at = firstAllowed(before, now.getTime(), [[DAY, l.perDay], [7 * DAY, l.perWeek]]);
+    const over = at ? null : overTheContactMax(input, facts.sent);
     if (at) {
       verdicts[i] = { kind: 'wait', until: at, reason: `text frequency caps (${l.perDay} a day, ${l.perWeek} a week to one number)` };
-    } else if (overTheContactMax(input, facts.sent)) {
-      verdicts[i] = overTheContactMax(input, facts.sent);
+    } else if (over) {
+      verdicts[i] = over;
     } else {
       verdicts[i] = { kind: 'send' };
       // A follow-up later in this batch counts this text (an operator's too: only replies are not counted).
