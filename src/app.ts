@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import formbody from '@fastify/formbody';
+import { fastifySSE } from '@fastify/sse';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -44,6 +45,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
 import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modules/messaging/messages.routes.ts';
 import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
+import { liveRoutes } from './modules/live/live.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -153,6 +155,7 @@ export async function buildApp(
   registerMetrics(app);
 
   await app.register(formbody);
+  await app.register(fastifySSE);
   registerJsonBodyParser(app);
   await registerOpenApi(app);
   await app.register(healthRoutes);
@@ -201,6 +204,7 @@ export async function buildApp(
       await api.register(messageJobsRoutes, { prefix: '/message-jobs' });
       await api.register(contactTimelineRoutes, { prefix: '/contacts' });
       await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
+      await api.register(liveRoutes, { prefix: '/live' });
     },
     { prefix: '/api/v1' },
   );

@@ -11,6 +11,7 @@ import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
+import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -128,6 +129,9 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     if (pause.has(campaign.id)) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', '=', campaign.id).execute();
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
+  await insertCampaignEvents(trx, [...pause].sort((a, b) => a - b).map((campaignId) => ({ campaignId, type: 'campaign.paused', data: { reason: 'insufficient_funds' } })));
+  // Last: the board shows the contact's step and the call as they commit.
+  await insertCallsEnded(trx, ended.map((e) => e.call.id));
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
   await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
     callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,
