@@ -10,6 +10,15 @@ const EventId = Type.String({ pattern: '^[0-9]{1,19}$', description: 'the id of 
 // A browser that falls this far behind is dropped; it reconnects with Last-Event-ID and resumes.
 const MAX_PENDING_SENDS = 2000;
 
+// An event goes to every stream that follows it: its JSON is written once, not once per stream.
+const serialized = new WeakMap<LiveEvent, string>();
+const jsonOf = (event: LiveEvent) => {
+  let json = serialized.get(event);
+  if (json === undefined) serialized.set(event, (json = JSON.stringify({ id: event.id, type: event.type, ...event.data })));
+  return json;
+};
+const passStrings = (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data));
+
 /** GET /api/v1/live/events (server-sent events) and GET /api/v1/live/calls (the state to start from). */
 export async function liveRoutes(app: App) {
   const { db, live } = app.deps;
@@ -26,7 +35,7 @@ export async function liveRoutes(app: App) {
   }, async (request) => liveCalls(db, request.principal, request.query.campaign_id ?? null));
 
   app.get('/events', {
-    sse: { kind: 'only' },
+    sse: { kind: 'only', serializer: passStrings },
     schema: {
       tags, operationId: 'follow_live_events', summary: 'Follow what happens, as it happens (server-sent events)',
       description: LIVE_EVENTS_DESCRIPTION,
@@ -46,7 +55,7 @@ export async function liveRoutes(app: App) {
         reply.sse.close();
         return;
       }
-      chain = chain.then(() => reply.sse.send({ id: event.id, event: event.type, data: { id: event.id, type: event.type, ...event.data } }))
+      chain = chain.then(() => reply.sse.send({ id: event.id, event: event.type, data: jsonOf(event) }))
         .catch(() => {}).finally(() => void pending--);
     };
     // While the missed events are read, the live ones wait; then each is sent once, in order.
