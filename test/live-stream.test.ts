@@ -4,6 +4,7 @@ import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-ha
 import { createAccount, createSubUser, type Account } from './helpers/factories.ts';
 import { openSse, type SseEvent, type SseStream } from './helpers/sse-client.ts';
 import { seed } from './helpers/seed.ts';
+import alawmulaw from 'alawmulaw';
 import { eventsServiceSink } from '../src/modules/dialer/call-events/provider-events.ts';
 import { SIGNATURE_HEADER, signBody, webhookSecret } from '../src/voice/signature.ts';
 
@@ -183,4 +184,36 @@ describe('the live stream of an account', () => {
     expect(stored).toEqual([]);
     void campaign;
   });
+});
+
+describe('listening to a call', () => {
+  it('streams a simulated call\'s speech as mu-law while it runs, ends with the call, audits the listener; others are refused', async () => {
+    const c = await h.campaign({ title: 'Listen' });
+    const { callId, contactId } = await dialOne(c);
+    expect((await fetch(`${base}/calls/${callId}/audio`, { headers: bob.headers })).status).toBe(403);
+    const res = await fetch(`${base}/calls/${callId}/audio`, { headers: h.account.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/basic');
+    const chunks: Buffer[] = [];
+    const reading = (async () => {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
+    })();
+    const bytes = () => chunks.reduce((n, b) => n + b.length, 0);
+    // The call speaks turn after turn; audio comes at the pace it is spoken (8,000 bytes a second).
+    await runUntil(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return bytes() >= 8000;
+    });
+    expect(bytes()).toBeGreaterThanOrEqual(8000);
+    await runUntil(async () => (await h.callsOf(contactId))[0].status !== 'in progress');
+    await reading; // the stream ends once what was said has been played
+    const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(Buffer.concat(chunks))));
+    const rms = Math.sqrt(samples.reduce((sum: number, s: number) => sum + s * s, 0) / samples.length);
+    expect(rms).toBeGreaterThan(300);
+    const audit = await h.t.request({ method: 'GET', url: '/api/v1/audit-events/?kind=call.listened', headers: h.account.headers });
+    expect(audit.json().data.map((e: { subject: { id: number } }) => e.subject.id)).toContain(callId);
+    const after = await fetch(`${base}/calls/${callId}/audio`, { headers: h.account.headers });
+    expect(after.status).toBe(409);
+    expect(((await after.json()) as { detail: string }).detail).toMatch(/not in progress/);
+  }, 90_000);
 });

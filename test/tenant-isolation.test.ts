@@ -607,6 +607,9 @@ describe('the live board', () => {
       // The stream refuses before it opens (what each stream carries: test/live-stream.test.ts).
       await expectForbidden('bob', 'GET', `/api/v1/live/events?campaign_id=${granted.campaign}`);
       await expectForbidden('sub', 'GET', `/api/v1/live/events?campaign_id=${ungranted.campaign}`);
+      // Listening: another account's call, or a call of a campaign not granted (the audio itself: test/live-stream.test.ts).
+      await expectForbidden('bob', 'GET', `/api/v1/live/calls/${granted.call}/audio`);
+      await expectForbidden('sub', 'GET', `/api/v1/live/calls/${ungranted.call}/audio`);
     } finally {
       await t.deps.db.updateTable('calls').set({ status: 'finished' }).where('id', 'in', live).execute();
     }

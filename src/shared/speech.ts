@@ -35,6 +35,11 @@ export async function speakTranscript(turns: SpokenTurn[]): Promise<Buffer> {
   return wav(pcm, rate);
 }
 
+/** One turn spoken: 16-bit mono samples and their rate. Throws SpeechUnavailableError without espeak-ng. */
+export async function speakTurn(turn: SpokenTurn): Promise<{ pcm: Buffer; rate: number }> {
+  return pcmOf(await espeak(turn.text.slice(0, SPEECH_LIMITS.characters), VOICES[turn.role] ?? VOICES.user!));
+}
+
 function espeak(text: string, voice: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // The text is one argument (no shell), after `--` so a turn starting with "-" is not an option.

@@ -23,6 +23,7 @@ export const AUDIT_KIND_DOCS = {
   'sub_user.grant_removed': 'campaigns were revoked from a sub-user; subject and details as sub_user.grant_added',
   'webhook.target_changed': 'a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded',
   'campaign.messaging_changed': 'a campaign\'s text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)',
+  'call.listened': 'an operator started listening to a call in progress (GET /api/v1/live/calls/{id}/audio); subject: the call; details: campaign_id, provider',
   'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
 } as const satisfies Record<string, string>;
 
@@ -31,7 +32,7 @@ export const AUDIT_KINDS = Object.keys(AUDIT_KIND_DOCS) as AuditKind[];
 export const AuditKindSchema = StringEnum(AUDIT_KINDS as [AuditKind, ...AuditKind[]], { description: 'what happened (see the operation\'s description)' });
 
 /** What an event is about; subject_id is that row's id (the account's own id for account). */
-export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job'] as const;
+export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const SubjectTypeSchema = StringEnum(SUBJECT_TYPES);
 

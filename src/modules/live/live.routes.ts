@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import { ErrorResponses, Id } from '../../http/schemas.ts';
+import { Detail, ErrorResponses, Id, IdParams } from '../../http/schemas.ts';
 import type { LiveEvent } from './live-events.repository.ts';
 import { LiveCalls, LIVE_EVENTS_DESCRIPTION } from './live.schemas.ts';
+import { listenToCall } from './listen/listen.service.ts';
 import { grantedCampaigns, GRANTS_REFRESH_MS, inScope, liveCalls, replaySince, streamScope } from './live.service.ts';
 
 const tags = ['live'];
@@ -22,6 +23,25 @@ const passStrings = (data: unknown) => (typeof data === 'string' ? data : JSON.s
 /** GET /api/v1/live/events (server-sent events) and GET /api/v1/live/calls (the state to start from). */
 export async function liveRoutes(app: App) {
   const { db, live } = app.deps;
+  const deps = app.deps;
+
+  app.get('/calls/:id/audio', {
+    schema: {
+      tags, operationId: 'listen_to_call', summary: 'Listen to a call in progress',
+      description:
+        'The call\'s audio as it happens: `audio/basic` (G.711 mu-law, 8 kHz, mono; 160 bytes are 20 ms), streamed until the call ends ' +
+        'or the client goes. The service relays it: no vendor URL reaches the client. The owner, or a sub-user granted the call\'s campaign; ' +
+        'another account\'s call is 403. Each listening is audited (`call.listened`). 409 when the call is not in progress or its provider ' +
+        'has no listening here yet: the simulator\'s calls are spoken from their live transcript turns (espeak-ng; 503 when it is not installed).',
+      params: IdParams,
+      produces: ['audio/basic'],
+      response: { 200: { description: 'mu-law audio, streamed', content: { 'audio/basic': { schema: Type.String({ format: 'binary' }) } } }, 409: Detail, 503: Detail, ...ErrorResponses },
+    },
+  }, async (request, reply) => {
+    const audio = await listenToCall(deps, request.principal, request.params.id, request);
+    request.raw.on('close', () => audio.close());
+    return reply.type('audio/basic').header('cache-control', 'no-store').send(audio.stream as never);
+  });
 
   app.get('/calls', {
     schema: {

@@ -1,0 +1,58 @@
+import type { Deps } from '../../../deps.ts';
+import { conflict, forbidden, HttpError, notFound } from '../../../http/errors.ts';
+import { speakTurn, SpeechUnavailableError } from '../../../shared/speech.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
+import { canAccessCampaign } from '../../campaigns/campaign-access.ts';
+import { pcm16ToMulaw8k } from './mulaw-audio.ts';
+import { PacedAudio } from './paced-audio.ts';
+
+/**
+ * An operator listening to a call in progress: the call's audio as mu-law 8 kHz, relayed by the
+ * service (a vendor's media URL never reaches the browser). Who may: the owner, or a sub-user
+ * granted the call's campaign; each listening is audited. Sources: the simulator's calls are
+ * spoken from their live transcript turns (espeak-ng), as they come on the live stream, so a
+ * listener on any process hears them.
+ */
+export async function listenToCall(deps: Deps, principal: Principal, callId: number, request?: AuditRequest): Promise<PacedAudio> {
+  const call = await deps.db.selectFrom('calls').select(['id', 'owner_id', 'campaign_id', 'status', 'provider']).where('id', '=', callId).executeTakeFirst();
+  if (!call) throw notFound('Call');
+  if (!(await canAccessCampaign(deps.db, principal, { id: Number(call.campaign_id), owner_id: Number(call.owner_id) }))) throw forbidden();
+  if (call.status !== 'in progress') throw conflict(`Call ${callId} is not in progress (${call.status}): there is nothing to listen to`);
+  const provider = call.provider ?? deps.config.VOICE_PROVIDER;
+  if (provider !== 'sim') throw conflict(`Listening is available for the simulator's calls; this call runs on ${provider}`);
+  if (!(await speechAvailable())) throw new HttpError(503, 'The simulator\'s calls are spoken by espeak-ng, which is not installed on this server (apt-get install espeak-ng)');
+  await recordAudit(deps.db, { principal, request, kind: 'call.listened', subject: { type: 'call', id: callId }, details: { campaign_id: Number(call.campaign_id), provider } });
+  return speakSimulatedCall(deps, callId);
+}
+
+async function speechAvailable(): Promise<boolean> {
+  try {
+    await speakTurn({ role: 'assistant', text: '.' });
+    return true;
+  } catch (error) {
+    if (error instanceof SpeechUnavailableError) return false;
+    throw error;
+  }
+}
+
+/** The simulated call's turns, spoken one after another as the live stream brings them; ends with the call. */
+async function speakSimulatedCall(deps: Deps, callId: number): Promise<PacedAudio> {
+  let unsubscribe = () => {};
+  const audio = new PacedAudio(() => unsubscribe());
+  let speaking: Promise<void> = Promise.resolve();
+  unsubscribe = await deps.live.subscribe({
+    accepts: (event) => event.callId === callId && (event.type === 'call.turn' || event.type === 'call.ended'),
+    send: (event) => {
+      speaking = speaking.then(async () => {
+        if (event.type === 'call.ended') return audio.finish();
+        const { pcm, rate } = await speakTurn({ role: String(event.data.role), text: String(event.data.text) });
+        audio.push(pcm16ToMulaw8k(pcm, rate));
+      }).catch((error: Error) => deps.log.warn({ err: error, callId }, 'listen: a turn could not be spoken'));
+    },
+  });
+  // Ended between the check and the subscription: its end was not followed, so end here.
+  const now = await deps.db.selectFrom('calls').select('status').where('id', '=', callId).executeTakeFirst();
+  if (now?.status !== 'in progress') audio.finish();
+  return audio;
+}
