@@ -24,6 +24,7 @@ import { createSimTextProvider } from './messaging/sim-texts.ts';
 import { applyTextStatus } from './modules/messaging/message-status.ts';
 import { receiveText } from './modules/messaging/inbound.ts';
 import { createLiveFeed, type LiveFeed } from './modules/live/live-feed.ts';
+import { CallAudioHub } from './modules/live/listen/call-audio-hub.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -72,6 +73,8 @@ export interface Deps {
   texts: { sim: TextProvider };
   /** This process's live stream (modules/live): what committed, handed to the browsers following it. */
   live: LiveFeed;
+  /** This process's listeners of vendor media (a Twilio Media Stream), mixed per call. */
+  callAudio: CallAudioHub;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
@@ -99,6 +102,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,
     live: createLiveFeed({ db: database.db, database, log }),
+    callAudio: new CallAudioHub(),
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
     texts: {
       sim: createSimTextProvider({

@@ -6,6 +6,7 @@ import { vendorScene, type VendorScene } from './helpers/vendor-scene.ts';
 import { createCampaignViaApi } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait-for.ts';
 import { reconcileStaleCalls } from '../src/modules/dialer/call-events/reconciler.ts';
+import alawmulaw from 'alawmulaw';
 
 /**
  * Our own agent on Twilio, over real sockets: the dialer places calls through a fake Twilio
@@ -31,7 +32,7 @@ function model(body: { messages: { role: string; content?: unknown }[]; stream?:
   return { tokens: ['How', ' can', ' I', ' help?'] };
 }
 
-const plan = { do_not_call: '+14155550107', interested: '+14155550101', transfer: '+14155550102', voicemail: '+14155550103', busy: '+14155550104', no_answer: '+14155550105', lost_end: '+14155550106' } as const;
+const plan = { listen: '+14155550108', do_not_call: '+14155550107', interested: '+14155550101', transfer: '+14155550102', voicemail: '+14155550103', busy: '+14155550104', no_answer: '+14155550105', lost_end: '+14155550106' } as const;
 /** The callee stays on the line, silent, until the agent ends the call (as a person would). */
 const WAIT = { silenceMs: 60_000 };
 const callees: Record<string, FakeCallee> = {
@@ -42,6 +43,8 @@ const callees: Record<string, FakeCallee> = {
   [plan.do_not_call]: { answer: 'human', steps: [{ say: 'This household should never call again, thanks.' }, WAIT] },
   [plan.busy]: { answer: 'busy' },
   [plan.no_answer]: { answer: 'no-answer' },
+  // On the line a while, then gone: long enough for an operator to listen.
+  [plan.listen]: { answer: 'human', steps: [{ say: 'Hello?' }, { silenceMs: 60_000 }, { hangup: true }] },
   [plan.lost_end]: { answer: 'human', steps: [{ say: 'Yes, I am interested.' }, WAIT], dropCompleted: true },
 };
 
@@ -140,6 +143,44 @@ describe('a campaign on Twilio with our own agent', () => {
     expect(await s.contactRow(id)).toMatchObject({ status: 'do_not_disturb', next_action_time: null });
     const lookup = (await s.api('GET', `/api/v1/suppressions/lookup?phone_number=${encodeURIComponent(plan.do_not_call)}`)).json();
     expect(lookup).toMatchObject({ suppressed: true, suppression: { source: 'opt_out', call_id: call!.id } });
+  });
+
+  it('lets an operator listen: Twilio forks both parties\' audio to our signed media socket, the mix reaches the operator, stopped when the operator goes', async () => {
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { assistant_id: (await assistant()).id });
+    await s.contact(campaign.id, plan.listen, 'Lu');
+    await s.api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);
+    const call = await waitFor(async () => (await s.callsOf(campaign.id)).find((c) => c.status === 'in progress'), 10_000);
+    // The vendor's id is kept beside the call from the dial (call_provider_refs) until its end.
+    const ref = await waitFor(() => s.t.deps.db.selectFrom('call_provider_refs').select('provider_call_id').where('call_id', '=', call!.id).executeTakeFirst(), 10_000);
+    const twilioCall = await fake.waitForCall(ref.provider_call_id);
+    await waitFor(async () => twilioCall.status === 'in-progress', 10_000);
+    const controller = new AbortController();
+    const res = await fetch(`${s.baseUrl}/api/v1/live/calls/${call!.id}/audio`, { headers: s.alice.headers, signal: controller.signal });
+    expect(res.status).toBe(200);
+    const chunks: Buffer[] = [];
+    const reader = (async () => {
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
+      } catch { /* aborted */ }
+    })();
+    await waitFor(async () => chunks.reduce((n, b) => n + b.length, 0) >= 8000, 10_000, async () => `${chunks.reduce((n, b) => n + b.length, 0)} bytes; streams ${JSON.stringify(fake.streamsOf(twilioCall.sid))}; call ${twilioCall.status}`);
+    const [stream] = fake.streamsOf(twilioCall.sid);
+    expect(stream).toMatchObject({ track: 'both_tracks', name: `listen-${call!.id}`, opened: true, refused: null });
+    expect(stream!.url).toBe(`${s.baseUrl.replace(/^http/, 'ws')}/api/v1/voice/twilio/media?call=${call!.id}`);
+    // The two parties' tones, mixed: far from silence.
+    const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(Buffer.concat(chunks).subarray(160))));
+    expect(Math.sqrt(samples.reduce((sum: number, x: number) => sum + x * x, 0) / samples.length)).toBeGreaterThan(2000);
+    controller.abort();
+    await reader;
+    await waitFor(async () => stream!.stopped, 5000);
+    // A handshake Twilio did not sign is refused before anything is read.
+    const forged = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(stream!.url, { headers: { 'x-twilio-signature': 'forged' } });
+      ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0));
+      ws.on('open', () => { ws.close(); resolve(101); });
+      ws.on('error', () => {});
+    });
+    expect(forged).toBe(403);
   });
 
   it('refuses a forged signature at every entry point with 403, and changes nothing', async () => {

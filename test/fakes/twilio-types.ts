@@ -118,6 +118,8 @@ export interface FakeTwilio {
   waitForCall(match: string | ((call: FakeTwilioCall) => boolean), timeoutMs?: number): Promise<FakeTwilioCall>;
   /** Resolves when every call so far is done. */
   idle(): Promise<void>;
+  /** The Media Streams started on a call (twilio-media.ts). */
+  streamsOf(callSid: string): import('./twilio-media.ts').FakeMediaStream[];
   close(): Promise<void>;
 }
 

@@ -4,6 +4,7 @@ import { type CallEnv, type LiveCall, interrupt, isFinal, runInbound, runOutboun
 import { sleep } from './twilio-http.ts';
 import type { CallResource, FakeCallee, FakeTwilio, FakeTwilioCall, FakeTwilioOptions } from './twilio-types.ts';
 import { API_VERSION, DEFAULT_CALLEE, E164, newSid, rfc2822, twilioError } from './twilio-types.ts';
+import { createMediaStreams } from './twilio-media.ts';
 
 export * from './twilio-types.ts';
 
@@ -42,6 +43,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     onFinal: () => { active--; },
   };
   const base = `/${API_VERSION}/Accounts/${accountSid}`;
+  const media = createMediaStreams({ accountSid, authToken });
 
   const fake: FakeTwilio = {
     url: '', port: 0, accountSid, authToken, calls: [], refusals: 0,
@@ -55,6 +57,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       throw new Error(`fake Twilio: no such call within ${timeoutMs} ms`);
     },
     idle: async () => { await Promise.all(fake.calls.map((c) => c.done)); },
+    streamsOf: (callSid) => media.streamsOf(callSid),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 
@@ -158,6 +161,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (rest === '/Calls.json') {
       if (req.method === 'POST') return createCall(params);
       if (req.method === 'GET') return listCalls(url.searchParams);
+    }
+    const streamCall = /^\/Calls\/(CA[0-9a-f]{32})\/Streams/.exec(rest);
+    if (streamCall) {
+      const live = byId.get(streamCall[1]!);
+      const answer = live && req.method === 'POST' ? media.route(live, rest, params) : null;
+      return answer ?? notFound;
     }
     const one = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(rest);
     const live = one ? byId.get(one[1]!) : undefined;

@@ -12,6 +12,7 @@ import { saveProviderIds } from '../dialer/provider-call-ids.ts';
 import { loadCallScript } from './call-script.ts';
 import { saveAnsweredBy } from './conversation-store.ts';
 import { attachRelaySockets } from './relay-socket.ts';
+import { attachMediaSockets } from './media-socket.ts';
 
 const Id = (description: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description }));
 const TwilioQuery = Type.Object({
@@ -36,6 +37,7 @@ export async function twilioAgentRoutes(app: App) {
   const deps = app.deps;
   const rawBodyOf = keepRawBodies(app, TWILIO_BODY_LIMITS);
   attachRelaySockets(app);
+  attachMediaSockets(app, callIsOnRoute);
 
   /** The route's provider and the request's form, once its signature holds; else the answer is sent. */
   async function verified(request: FastifyRequest, reply: FastifyReply) {

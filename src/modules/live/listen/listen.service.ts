@@ -4,6 +4,8 @@ import { speakTurn, SpeechUnavailableError } from '../../../shared/speech.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../../audit/audit.service.ts';
 import { canAccessCampaign } from '../../campaigns/campaign-access.ts';
+import { providerFor } from '../../../voice/registry.ts';
+import { VENDORS } from '../../../voice/vendors.ts';
 import { pcm16ToMulaw8k } from './mulaw-audio.ts';
 import { PacedAudio } from './paced-audio.ts';
 
@@ -15,15 +17,55 @@ import { PacedAudio } from './paced-audio.ts';
  * listener on any process hears them.
  */
 export async function listenToCall(deps: Deps, principal: Principal, callId: number, request?: AuditRequest): Promise<PacedAudio> {
-  const call = await deps.db.selectFrom('calls').select(['id', 'owner_id', 'campaign_id', 'status', 'provider']).where('id', '=', callId).executeTakeFirst();
+  const call = await deps.db.selectFrom('calls').select(['id', 'owner_id', 'campaign_id', 'status', 'provider', 'voice_connection_id', 'external_session_id']).where('id', '=', callId).executeTakeFirst();
   if (!call) throw notFound('Call');
   if (!(await canAccessCampaign(deps.db, principal, { id: Number(call.campaign_id), owner_id: Number(call.owner_id) }))) throw forbidden();
   if (call.status !== 'in progress') throw conflict(`Call ${callId} is not in progress (${call.status}): there is nothing to listen to`);
   const provider = call.provider ?? deps.config.VOICE_PROVIDER;
-  if (provider !== 'sim') throw conflict(`Listening is available for the simulator's calls; this call runs on ${provider}`);
+  const audit = () => recordAudit(deps.db, { principal, request, kind: 'call.listened', subject: { type: 'call', id: callId }, details: { campaign_id: Number(call.campaign_id), provider } });
+  if (provider === 'twilio') {
+    const providerCallId = call.external_session_id ?? await providerCallIdOf(deps, callId);
+    if (!providerCallId) throw conflict(`Call ${callId} has no Twilio call yet: try again once it rings`);
+    const audio = await listenToTwilioCall(deps, { callId, connectionId: call.voice_connection_id === null ? null : Number(call.voice_connection_id), providerCallId });
+    await audit();
+    return audio;
+  }
+  if (provider !== 'sim') throw conflict(`Listening is available for the simulator's calls and our agent's on Twilio; this call runs on ${provider}`);
   if (!(await speechAvailable())) throw new HttpError(503, 'The simulator\'s calls are spoken by espeak-ng, which is not installed on this server (apt-get install espeak-ng)');
-  await recordAudit(deps.db, { principal, request, kind: 'call.listened', subject: { type: 'call', id: callId }, details: { campaign_id: Number(call.campaign_id), provider } });
+  await audit();
   return speakSimulatedCall(deps, callId);
+}
+
+async function providerCallIdOf(deps: Deps, callId: number): Promise<string | null> {
+  const ref = await deps.db.selectFrom('call_provider_refs').select('provider_call_id').where('call_id', '=', callId).executeTakeFirst();
+  return ref?.provider_call_id ?? null;
+}
+
+/**
+ * Our agent's call on Twilio: the first listener in this process asks Twilio to fork the call's
+ * audio to our media socket (a named Media Stream), the last one gone stops it. The socket must
+ * reach this process: with several serve processes, route /api/v1/voice/twilio/media and the
+ * listeners to the same one (docs/live.md).
+ */
+async function listenToTwilioCall(deps: Deps, input: { callId: number; connectionId: number | null; providerCallId: string }): Promise<PacedAudio> {
+  const twilio = VENDORS.twilio.agent.adapterOf(await providerFor(deps, { provider: 'twilio', connectionId: input.connectionId }).catch(() => null));
+  if (!twilio) throw new HttpError(503, 'The call\'s Twilio credentials are no longer configured');
+  const name = `listen-${input.callId}`;
+  let detach = () => false;
+  const audio = new PacedAudio(() => {
+    if (detach()) twilio.stopStream(input.providerCallId, name).catch((error: Error) => deps.log.warn({ err: error, callId: input.callId }, 'listen: stopping the media stream failed'));
+  });
+  const joined = deps.callAudio.listen(input.callId, audio);
+  detach = joined.detach;
+  if (joined.first) {
+    try {
+      await twilio.startStream(input.providerCallId, twilio.urls(input.callId).media, name);
+    } catch (error) {
+      audio.close();
+      throw new HttpError(502, `Twilio refused to stream the call's audio: ${(error as Error).message}`);
+    }
+  }
+  return audio;
 }
 
 async function speechAvailable(): Promise<boolean> {

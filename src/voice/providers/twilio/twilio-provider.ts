@@ -103,6 +103,22 @@ export class TwilioProvider implements VoiceProvider {
     if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);
   }
 
+  /**
+   * Forks the call's audio, both tracks, to a WebSocket of ours (a Media Stream: what
+   * `<Start><Stream>` starts, asked for through the API while the call runs). Named, so it is
+   * stopped by its name.
+   */
+  async startStream(providerCallId: string, url: string, name: string): Promise<void> {
+    const form = new URLSearchParams({ Url: url, Track: 'both_tracks', Name: name });
+    const res = await this.request('POST', `/Calls/${encodeURIComponent(providerCallId)}/Streams.json`, form);
+    if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);
+  }
+
+  async stopStream(providerCallId: string, name: string): Promise<void> {
+    const res = await this.request('POST', `/Calls/${encodeURIComponent(providerCallId)}/Streams/${encodeURIComponent(name)}.json`, new URLSearchParams({ Status: 'stopped' }));
+    if (!res.ok && res.status !== 404) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);
+  }
+
   async getCall(providerCallId: string): Promise<TwilioCallJson | null> {
     const res = await this.request('GET', `/Calls/${encodeURIComponent(providerCallId)}.json`);
     if (res.status === 404) return null;

@@ -17,6 +17,8 @@ export interface TwilioCallUrls {
   action: string;
   /** The ConversationRelay WebSocket (ws:// or wss://). */
   relay: string;
+  /** The Media Stream WebSocket a listener's audio comes from (ws:// or wss://). */
+  media: string;
 }
 
 export const TWILIO_PATH = '/api/v1/voice/twilio';
@@ -33,5 +35,6 @@ export function twilioCallUrls(publicBaseUrl: string, route: Route, callId: numb
     amd: `${base}/amd${q}`,
     action: `${base}/action${q}`,
     relay: `${base.replace(/^http/, 'ws')}/relay${q}`,
+    media: `${base.replace(/^http/, 'ws')}/media${q}`,
   };
 }

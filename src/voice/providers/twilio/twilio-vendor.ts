@@ -21,7 +21,7 @@ const own = settingsOf(env);
 const SETTINGS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const;
 
 /** A Twilio route's adapter as the agent's entry points use it: its URLs, its live-call control, its handshake check. */
-export type TwilioCallControl = VoiceProvider & Pick<TwilioProvider, 'route' | 'urls' | 'updateCall' | 'hangup' | 'parseInbound' | 'verifyHandshake'>;
+export type TwilioCallControl = VoiceProvider & Pick<TwilioProvider, 'route' | 'urls' | 'updateCall' | 'hangup' | 'parseInbound' | 'verifyHandshake' | 'startStream' | 'stopStream'>;
 
 /**
  * What our own agent on Twilio (modules/agent: the TwiML, action and AMD routes, the relay
