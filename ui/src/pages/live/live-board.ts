@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../../api/live-stream';
+import type { LiveEvent } from '../../api/live-events';
 import type { Answer } from '../../api/types';
 
 /**

@@ -1,0 +1,142 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../src/modules/live/live-event-types.ts';
+import { LIVE_EVENT_TYPES as DASHBOARD_EVENT_TYPES } from '../../ui/src/api/live-events.ts';
+import { createCampaignViaApi, createSubUser } from '../helpers/factories.ts';
+import { browserScene, expectAccessible, HAS_BROWSER, type BrowserScene } from './browser-scene.ts';
+
+/**
+ * The Live page and the pages that follow the live stream, in Debian's Chromium against the whole
+ * service. The simulator runs at SIM_TIME_SCALE 10: a call of 80 simulated seconds with four
+ * turns lasts 8 s, a turn every 2 s, slow enough to watch its transcript grow, short enough
+ * for a test.
+ */
+let s: BrowserScene;
+let north: { id: number; title: string };
+let south: { id: number; title: string };
+beforeAll(async () => {
+  if (!HAS_BROWSER) return;
+  s = await browserScene({ SIM_TIME_SCALE: '10' });
+  const open = { call_allowed_from_time: '00:00:00', call_allowed_to_time: '23:59:59' };
+  north = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Live north', ...open });
+  south = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Live south', ...open });
+}, 120_000);
+afterAll(async () => s?.close());
+
+const SCRIPT = [
+  { role: 'assistant', text: 'Hello, this is Nora from the bakery.' },
+  { role: 'user', text: 'Oh hello, what is it about?' },
+  { role: 'assistant', text: 'Our new rye loaf, would you like a sample?' },
+  { role: 'user', text: 'Yes please, send one over.' },
+];
+const NO_CALLS = 'No calls in progress. Calls appear here as soon as the dialer starts them.';
+
+let phones = 0;
+/** A contact of the campaign whose call the simulator plays as `_sim` says, queued at once; answers the call's id once the dialer started it. */
+async function startCall(campaign: { id: number }, sim: Record<string, unknown>): Promise<number> {
+  const phone = `+1212555${String(700 + ++phones).padStart(4, '0')}`;
+  const res = await s.t.request({ method: 'POST', url: '/api/v1/contacts/', headers: s.alice.headers, payload: { campaign_id: campaign.id, phone_number: phone, status: 'new', contact_data: { name: `Nell ${phones}`, _sim: { status: 'finished', ...sim } } } });
+  expect(res.statusCode, res.body).toBe(200);
+  const queued = await s.t.request({ method: 'POST', url: `/api/v1/campaigns/enqueue_calls/${campaign.id}`, headers: s.alice.headers });
+  expect(queued.statusCode, queued.body).toBe(200);
+  let id: number | undefined;
+  await expect.poll(async () => {
+    const calls = await s.t.request({ method: 'GET', url: `/api/v1/calls/?campaign_id=${campaign.id}&phone_number=${encodeURIComponent(phone)}`, headers: s.alice.headers });
+    id = calls.json().data[0]?.id;
+    return id;
+  }, { timeout: 30_000, interval: 100 }).toBeDefined();
+  return id!;
+}
+
+/** What the card of a call shows now: its state badge and the number of turns of its transcript (null: no card). */
+async function cardState(page: Page, callId: number): Promise<{ state: string; turns: number } | null> {
+  const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
+  if (await card.count() === 0) return null;
+  const state = (await card.locator('.mantine-Badge-root').first().textContent({ timeout: 2000 }).catch(() => null)) ?? '?';
+  const turns = await card.getByRole('log').getByText(/^(Assistant|Contact)$/).count().catch(() => 0);
+  return { state, turns };
+}
+
+describe('the live stream\'s event names', () => {
+  it('are the same in the dashboard as in the service', () => {
+    expect([...DASHBOARD_EVENT_TYPES]).toEqual([...SERVICE_EVENT_TYPES]);
+  });
+});
+
+describe.skipIf(!HAS_BROWSER)('the Live page', () => {
+  it('shows a call\'s transcript turn by turn while it runs, then its outcome, then lets it go', async () => {
+    const page = await s.page({ signIn: s.alice });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Live', exact: true }).click();
+    await page.getByRole('heading', { name: 'Live', level: 2 }).waitFor();
+    await page.getByText(NO_CALLS).waitFor();
+
+    const callId = await startCall(north, { duration: 80, action_status: 'interested', transcript: SCRIPT });
+    const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
+    await card.waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('region', { name: 'Live north' }).getByRole('article', { name: `Call ${callId}` }).count()).toBe(1);
+    expect(await card.getByRole('link', { name: `Nell ${phones}` }).getAttribute('href')).toMatch(/^\/contacts\/\d+$/);
+
+    // Every state the card goes through, sampled until the call has ended.
+    const seen: { state: string; turns: number }[] = [];
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+      const now = await cardState(page, callId);
+      if (now && (seen.at(-1)?.state !== now.state || seen.at(-1)?.turns !== now.turns)) seen.push(now);
+      if (now?.state === 'Ended') break;
+      await page.waitForTimeout(100);
+    }
+    const during = seen.filter((x) => x.state === 'Answered' && x.turns > 0 && x.turns < SCRIPT.length);
+    expect(new Set(during.map((x) => x.turns)).size, `intermediate states seen: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual(2);
+    expect(seen.map((x) => x.turns), 'the transcript only grows').toEqual([...seen.map((x) => x.turns)].sort((a, b) => a - b));
+    expect(seen.at(-1), JSON.stringify(seen)).toEqual({ state: 'Ended', turns: SCRIPT.length });
+
+    // The turns in order, each named by who spoke; then the outcome.
+    const log = card.getByRole('log', { name: `Transcript of call ${callId}` });
+    for (const turn of SCRIPT) expect(await log.getByText(turn.text).count()).toBe(1);
+    expect(await log.getByText(/^(Assistant|Contact)$/).allTextContents()).toEqual(['Assistant', 'Contact', 'Assistant', 'Contact']);
+    await expect.poll(() => card.getByRole('status').textContent()).toMatch(/Finished · outcome: Interested/i);
+
+    // Shown a few seconds, then the board is empty again.
+    await page.getByText(NO_CALLS).waitFor({ timeout: 30_000 });
+    expect(await card.count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows a sub-user only the calls of the campaigns granted to it', async () => {
+    const sub = await createSubUser(s.t, s.alice.id, [north.id]);
+    const page = await s.page({ signIn: { email: sub.email, password: sub.password } });
+    await page.goto('/live');
+    await page.getByRole('heading', { name: 'Live', level: 2 }).waitFor();
+    await page.getByRole('status').filter({ hasText: /in progress/ }).waitFor();
+
+    const hidden = await startCall(south, { duration: 200, transcript: SCRIPT });
+    const shown = await startCall(north, { duration: 200, transcript: SCRIPT });
+    await page.getByRole('article', { name: `Call ${shown}`, exact: true }).getByRole('log').getByText(SCRIPT[0]!.text).waitFor({ timeout: 30_000 });
+    // Both are in progress (the account sees both), and the hidden one has spoken too.
+    const owner = await s.t.request({ method: 'GET', url: '/api/v1/live/calls', headers: s.alice.headers });
+    const ownerCalls = owner.json().calls as { id: number; transcript: unknown[] }[];
+    expect(ownerCalls.map((c) => c.id)).toEqual(expect.arrayContaining([hidden, shown]));
+    await expect.poll(async () => ((await s.t.request({ method: 'GET', url: '/api/v1/live/calls', headers: s.alice.headers })).json().calls as { id: number; transcript: unknown[] }[])
+      .find((c) => c.id === hidden)?.transcript.length ?? 0).toBeGreaterThan(0);
+    expect(await page.getByRole('article', { name: `Call ${hidden}`, exact: true }).count()).toBe(0);
+    expect(await page.getByText(south.title).count(), 'not even among the campaigns to choose').toBe(0);
+    // Reloaded (the state read afresh), still not.
+    await page.reload();
+    await page.getByRole('article', { name: `Call ${shown}`, exact: true }).waitFor();
+    expect(await page.getByRole('article', { name: `Call ${hidden}`, exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('is accessible with a call in progress, filtered by campaign', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    const callId = await startCall(north, { duration: 300, action_status: 'interested', transcript: SCRIPT });
+    await page.goto(`/live?campaign_id=${north.id}`);
+    const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
+    await card.getByRole('log').getByText(SCRIPT[1]!.text).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('region', { name: south.title }).count()).toBe(0);
+    await expectAccessible(page, 'the Live page with a call in progress');
+    mkdirSync(new URL('../../.scratch/', import.meta.url), { recursive: true });
+    await page.screenshot({ path: new URL('../../.scratch/live-page.png', import.meta.url).pathname, fullPage: true });
+    await page.context().close();
+  });
+});
