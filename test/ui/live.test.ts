@@ -49,6 +49,16 @@ async function startCall(campaign: { id: number }, sim: Record<string, unknown>)
   return id!;
 }
 
+/** Waits until the account has no call in progress (so a page may be watched while nothing happens). */
+async function noCallInProgress() {
+  await expect.poll(async () => (await s.t.request({ method: 'GET', url: '/api/v1/live/calls', headers: s.alice.headers })).json().calls, { timeout: 40_000, interval: 250 }).toEqual([]);
+}
+
+/** When a call has ended, as the API says. */
+async function callEnded(callId: number) {
+  await expect.poll(async () => (await s.t.request({ method: 'GET', url: `/api/v1/calls/${callId}`, headers: s.alice.headers })).json().status, { timeout: 30_000, interval: 250 }).not.toMatch(/^(new|in progress)$/);
+}
+
 /** What the card of a call shows now: its state badge and the number of turns of its transcript (null: no card). */
 async function cardState(page: Page, callId: number): Promise<{ state: string; turns: number } | null> {
   const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
@@ -109,8 +119,8 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
     await page.getByRole('heading', { name: 'Live', level: 2 }).waitFor();
     await page.getByRole('status').filter({ hasText: /in progress/ }).waitFor();
 
-    const hidden = await startCall(south, { duration: 200, transcript: SCRIPT });
-    const shown = await startCall(north, { duration: 200, transcript: SCRIPT });
+    const hidden = await startCall(south, { duration: 120, transcript: SCRIPT });
+    const shown = await startCall(north, { duration: 120, transcript: SCRIPT });
     await page.getByRole('article', { name: `Call ${shown}`, exact: true }).getByRole('log').getByText(SCRIPT[0]!.text).waitFor({ timeout: 30_000 });
     // Both are in progress (the account sees both), and the hidden one has spoken too.
     const owner = await s.t.request({ method: 'GET', url: '/api/v1/live/calls', headers: s.alice.headers });
@@ -129,7 +139,7 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
 
   it('is accessible with a call in progress, filtered by campaign', async () => {
     const page = await s.page({ signIn: s.alice, bypassCSP: true });
-    const callId = await startCall(north, { duration: 300, action_status: 'interested', transcript: SCRIPT });
+    const callId = await startCall(north, { duration: 150, action_status: 'interested', transcript: SCRIPT });
     await page.goto(`/live?campaign_id=${north.id}`);
     const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
     await card.getByRole('log').getByText(SCRIPT[1]!.text).waitFor({ timeout: 30_000 });
@@ -137,6 +147,68 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
     await expectAccessible(page, 'the Live page with a call in progress');
     mkdirSync(new URL('../../.scratch/', import.meta.url), { recursive: true });
     await page.screenshot({ path: new URL('../../.scratch/live-page.png', import.meta.url).pathname, fullPage: true });
+    await page.context().close();
+  });
+});
+
+describe.skipIf(!HAS_BROWSER)('pages that follow the live stream', () => {
+  it('the calls list asks for nothing while idle and shows a call that starts', { timeout: 120_000 }, async () => {
+    await noCallInProgress();
+    const page = await s.page({ signIn: s.alice });
+    const listRequests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/calls/') listRequests.push(r.url());
+    });
+    await page.goto('/calls');
+    await page.getByRole('status').filter({ hasText: /\d+ calls?$/ }).waitFor();
+    // Longer than the 5 s the list used to poll at: not one request while nothing happens.
+    const before = listRequests.length;
+    await page.waitForTimeout(6500);
+    expect(listRequests.length, 'list requests while idle').toBe(before);
+
+    const callId = await startCall(south, { duration: 60, transcript: SCRIPT });
+    const row = page.getByRole('table', { name: 'Calls' }).getByRole('link', { name: `Call ${callId}`, exact: true });
+    await row.waitFor({ timeout: 20_000 });
+    // Its end is shown too (a call.ended), then quiet again.
+    const rowOfCall = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Call ${callId}`, exact: true }) });
+    await expect.poll(() => rowOfCall.textContent(), { timeout: 30_000 }).toMatch(/Finished/);
+    const afterEnd = listRequests.length;
+    await page.waitForTimeout(3000);
+    expect(listRequests.length - afterEnd, 'list requests after the call ended').toBeLessThanOrEqual(1);
+    await page.context().close();
+  });
+
+  it('the call page of a call in progress shows its transcript as it is spoken, then the ended call', async () => {
+    const page = await s.page({ signIn: s.alice });
+    const callId = await startCall(south, { duration: 80, transcript: SCRIPT });
+    await page.goto(`/calls/${callId}`);
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText(SCRIPT[0]!.text).waitFor({ timeout: 20_000 });
+    await transcript.getByText(SCRIPT[1]!.text).waitFor({ timeout: 20_000 });
+    // Ended, the call shows its stored transcript and status.
+    await page.getByRole('region', { name: 'Transcript' }).getByText(SCRIPT[3]!.text).waitFor({ timeout: 30_000 });
+    expect(await page.getByText('Finished', { exact: true }).count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('the campaign page shows its calls in progress and its figures follow as calls end', async () => {
+    const page = await s.page({ signIn: s.alice });
+    await page.goto(`/campaigns/${south.id}`);
+    const live = page.getByRole('region', { name: 'Calls in progress' });
+    const outcomes = page.getByRole('region', { name: 'Outcomes' });
+    await outcomes.getByText(/\d+ calls? · /).waitFor();
+    const callId = await startCall(south, { duration: 60, action_status: 'interested', transcript: SCRIPT });
+    const card = live.getByRole('article', { name: `Call ${callId}`, exact: true });
+    await card.waitFor({ timeout: 20_000 });
+    expect(await card.getByRole('link', { name: `Nell ${phones}` }).count()).toBe(1);
+    await callEnded(callId);
+    // The outcomes read again after the end, without polling: the API's figures, the new call counted.
+    const answer = await s.t.request({ method: 'GET', url: `/api/v1/analytics/detailed?campaign_id=${south.id}&start_date=${encodeURIComponent(new Date(Date.now() - 3650 * 24 * 3600 * 1000).toISOString())}`, headers: s.alice.headers });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const report = answer.json();
+    const expected = `${report.totals.calls} call${report.totals.calls === 1 ? '' : 's'} · ${report.totals.answered} answered · ${report.totals.successful} successful`;
+    await expect.poll(() => outcomes.getByText(/ · \d+ successful/).textContent(), { timeout: 20_000 }).toContain(expected);
+    await expect.poll(() => card.getByRole('status').textContent()).toMatch(/Finished · outcome: Interested/);
     await page.context().close();
   });
 });
