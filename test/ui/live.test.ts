@@ -191,8 +191,12 @@ describe.skipIf(!HAS_BROWSER)('pages that follow the live stream', () => {
     await page.context().close();
   });
 
-  it('the campaign page shows its calls in progress and its figures follow as calls end', async () => {
+  it('the campaign page shows its calls in progress and its figures follow as calls end, over one stream', async () => {
     const page = await s.page({ signIn: s.alice });
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/live/events') streams.push(r.url());
+    });
     await page.goto(`/campaigns/${south.id}`);
     const live = page.getByRole('region', { name: 'Calls in progress' });
     const outcomes = page.getByRole('region', { name: 'Outcomes' });
@@ -209,6 +213,8 @@ describe.skipIf(!HAS_BROWSER)('pages that follow the live stream', () => {
     const expected = `${report.totals.calls} call${report.totals.calls === 1 ? '' : 's'} · ${report.totals.answered} answered · ${report.totals.successful} successful`;
     await expect.poll(() => outcomes.getByText(/ · \d+ successful/).textContent(), { timeout: 20_000 }).toContain(expected);
     await expect.poll(() => card.getByRole('status').textContent()).toMatch(/Finished · outcome: Interested/);
+    // Its sections share one connection, narrowed to the campaign.
+    expect(streams.map((u) => new URL(u).search)).toEqual([`?campaign_id=${south.id}`]);
     await page.context().close();
   });
 });

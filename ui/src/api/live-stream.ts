@@ -18,15 +18,25 @@ export type { LiveEvent, LiveMessage };
 
 interface Listener {
   message(m: LiveMessage): void;
-  ready(): void;
+  /** The stream's state changed (see StreamState). */
+  changed(state: StreamState): void;
 }
+
+/**
+ * `ready`: the stream is open (it said `ready`), so a state read from now on misses nothing that
+ * follows. `refused`: the service answered the stream with an error and it is retried later; a
+ * page reads its state anyway, to show the API's answer (a 403, a 404), and is told to read it
+ * again (`resync`) once the stream opens.
+ */
+export type StreamState = 'connecting' | 'ready' | 'refused';
 
 interface Stream {
   campaignId: number | undefined;
   listeners: Set<Listener>;
   source: EventSource | null;
-  /** The stream said `ready` at least once. */
-  ready: boolean;
+  state: StreamState;
+  /** Connections refused in a row: the pause before the next one grows with them. */
+  refusals: number;
   /** The id of the last event received: where a reopened stream resumes. */
   lastId: string | null;
   /** The connection was lost since the last `ready`. */
@@ -37,14 +47,22 @@ interface Stream {
 
 // How long a stream outlives its last listener: the next page usually follows the same scope.
 const LINGER_MS = 2000;
-// After the browser gave up on a connection (a refused or failed answer), the pause before a new one.
+// After the browser gave up on a connection (a refused or failed answer), the pause before a new
+// one: 3 s, doubled at each refusal in a row up to a minute (a signed-out session is not hammered).
 const REOPEN_MS = 3000;
+const REOPEN_MAX_MS = 60_000;
 
 const streams = new Map<string, Stream>();
 const keyOf = (campaignId: number | undefined) => (campaignId === undefined ? 'account' : `campaign ${campaignId}`);
 
 function broadcast(stream: Stream, m: LiveMessage) {
   for (const l of [...stream.listeners]) l.message(m);
+}
+
+function setState(stream: Stream, state: StreamState) {
+  if (stream.state === state) return;
+  stream.state = state;
+  for (const l of [...stream.listeners]) l.changed(state);
 }
 
 function open(stream: Stream) {
@@ -58,11 +76,9 @@ function open(stream: Stream) {
     // A new connection without a known last id starts from now: what happened in the gap is unknown.
     const missed = stream.interrupted && stream.lastId === null;
     stream.interrupted = false;
+    stream.refusals = 0;
+    setState(stream, 'ready');
     if (missed) broadcast(stream, { type: 'resync' });
-    if (!stream.ready) {
-      stream.ready = true;
-      for (const l of [...stream.listeners]) l.ready();
-    }
   });
   source.addEventListener('resync', () => broadcast(stream, { type: 'resync' }));
   for (const type of LIVE_EVENT_TYPES) {
@@ -83,10 +99,11 @@ function open(stream: Stream) {
     if (source.readyState !== EventSource.CLOSED) return;
     source.close();
     stream.source = null;
+    setState(stream, 'refused');
     stream.reopen = setTimeout(() => {
       stream.reopen = undefined;
       if (stream.listeners.size > 0) open(stream);
-    }, REOPEN_MS);
+    }, Math.min(REOPEN_MAX_MS, REOPEN_MS * 2 ** stream.refusals++));
   };
 }
 
@@ -94,13 +111,13 @@ function subscribe(campaignId: number | undefined, listener: Listener): () => vo
   const key = keyOf(campaignId);
   let stream = streams.get(key);
   if (!stream) {
-    stream = { campaignId, listeners: new Set(), source: null, ready: false, lastId: null, interrupted: false, reopen: undefined, closing: undefined };
+    stream = { campaignId, listeners: new Set(), source: null, state: 'connecting', refusals: 0, lastId: null, interrupted: false, reopen: undefined, closing: undefined };
     streams.set(key, stream);
   }
   clearTimeout(stream.closing);
   stream.listeners.add(listener);
   if (!stream.source && stream.reopen === undefined) open(stream);
-  if (stream.ready) listener.ready();
+  listener.changed(stream.state);
   const s = stream;
   return () => {
     s.listeners.delete(listener);
@@ -117,20 +134,21 @@ function subscribe(campaignId: number | undefined, listener: Listener): () => vo
 /**
  * Follows the live stream of the account (`campaignId` undefined) or of one campaign while the
  * component is shown and `enabled`. `onEvent` may change between renders (the latest is called).
- * `ready`: the stream is open, so a state read from now on misses nothing that follows.
+ * Answers the stream's state (StreamState); `connecting` while not enabled.
  */
-export function useLiveEvents(campaignId: number | undefined, onEvent: (m: LiveMessage) => void, enabled = true): { ready: boolean } {
+export function useLiveEvents(campaignId: number | undefined, onEvent: (m: LiveMessage) => void, enabled = true): { state: StreamState } {
   const handler = useRef(onEvent);
   useLayoutEffect(() => {
     handler.current = onEvent;
   });
   const key = keyOf(campaignId);
-  const [readyKey, setReadyKey] = useState<string | null>(null);
+  // The state of the stream of `key`: a state left from another scope is not this one's.
+  const [seen, setSeen] = useState<{ key: string; state: StreamState } | null>(null);
   useEffect(() => {
     if (!enabled) return undefined;
-    return subscribe(campaignId, { message: (m) => handler.current(m), ready: () => setReadyKey(key) });
+    return subscribe(campaignId, { message: (m) => handler.current(m), changed: (state) => setSeen({ key, state }) });
   }, [campaignId, key, enabled]);
-  return { ready: enabled && readyKey === key };
+  return { state: enabled && seen?.key === key ? seen.state : 'connecting' };
 }
 
 /**

@@ -18,7 +18,7 @@ const reduce = (board: Board, action: Action): Board =>
 /**
  * The calls in progress (`campaignId` undefined: all the caller may see), with their transcript
  * so far and every turn as it is spoken. The state is read once the stream is open (so nothing
- * falls between the two) and again when the stream says events were missed (`resync`).
+ * falls between the two) and again when the stream says events may have been missed (`resync`).
  * A component showing another campaign must be mounted afresh (a React key), as the board
  * holds one scope.
  */
@@ -33,7 +33,8 @@ export function useLiveCalls(campaignId: number | undefined, enabled = true) {
   const snapshot = useQuery({
     queryKey: key,
     queryFn: () => must(api.GET('/api/v1/live/calls', { params: { query: campaignId === undefined ? {} : { campaign_id: campaignId } } })),
-    enabled: enabled && stream.ready,
+    // Read once the stream is open (or refused: then to show the API's answer; read again when it opens).
+    enabled: enabled && stream.state !== 'connecting',
     // Only fresh: a state kept from an earlier visit lacks the events said since.
     gcTime: 0,
     refetchOnMount: 'always',
