@@ -130,9 +130,9 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
       .find((c) => c.id === hidden)?.transcript.length ?? 0).toBeGreaterThan(0);
     expect(await page.getByRole('article', { name: `Call ${hidden}`, exact: true }).count()).toBe(0);
     expect(await page.getByText(south.title).count(), 'not even among the campaigns to choose').toBe(0);
-    // Reloaded (the state read afresh), still not.
+    // Reloaded (the state read afresh: the call with what it said so far), still not.
     await page.reload();
-    await page.getByRole('article', { name: `Call ${shown}`, exact: true }).waitFor();
+    await page.getByRole('article', { name: `Call ${shown}`, exact: true }).getByRole('log').getByText(SCRIPT[0]!.text).waitFor();
     expect(await page.getByRole('article', { name: `Call ${hidden}`, exact: true }).count()).toBe(0);
     await page.context().close();
   });
@@ -205,6 +205,8 @@ describe.skipIf(!HAS_BROWSER)('pages that follow the live stream', () => {
     const card = live.getByRole('article', { name: `Call ${callId}`, exact: true });
     await card.waitFor({ timeout: 20_000 });
     expect(await card.getByRole('link', { name: `Nell ${phones}` }).count()).toBe(1);
+    await card.getByText(`Assistant: ${SCRIPT[0]!.text}`).waitFor();
+    await page.screenshot({ path: new URL('../../.scratch/campaign-page.png', import.meta.url).pathname });
     await callEnded(callId);
     // The outcomes read again after the end, without polling: the API's figures, the new call counted.
     const answer = await s.t.request({ method: 'GET', url: `/api/v1/analytics/detailed?campaign_id=${south.id}&start_date=${encodeURIComponent(new Date(Date.now() - 3650 * 24 * 3600 * 1000).toISOString())}`, headers: s.alice.headers });
