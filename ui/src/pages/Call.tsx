@@ -66,7 +66,7 @@ export default function Call() {
       )}
       {analysis && <CallAnalysis analysis={analysis} />}
       <Title order={3}>Transcript</Title>
-      <Transcript turns={transcript} label="Transcript" live={inProgress} empty={inProgress ? 'Nothing said yet.' : 'No transcript.'} />
+      <Transcript turns={transcript} label="Transcript" live={inProgress} announce empty={inProgress ? 'Nothing said yet.' : 'No transcript.'} />
       <Title order={3}>Contact data</Title>
       <Code block>{JSON.stringify(c.contact_data ?? {}, null, 2)}</Code>
       <CallDeliveries callId={c.id} />

@@ -4,10 +4,12 @@ import type { Turn } from './live-board';
 
 /**
  * A call's turns, the assistant's on the left on grey and the person's on the right on blue, each
- * named. `live`: the turns still grow, so it is a log (read out as they come) in a box of its
- * own height that keeps the newest turn in view; it can take the focus, to be scrolled by keyboard.
+ * named. `live`: the turns still grow, so it is a log in a box of its own height that keeps the
+ * newest turn in view; it can take the focus, to be scrolled by keyboard. `announce`: a screen
+ * reader reads the turns out as they come (one call's page; on a board of many calls it would be
+ * every call talking at once).
  */
-export function Transcript({ turns, label, live = false, empty }: { turns: Turn[]; label: string; live?: boolean; empty: string }) {
+export function Transcript({ turns, label, live = false, announce = false, empty }: { turns: Turn[]; label: string; live?: boolean; announce?: boolean; empty: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // The box scrolls, not the page: several calls may speak at once.
@@ -31,7 +33,7 @@ export function Transcript({ turns, label, live = false, empty }: { turns: Turn[
   );
   if (!live) return <Box aria-label={label} role="region">{list}</Box>;
   return (
-    <Box ref={box} role="log" aria-label={label} tabIndex={0} mah={260} style={{ overflowY: 'auto' }}>
+    <Box ref={box} role="log" aria-live={announce ? 'polite' : 'off'} aria-label={label} tabIndex={0} mah={260} style={{ overflowY: 'auto' }}>
       {list}
     </Box>
   );
