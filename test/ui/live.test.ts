@@ -137,7 +137,7 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
     await page.context().close();
   });
 
-  it('is accessible with a call in progress, filtered by campaign', async () => {
+  it('is accessible with a call in progress, filtered by campaign, at 1280 and 390 px', async () => {
     const page = await s.page({ signIn: s.alice, bypassCSP: true });
     const callId = await startCall(north, { duration: 150, action_status: 'interested', transcript: SCRIPT });
     await page.goto(`/live?campaign_id=${north.id}`);
@@ -147,6 +147,11 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
     await expectAccessible(page, 'the Live page with a call in progress');
     mkdirSync(new URL('../../.scratch/', import.meta.url), { recursive: true });
     await page.screenshot({ path: new URL('../../.scratch/live-page.png', import.meta.url).pathname, fullPage: true });
+    // A phone's width: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 900 });
+    await expectAccessible(page, 'the Live page at 390 px');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: new URL('../../.scratch/live-page-390.png', import.meta.url).pathname, fullPage: true });
     await page.context().close();
   });
 });
