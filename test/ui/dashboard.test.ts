@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const openWindow = { call_allowed_from_time: '00:00:00', call_allowed_to_time: '23:59:59' };
-const NAV = ['Campaigns', 'Contacts', 'Calls', 'Analytics', 'Integrations', 'Profile'];
+const NAV = ['Campaigns', 'Contacts', 'Calls', 'Live', 'Analytics', 'Integrations', 'Profile'];
 // The Profile link opens its Account tab; the other tabs by address.
 const PROFILE_TABS = [['API keys', '/api-keys'], ['Sub-users', '/sub-users']];
 

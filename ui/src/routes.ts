@@ -20,6 +20,7 @@ export const ROUTES = [
   { paths: ['/contacts/:id'], load: () => import('./pages/Contact') },
   { paths: ['/calls'], load: () => import('./pages/Calls'), nav: { label: 'Calls' } },
   { paths: ['/calls/:id'], load: () => import('./pages/Call') },
+  { paths: ['/live'], load: () => import('./pages/Live'), nav: { label: 'Live' } },
   { paths: ['/messages'], load: () => import('./pages/Messages'), nav: { label: 'Messages' } },
   { paths: ['/analytics'], load: () => import('./pages/Analytics'), nav: { label: 'Analytics' } },
   { paths: ['/integrations'], load: () => import('./pages/Integrations'), nav: { label: 'Integrations' } },

@@ -7,6 +7,8 @@ import { analysisOf, callerIdOf, contactNameOf, optOutOf, transcriptOf } from '.
 import { CallAnalysis } from './calls/CallAnalysis';
 import { CallDeliveries } from './calls/CallDeliveries';
 import { useCall } from './calls/queries';
+import { useLiveCalls } from './live/queries';
+import { Transcript } from './live/Transcript';
 
 const FOUND_BY: Partial<Record<string, string>> = { assistant: 'the assistant', llm: 'the language model', offline: 'the built-in phrases' };
 
@@ -17,10 +19,13 @@ export default function Call() {
   const call = useCall(id ?? 0, id !== null);
   const f = useFormat();
   const c = call.data;
+  const inProgress = c?.status === 'in progress';
+  // While the call runs its transcript is on the live stream only (the call keeps it from its end).
+  const live = useLiveCalls(undefined, inProgress);
   if (id === null || isNotFound(call.error)) return <NotFound what="call" value={param} back={{ to: '/calls', label: 'All calls' }} />;
   if (call.error) return <Problem error={call.error} />;
   if (!c) return <Text>Loading call {id}…</Text>;
-  const transcript = transcriptOf(c);
+  const transcript = inProgress ? live.board.calls.get(c.id)?.transcript ?? [] : transcriptOf(c);
   const callerId = callerIdOf(c);
   const optOut = optOutOf(c);
   const analysis = analysisOf(c);
@@ -61,17 +66,7 @@ export default function Call() {
       )}
       {analysis && <CallAnalysis analysis={analysis} />}
       <Title order={3}>Transcript</Title>
-      <Stack gap="xs" aria-label="Transcript">
-        {transcript.length === 0 && <Text c="dimmed">No transcript {c.status === 'in progress' ? 'yet' : ''}.</Text>}
-        {transcript.map((turn, i) => (
-          <Group key={i} justify={turn.role === 'assistant' ? 'flex-start' : 'flex-end'}>
-            <Paper withBorder p="xs" maw="80%" bg={turn.role === 'assistant' ? 'gray.0' : 'blue.0'}>
-              <Text size="xs" fw={700}>{turn.role === 'assistant' ? 'Assistant' : 'Contact'}</Text>
-              <Text size="sm">{turn.text}</Text>
-            </Paper>
-          </Group>
-        ))}
-      </Stack>
+      <Transcript turns={transcript} label="Transcript" live={inProgress} announce empty={inProgress ? 'Nothing said yet.' : 'No transcript.'} />
       <Title order={3}>Contact data</Title>
       <Code block>{JSON.stringify(c.contact_data ?? {}, null, 2)}</Code>
       <CallDeliveries callId={c.id} />

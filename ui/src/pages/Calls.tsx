@@ -11,7 +11,8 @@ import { useCallsPage } from './calls/queries';
 /**
  * Calls, a page at a time from the API, filtered by anything GET /api/v1/calls/ accepts. The
  * filters and the page live in the URL, so a filtered view can be shared and survives a reload;
- * the list refreshes itself while open (every 2 s while a call on it is in progress).
+ * the list follows the live stream while open (read again when a call starts or ends, at most
+ * once a second), without polling.
  *
  * Pages are read by keyset where it can: once page n has been shown, page n + 1 asks for the
  * calls below its last id (after_id), which costs the API what the first page does at any

@@ -7,12 +7,16 @@ import { CampaignActions } from './campaigns/CampaignActions';
 import { CampaignCalls } from './campaigns/CampaignCalls';
 import { CampaignContacts } from './campaigns/CampaignContacts';
 import { CampaignForm } from './campaigns/CampaignForm';
+import { CampaignLiveCalls } from './campaigns/CampaignLiveCalls';
 import { CampaignOutcomes } from './campaigns/CampaignOutcomes';
 import { PromptHistory } from './campaigns/PromptHistory';
 import { TextMessagesSettings } from './campaigns/TextMessagesSettings';
 import { useCampaign } from './campaigns/queries';
 
-/** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, outcomes, contacts, calls, settings and prompt history. */
+/**
+ * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
+ * settings and prompt history, its figures kept current by the live stream.
+ */
 export default function Campaign() {
   const { id } = useParams();
   const creating = id === 'new';
@@ -44,6 +48,7 @@ export default function Campaign() {
       {campaign.isPending && <Loader aria-label="Loading the campaign" />}
       {c && (
         <>
+          <CampaignLiveCalls campaignId={c.id} />
           <CampaignOutcomes campaignId={c.id} />
           <CampaignContacts campaignId={c.id} />
           <CampaignCalls campaignId={c.id} />

@@ -4,7 +4,7 @@ import { Anchor, Badge, Button, Group, Pagination, Progress, Stack, Table, Text,
 import { Link } from 'react-router-dom';
 import { notifications } from '@mantine/notifications';
 import { Problem } from '../components/Problem';
-import { type CampaignListItem, useCampaignsPage, useCampaignSummary, useChangeCampaignState, useQueueNewContacts } from './campaigns/queries';
+import { type CampaignListItem, useCampaignFollowLive, useCampaignsPage, useCampaignSummary, useChangeCampaignState, useQueueNewContacts } from './campaigns/queries';
 
 const PAGE = 20;
 
@@ -14,6 +14,8 @@ const STATE_COLOR = { active: { color: 'teal.9', c: 'white' }, paused: { color: 
 
 export default function Campaigns() {
   const [page, setPage] = useState(1);
+  // Each row's progress follows the account's stream (no polling per row).
+  useCampaignFollowLive();
   const list = useCampaignsPage(page, PAGE);
   const total = list.data?.count ?? 0;
   const rows = list.data?.data ?? [];

@@ -29,16 +29,18 @@ export function useTrend(query: Query<'read_analytics_trends'>, enabled: boolean
 /** About ten years in ms: the longest period the analytics API accepts is ten years. */
 const ALL_TIME_MS = 3650 * 24 * 3600 * 1000;
 
+/** The key of one campaign's outcomes (every campaign's: no id), read again as its calls end (campaigns/queries.ts). */
+export const campaignOutcomesKey = (campaignId?: number) => (campaignId === undefined ? ['analytics-campaign-outcomes'] as const : ['analytics-campaign-outcomes', campaignId] as const);
+
 /**
  * One campaign's calls by status and outcome over every call it made (the last ten years, the
- * longest period the report takes); refreshed every 10 s while shown.
+ * longest period the report takes); read again as its calls end (useCampaignFollowLive).
  */
 export function useCampaignOutcomes(campaignId: number) {
   return useQuery({
-    queryKey: ['analytics-campaign-outcomes', campaignId] as const,
+    queryKey: campaignOutcomesKey(campaignId),
     queryFn: () => must(api.GET('/api/v1/analytics/detailed', {
       params: { query: { campaign_id: campaignId, start_date: new Date(Date.now() - ALL_TIME_MS).toISOString() } },
     })),
-    refetchInterval: 10_000,
   });
 }

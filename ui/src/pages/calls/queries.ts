@@ -1,5 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
+import { useLiveEvents, useThrottled } from '../../api/live-stream';
 import type { Answer } from '../../api/types';
 
 /** Calls: a filtered page (live), one call (live while in progress) and what the webhooks did with it. */
@@ -8,6 +9,8 @@ export type CallDetail = Answer<'read_call'>;
 export type CallDelivery = Answer<'list_deliveries'>['data'][number] & { webhook: string };
 
 export const callKeys = {
+  /** Every page of calls: refreshed when a call starts or ends. */
+  pages: ['calls'] as const,
   page: (query: string) => ['calls', query] as const,
   one: (id: number) => ['call', id] as const,
   deliveries: (callId: number) => ['call-deliveries', callId] as const,
@@ -17,25 +20,42 @@ export const callKeys = {
  * A page of calls for the URL's filters (`query`: their JSON, as the key that changes with them). The
  * filters go to the API as written in the URL (text where the API takes numbers), so a bad value is
  * the API's 422 under its filter rather than dropped here; the generated query type cannot say so.
- * Live: every 2 s while a call on the page is in progress, else every 5 s (new calls appear too).
+ * Live without polling: read again when the stream (of the account, or of `liveCampaignId` when
+ * the page shows one campaign's calls) says a call started or ended, at most once a second.
  */
-export function useCallsPage(query: string) {
+export function useCallsPage(query: string, liveCampaignId?: number) {
+  const client = useQueryClient();
+  const refresh = useThrottled(() => void client.invalidateQueries({ queryKey: callKeys.pages }), REFRESH_MS);
+  useLiveEvents(liveCampaignId, (m) => {
+    if (m.type === 'call.started' || m.type === 'call.ended' || m.type === 'resync') refresh();
+  });
   return useQuery({
     queryKey: callKeys.page(query),
     queryFn: () => must(api.GET('/api/v1/calls/', { params: { query: JSON.parse(query) as never } })),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'in progress') ? 2000 : 5000),
   });
 }
 
-/** One call, every 2 s while it is in progress (`enabled` false: the address names no call). */
+// A busy account ends calls many times a second; a list read once a second still looks live.
+const REFRESH_MS = 1000;
+
+/**
+ * One call (`enabled` false: the address names no call). While it is in progress, read again when
+ * the account's stream says it ended (a call names no campaign id to narrow the stream to; its
+ * transcript meanwhile: useLiveCalls on the page, over the same stream).
+ */
 export function useCall(id: number, enabled = true) {
-  return useQuery({
+  const client = useQueryClient();
+  const call = useQuery({
     enabled,
     queryKey: callKeys.one(id),
     queryFn: () => must(api.GET('/api/v1/calls/{id}', { params: { path: { id } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'in progress' ? 2000 : false),
   });
+  const inProgress = call.data?.status === 'in progress';
+  useLiveEvents(undefined, (m) => {
+    if ((m.type === 'call.ended' && m.call_id === id) || m.type === 'resync') void client.invalidateQueries({ queryKey: callKeys.one(id) });
+  }, enabled && inProgress);
+  return call;
 }
 
 /**

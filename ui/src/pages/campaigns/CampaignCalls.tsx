@@ -8,7 +8,7 @@ const FIRST = 10;
 
 /** The campaign's latest calls (the calls list's first page for it, live) and a link to all of them. */
 export function CampaignCalls({ campaignId }: { campaignId: number }) {
-  const list = useCallsPage(JSON.stringify({ campaign_id: [String(campaignId)], skip: 0, limit: FIRST }));
+  const list = useCallsPage(JSON.stringify({ campaign_id: [String(campaignId)], skip: 0, limit: FIRST }), campaignId);
   const rows = list.data?.data ?? [];
   const total = list.data?.count ?? 0;
   const about = list.data?.count_exact === false ? 'about ' : '';

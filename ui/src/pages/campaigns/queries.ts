@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
+import { useLiveEvents, useThrottled } from '../../api/live-stream';
 import type { Answer, Body, Query } from '../../api/types';
+import { campaignOutcomesKey } from '../analytics/queries';
+import { contactKeys } from '../contacts/queries';
 
 /** Campaigns: their lists (pages, choices, searches, titles), one campaign, its summary, and every change of one. */
 
@@ -73,12 +76,41 @@ export function useCampaign(id: number, enabled: boolean) {
   });
 }
 
-/** The campaign's progress, every 5 s while shown. */
+/** The campaign's progress; kept current by useCampaignFollowLive on the pages that show it. */
 export function useCampaignSummary(id: number) {
   return useQuery({
     queryKey: campaignKeys.summary(id),
     queryFn: () => must(api.GET('/api/v1/campaigns/{id}/summary', { params: { path: { id } } })),
-    refetchInterval: 5000,
+  });
+}
+
+// Figures read again at most this often, however many calls end meanwhile.
+const FIGURES_REFRESH_MS = 1000;
+
+/**
+ * Keeps the figures of one campaign (or of every campaign: no id) current from the live stream
+ * rather than by polling: a call that starts or ends changes its contacts and progress, one that
+ * ends its outcomes; a pause, a resume or a reached limit changes the campaign itself.
+ */
+export function useCampaignFollowLive(campaignId?: number) {
+  const client = useQueryClient();
+  const invalidate = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  const refreshFigures = useThrottled(() => {
+    invalidate(campaignId === undefined ? ['campaign-summary'] : campaignKeys.summary(campaignId));
+    invalidate(campaignOutcomesKey(campaignId));
+    invalidate(contactKeys.lists);
+  }, FIGURES_REFRESH_MS);
+  const refreshCampaign = useThrottled(() => {
+    invalidate(campaignId === undefined ? ['campaign'] : campaignKeys.one(campaignId));
+    invalidate(campaignKeys.lists);
+  }, FIGURES_REFRESH_MS);
+  useLiveEvents(campaignId, (m) => {
+    if (m.type === 'call.started' || m.type === 'call.ended') refreshFigures();
+    else if (m.type !== 'call.ringing' && m.type !== 'call.answered' && m.type !== 'call.turn') {
+      // A campaign's own event, or `resync` (anything may have changed).
+      refreshCampaign();
+      refreshFigures();
+    }
   });
 }
 
