@@ -1448,6 +1448,7 @@ export interface paths {
          *     - `sub_user.grant_removed`: campaigns were revoked from a sub-user; subject and details as sub_user.grant_added
          *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
          *     - `campaign.messaging_changed`: a campaign's text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)
+         *     - `call.listened`: an operator started listening to a call in progress (GET /api/v1/live/calls/{id}/audio); subject: the call; details: campaign_id, provider
          *     - `message.manual_queued`: an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)
          */
         get: operations["list_audit_events"];
@@ -1728,6 +1729,26 @@ export interface paths {
          * @description Partial update: the fields present change, the others keep their value (the defaults before the first save); the answer is the whole settings. template may name only {{contact.<field>}}, {{call.<field>}} and {{campaign.<field>}} placeholders, with fields of letters, digits and _ (422 on body.template naming the placeholder otherwise); an empty prompt or template is stored as null (the built-in one). whatsapp_content_sid is HX and messaging_service_sid MG followed by 32 lowercase hex digits. follow_up_statuses are terminal call statuses. Whoever may update the campaign may update these; a sub-user may not change channel, whatsapp_content_sid, messaging_service_sid, max_per_contact, max_ai_replies_per_day or prompt (403 naming them; sending back the current value is no change), as with the campaign's owner-only fields. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
          */
         put: operations["update_campaign_messaging"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/live/calls/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen to a call in progress
+         * @description The call's audio as it happens: `audio/basic` (G.711 mu-law, 8 kHz, mono; 160 bytes are 20 ms), streamed until the call ends or the client goes. The service relays it: no vendor URL reaches the client. The owner, or a sub-user granted the call's campaign; another account's call is 403. Each listening is audited (`call.listened`). 409 when the call is not in progress or its provider has no listening here yet: the simulator's calls are spoken from their live transcript turns (espeak-ng; 503 when it is not installed).
+         */
+        get: operations["listen_to_call"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -11269,7 +11290,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "message.manual_queued")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued")[];
                 skip?: number;
                 limit?: number;
             };
@@ -11292,7 +11313,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "message.manual_queued";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -11309,7 +11330,7 @@ export interface operations {
                             };
                             subject: {
                                 /** @enum {string} */
-                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job";
+                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job" | "call";
                                 /** @description the id of the row the event is about; it may since have been deleted */
                                 id: number | null;
                             };
@@ -13337,6 +13358,98 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    listen_to_call: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description mu-law audio, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": string;
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
                     };
                 };
             };
