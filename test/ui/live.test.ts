@@ -112,6 +112,25 @@ describe.skipIf(!HAS_BROWSER)('the Live page', () => {
     await page.context().close();
   });
 
+  it('plays a call to an operator who listens: mu-law arrives, is decoded and is not silence', async () => {
+    const page = await s.page({ signIn: s.alice });
+    await page.goto(`${s.baseUrl}/live?campaign_id=${north.id}`);
+    await page.getByRole('heading', { name: 'Live', level: 2 }).waitFor();
+    const callId = await startCall(north, { duration: 200, transcript: SCRIPT });
+    const card = page.getByRole('article', { name: `Call ${callId}`, exact: true });
+    await card.getByRole('button', { name: `Listen to call ${callId}` }).click({ timeout: 20_000 });
+    const meter = card.locator('[data-received]');
+    // A second of audio (8,000 bytes) with speech in it: espeak-ng's voice, relayed as mu-law and decoded by the page.
+    await expect.poll(async () => Number(await meter.getAttribute('data-received')), { timeout: 30_000, interval: 200 }).toBeGreaterThan(8000);
+    await expect.poll(async () => Number(await meter.getAttribute('data-peak')), { timeout: 10_000, interval: 200 }).toBeGreaterThan(2000);
+    await card.getByRole('status').filter({ hasText: /Listening · [0-9.]+ s received/ }).waitFor();
+    await card.getByRole('button', { name: `Stop listening to call ${callId}` }).click();
+    await card.getByRole('button', { name: `Listen to call ${callId}` }).waitFor();
+    const audit = await s.t.request({ method: 'GET', url: '/api/v1/audit-events/?kind=call.listened', headers: s.alice.headers });
+    expect(audit.json().data.map((e: { subject: { id: number } }) => e.subject.id)).toContain(callId);
+    await callEnded(callId);
+  }, 90_000);
+
   it('shows a sub-user only the calls of the campaigns granted to it', async () => {
     const sub = await createSubUser(s.t, s.alice.id, [north.id]);
     const page = await s.page({ signIn: { email: sub.email, password: sub.password } });

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useFormat } from '../../format/useFormat';
 import { elapsed, type LiveCallView } from './live-board';
 import { Transcript } from './Transcript';
+import { ListenButton } from './ListenButton';
 
 /** Where a call stands, in words and colour. */
 function stateOf(call: LiveCallView): { label: string; color: string } {
@@ -42,6 +43,7 @@ export function LiveCallCard({ call, now, compact = false }: { call: LiveCallVie
             {f.callStatus(call.ended.status)} · outcome: {f.outcome(call.ended.action_status)}
           </Text>
         )}
+        {!compact && !call.ended && call.answered && <ListenButton callId={call.id} />}
         {compact
           ? <Text size="sm" lineClamp={2}>{last ? `${last.role === 'assistant' ? 'Assistant' : 'Contact'}: ${last.text}` : call.answered ? 'Nothing said yet.' : 'Waiting for an answer.'}</Text>
           : <Transcript turns={call.transcript} label={`Transcript of call ${call.id}`} live empty={call.answered ? 'Nothing said yet.' : 'Waiting for an answer.'} />}
