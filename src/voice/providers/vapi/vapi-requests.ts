@@ -37,6 +37,12 @@ function server(req: StartCallRequest, credentials: VendorCredentials): Vapi.Ser
   return { url: req.eventsUrl, ...(credentials.webhookSecret ? { headers: { [VAPI_SECRET_HEADER]: credentials.webhookSecret } } : {}) };
 }
 
+/**
+ * Every call gets a control URL (monitor.controlUrl), through which an operator ends, transfers
+ * or whispers to it (VapiProvider.controls); the listen URL comes with it (a live audio stream).
+ */
+export const VAPI_MONITOR_PLAN: Vapi.MonitorPlan = { listenEnabled: true, controlEnabled: true };
+
 function metadata(req: StartCallRequest, credentials: VendorCredentials): VapiCallMetadata {
   return { call_id: req.callId, campaign_id: req.campaignId, connection_id: credentials.connectionId };
 }
@@ -55,6 +61,7 @@ export function buildOverrides(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     variableValues: { ...(req.variables ?? {}) },
     metadata: { ...metadata(req, credentials) },
+    monitorPlan: { ...VAPI_MONITOR_PLAN },
     ...(url ? { server: url } : {}),
   };
 }
@@ -81,6 +88,7 @@ export function buildAssistant(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     maxDurationSeconds: a?.maxDurationSec ?? VAPI_DEFAULT_MAX_DURATION_SEC,
     metadata: { ...metadata(req, credentials) },
+    monitorPlan: { ...VAPI_MONITOR_PLAN },
     ...(url ? { server: url } : {}),
   };
   // Provider names are open-ended strings on our side; Vapi validates them (a 400 names the field).
