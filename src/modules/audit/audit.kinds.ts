@@ -24,6 +24,9 @@ export const AUDIT_KIND_DOCS = {
   'webhook.target_changed': 'a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded',
   'campaign.messaging_changed': 'a campaign\'s text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)',
   'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
+  'call.ended_by_operator': 'an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider',
+  'call.transferred_by_operator': 'an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number',
+  'call.whispered': 'an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call\'s call_data.whispers, not in the audit trail)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;
@@ -31,7 +34,7 @@ export const AUDIT_KINDS = Object.keys(AUDIT_KIND_DOCS) as AuditKind[];
 export const AuditKindSchema = StringEnum(AUDIT_KINDS as [AuditKind, ...AuditKind[]], { description: 'what happened (see the operation\'s description)' });
 
 /** What an event is about; subject_id is that row's id (the account's own id for account). */
-export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job'] as const;
+export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const SubjectTypeSchema = StringEnum(SUBJECT_TYPES);
 

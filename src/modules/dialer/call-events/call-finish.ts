@@ -11,6 +11,8 @@ import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
+import { operatorActsOf } from '../../calls/call-controls.repository.ts';
+import { withOperatorAct } from '../../calls/operator-acts.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -80,7 +82,9 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     // The provider's end time, kept within [start, now] (a clock skew cannot move it outside).
     end: o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now,
   }));
-  for (const e of ended) e.o = { ...e.o, optOut: findOptOut(e.o) };
+  // An operator who ended or transferred the call decides its outcome, not the vendor's reading of the hang-up.
+  const acts = await operatorActsOf(trx, ended.map((e) => e.call.id));
+  for (const e of ended) e.o = withOperatorAct({ ...e.o, optOut: findOptOut(e.o) }, acts.get(e.call.id));
   await updateCallRows(trx, ended);
 
   const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));
