@@ -27,8 +27,8 @@ export const EndCall = {
   summary: 'End a call in progress now (operator)',
   description:
     'Hangs up the call. Its outcome says call_ended_by `HUMAN` and call_ended_by_reason `ended by operator` (call_data.ended_reason too), ' +
-    'whatever the vendor reports; a call that was answered ends `finished` (a vendor\'s `terminated` for a hang-up through its API ' +
-    `becomes \`finished\`: a person chose to end it, the contact is not called again for it). ${WHO} ${COMMON} ${VENDORS}`,
+    'whatever the vendor reports; a vendor\'s `terminated` (its word for a hang-up through its API) becomes `finished`: a person chose ' +
+    `to end the call, so its contact is not called again for it (a busy line or no answer stays as the vendor says). ${WHO} ${COMMON} ${VENDORS}`,
   params: IdParams,
   response: answers,
 } as const;

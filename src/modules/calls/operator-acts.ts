@@ -26,7 +26,6 @@ export const ENDED_BY_OPERATOR = 'ended by operator';
 
 interface EndOutcome {
   status: TerminalCallStatus;
-  durationSec?: number;
   actionStatus?: string | null;
   actionStatusReason?: string | null;
   endedBy?: string | null;
@@ -34,20 +33,19 @@ interface EndOutcome {
 }
 
 /**
- * The call's outcome once an operator acted. An end: ended by a HUMAN, `ended by operator`; a
- * vendor's `terminated` (its word for a hang-up through its API) of a call that was answered is
- * `finished`, so the contact's next step is that of a finished conversation, not a retry. A
- * transfer: `transferred`, to the operator's number; who hung up last stays the vendor's word.
+ * The call's outcome once an operator acted. An end: ended by a HUMAN, `ended by operator`, and a
+ * vendor's `terminated` (its word for a hang-up through its API) is `finished`: a person chose to
+ * end the call, so its contact takes the step of a finished call, not a retry. A transfer:
+ * `transferred`, to the operator's number; who hung up last stays the vendor's word.
  */
 export function withOperatorAct<O extends EndOutcome>(outcome: O, act: OperatorAct | undefined): O {
   if (!act) return outcome;
   if (act.action === 'transfer') {
     return { ...outcome, actionStatus: 'transferred', actionStatusReason: `transferred by operator to ${act.phone_number ?? 'a person'}` };
   }
-  const answered = (outcome.durationSec ?? 0) > 0;
   return {
     ...outcome,
-    status: outcome.status === 'terminated' && answered ? 'finished' : outcome.status,
+    status: outcome.status === 'terminated' ? 'finished' : outcome.status,
     endedBy: 'HUMAN',
     endedReason: ENDED_BY_OPERATOR,
   };
