@@ -26,6 +26,8 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  // Every call over and its last callbacks answered: a callback in flight while the app closes would hold the close.
+  await fake?.idle();
   await s?.close();
   await fake?.close();
 });
