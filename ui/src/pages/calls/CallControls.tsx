@@ -8,6 +8,9 @@ import { useCallControl, type CallControl } from './queries';
 type Dialog = CallControl['kind'] | null;
 
 const MAX_WHISPER = 1000;
+/** E.164's shape, checked before sending (the API checks it too, and that the number exists). */
+const E164 = /^\+[1-9]\d{6,14}$/;
+const E164_HINT = 'Write the number with + and the country code, e.g. +12125550123';
 const DONE: Record<CallControl['kind'], string> = {
   end: 'The call is being ended.',
   transfer: 'The call is being transferred.',
@@ -22,9 +25,11 @@ export function CallControls({ callId }: { callId: number }) {
   const [open, setOpen] = useState<Dialog>(null);
   const [phone, setPhone] = useState('');
   const [message, setMessage] = useState('');
+  const [phoneHint, setPhoneHint] = useState<string | null>(null);
   const control = useCallControl(callId);
   const show = (kind: Dialog) => {
     control.reset();
+    setPhoneHint(null);
     setOpen(kind);
   };
   const send = (c: CallControl) => control.mutate(c, {
@@ -54,11 +59,16 @@ export function CallControls({ callId }: { callId: number }) {
         </Stack>
       </Modal>
       <Modal opened={open === 'transfer'} onClose={() => setOpen(null)} title="Transfer this call" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <form onSubmit={(e) => { e.preventDefault(); send({ kind: 'transfer', body: { phone_number: phone.trim() } }); }}>
+        <form onSubmit={(e) => {
+          e.preventDefault();
+          const number = phone.trim();
+          setPhoneHint(E164.test(number) ? null : E164_HINT);
+          if (E164.test(number)) send({ kind: 'transfer', body: { phone_number: number } });
+        }}>
           <Stack>
             <Text size="sm">The AI leaves the call and the caller is connected to this number.</Text>
             <TextInput label="Phone number" description="With + and the country code, e.g. +12125550123" required value={phone}
-              onChange={(e) => setPhone(e.currentTarget.value)} error={fieldError(control.error, 'phone_number')} />
+              onChange={(e) => setPhone(e.currentTarget.value)} error={phoneHint ?? fieldError(control.error, 'phone_number')} />
             <Problem error={generalError} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(null)}>Cancel</Button>
