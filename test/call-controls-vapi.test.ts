@@ -88,4 +88,20 @@ describe('an operator on a Vapi call', () => {
     expect((row.call_data as Record<string, unknown> | null)?.operator).toBeUndefined();
     expect(controlsOf(vapiCall.id)).toEqual([]);
   });
+
+  it('answers 502 with the reason when Vapi gives the call no control URL, and takes the whisper and the end back', async () => {
+    const { vapiCall, callId } = await liveCall('+12125550304');
+    delete vapiCall.call.monitor;
+    for (const [path, body] of [['whisper', { message: 'Be brief.' }], ['end', undefined]] as const) {
+      const res = await s.api('POST', `/api/v1/calls/${callId}/${path}`, body);
+      expect(res.statusCode, path).toBe(502);
+      expect(res.json().detail).toBe('The voice vendor (vapi) refused: Vapi gave this call no control URL (it was created without monitorPlan.controlEnabled)');
+    }
+    const row = await s.t.deps.db.selectFrom('calls').selectAll().where('id', '=', callId).executeTakeFirstOrThrow();
+    expect(row.status).toBe('in progress');
+    expect(row.call_data).toMatchObject({ whispers: [] });
+    expect((row.call_data as Record<string, unknown>).operator).toBeUndefined();
+    const audit = await s.t.deps.db.selectFrom('audit_events').select('kind').where('subject_type', '=', 'call').where('subject_id', '=', callId).execute();
+    expect(audit).toEqual([]);
+  });
 });

@@ -42,14 +42,6 @@ export async function clearOperatorAct(db: Db, callId: number, act: OperatorAct)
     WHERE id = ${callId} AND status = 'in progress' AND call_data->'operator'->>'at' = ${act.at}`.execute(db);
 }
 
-/** The acts recorded on calls (read by finishCalls, under the calls' row locks). */
-export async function operatorActsOf(db: Db, callIds: number[]): Promise<Map<number, OperatorAct>> {
-  if (callIds.length === 0) return new Map();
-  const { rows } = await sql<{ id: number; act: OperatorAct }>`
-    SELECT id, call_data->'operator' AS act FROM calls WHERE id = ANY(${callIds}::bigint[]) AND call_data->'operator' IS NOT NULL`.execute(db);
-  return new Map(rows.map((r) => [Number(r.id), typeof r.act === 'string' ? JSON.parse(r.act) as OperatorAct : r.act]));
-}
-
 export interface Whisper {
   id: string;
   message: string;

@@ -50,12 +50,18 @@ async function liveCall({ deps, principal, callId }: ControlInput): Promise<Live
   return { call, controlled: { ...controlled, provider_call_id: controlled.provider_call_id }, provider };
 }
 
-/** The vendor's answer as the API's: over or not held here is a 409, a refusal a 502 with its words; never a stack trace. */
+/**
+ * The vendor's answer as the API's: over (or not held here) is a 409, a refusal a 502 with its
+ * words; never a stack trace. The act is taken back on any failure, so a call the vendor did not
+ * touch is never recorded as the operator's; after a lost answer the vendor may still have acted,
+ * and the 502 says so (the call's end then carries the vendor's own reading).
+ */
 function vendorFailure(deps: ControlDeps, provider: VoiceProvider, callId: number, error: unknown): HttpError {
   if (error instanceof CallNotLiveError) return conflict(`The voice vendor (${provider.name}) says the call is not live: ${error.message.slice(0, 300)}`);
-  if (error instanceof VoiceProviderError) return new HttpError(502, `The voice vendor (${provider.name}) refused: ${error.message.slice(0, 300)}`);
-  deps.log.warn({ err: error, callId, provider: provider.name }, 'a call control failed at the vendor');
-  return new HttpError(502, `The voice vendor (${provider.name}) could not be reached; nothing was changed, try again`);
+  const lost = !(error instanceof VoiceProviderError) || error.code === 'unavailable';
+  if (lost) deps.log.warn({ err: error, callId, provider: provider.name }, 'a call control got no answer from the vendor');
+  if (error instanceof VoiceProviderError && !lost) return new HttpError(502, `The voice vendor (${provider.name}) refused: ${error.message.slice(0, 300)}`);
+  return new HttpError(502, `The voice vendor (${provider.name}) did not answer, so it may or may not have acted: read the call again, and try again while it is in progress`);
 }
 
 const cannot = (provider: VoiceProvider, what: string) =>

@@ -11,8 +11,7 @@ import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
-import { operatorActsOf } from '../../calls/call-controls.repository.ts';
-import { withOperatorAct } from '../../calls/operator-acts.ts';
+import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -58,6 +57,8 @@ export interface LockedCall {
   start_time: Date | null;
   /** The vendor that carried the call (null: the service's default, VOICE_PROVIDER). */
   provider: string | null;
+  /** An operator's end or transfer of the call (call_data.operator), read with the lock: it decides the outcome. */
+  operator?: OperatorAct | null;
 }
 
 
@@ -83,8 +84,7 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     end: o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now,
   }));
   // An operator who ended or transferred the call decides its outcome, not the vendor's reading of the hang-up.
-  const acts = await operatorActsOf(trx, ended.map((e) => e.call.id));
-  for (const e of ended) e.o = withOperatorAct({ ...e.o, optOut: findOptOut(e.o) }, acts.get(e.call.id));
+  for (const e of ended) e.o = withOperatorAct({ ...e.o, optOut: findOptOut(e.o) }, e.call.operator ?? undefined);
   await updateCallRows(trx, ended);
 
   const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));
