@@ -55,7 +55,7 @@ export const WhisperToCall = {
     'once. Our Twilio agent reads the call\'s whispers from the database before each of its turns (whichever process holds the call), ' +
     `Vapi gets an add-message on the control URL, Retell an update-live-call with additional_context, the simulator records it. At most ${MAX_WHISPERS_PER_CALL} ` +
     'whispers per call (409 past that). call_data.whispers lists them `{ message, at, user_id, sub_user_id, api_key_id }`; the audit trail ' +
-    'records the act and the message\'s length, not its words. ' + COMMON.replace('one end or transfer per call (a second is a 409).', ''),
+    `records the act and the message\'s length, not its words. ${COMMON}`,
   params: IdParams,
   body: WhisperBody,
   response: answers,
