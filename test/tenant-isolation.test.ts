@@ -292,6 +292,17 @@ describe('calls', () => {
     for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}`);
     for (const f of [ungranted, bobs]) await expectForbidden('sub', 'GET', `/api/v1/calls/${f.call}/simulated-recording`);
   });
+
+  it('gives bob and the sub-user 403 ending, transferring or whispering to calls they may not see, and changes nothing', async () => {
+    const controls = [['end', undefined], ['transfer', { phone_number: '+12125550123' }], ['whisper', { message: 'isolation' }]] as const;
+    const rows = async () => t.deps.db.selectFrom('calls').select(['id', 'status', 'call_data', 'updated_at']).orderBy('id').execute();
+    const before = await rows();
+    for (const [path, body] of controls) {
+      for (const f of [granted, ungranted]) await expectForbidden('bob', 'POST', `/api/v1/calls/${f.call}/${path}`, body);
+      for (const f of [ungranted, bobs]) await expectForbidden('sub', 'POST', `/api/v1/calls/${f.call}/${path}`, body);
+    }
+    expect(await rows()).toEqual(before);
+  });
 });
 
 describe('text messages', () => {

@@ -159,9 +159,31 @@ export interface VoiceProvider {
    * and answering-machine result come from agent_conversations, not from the vendor.
    */
   readonly runsConversation?: boolean;
+  /**
+   * What an operator can do to a call in progress through the vendor (POST /api/v1/calls/{id}/end,
+   * /transfer, /whisper). Each resolves once the vendor accepted; the call's end still arrives as
+   * the vendor's own event. A vendor without `transfer` or `whisper` cannot do it on a live call.
+   */
+  readonly controls?: CallControls;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
 }
+
+export interface CallControls {
+  /** Hangs up now. */
+  end(providerCallId: string): Promise<void>;
+  /** Hands the call to a person at `phoneNumber` (E.164); the AI leaves the call. */
+  transfer?(providerCallId: string, phoneNumber: string): Promise<void>;
+  /**
+   * Gives the AI a system message it follows for the rest of the call, without making it speak at
+   * once. Not needed where the service runs the conversation (runsConversation): our agent reads
+   * the call's whispers from the database before each of its turns.
+   */
+  whisper?(providerCallId: string, message: string): Promise<void>;
+}
+
+/** The vendor says the call is no longer live (or not held where it was asked): nothing to control. */
+export class CallNotLiveError extends Error {}
 
 /** Hands over one signed event body, as a vendor would post it to POST /api/v1/voice/{provider}/events (`path`). */
 export type EventDelivery = (req: { path: string; body: string; headers: Record<string, string> }) => Promise<void>;

@@ -42,6 +42,8 @@ export interface FakeRetell {
   peakConcurrency: number;
   refusals: number;
   deliveries: FakeRetellDelivery[];
+  /** update-live-call bodies, by call id, in order. */
+  liveUpdates: { callId: string; body: Record<string, unknown> }[];
   script(toNumber: string, outcome: RetellScript): void;
   /** The call as get-call shows it. */
   call(id: string): PhoneCallResponse | undefined;
@@ -184,9 +186,21 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       if (!r) return reply(404, error('Call not found.'));
       if (r.call.call_status !== 'ongoing' && r.call.call_status !== 'registered') return reply(400, error('Call is not ongoing.'));
       r.timers.forEach(clearTimeout);
-      Object.assign(r.call, { call_status: 'ended', disconnection_reason: 'manual_stopped', end_timestamp: Date.now() });
+      const now = Date.now();
+      // A call stopped after it connected lasted until now, as Retell reports it.
+      Object.assign(r.call, { call_status: 'ended', disconnection_reason: 'manual_stopped', end_timestamp: now, duration_ms: r.call.start_timestamp ? now - r.call.start_timestamp : 0 });
       void send(r, 'call_ended').then(() => r.finish());
       return reply(204);
+    }
+    const live = /^\/v2\/update-live-call\/([^/]+)$/.exec(path);
+    if (req.method === 'PATCH' && live) {
+      const r = calls.get(decodeURIComponent(live[1]!));
+      if (!r) return reply(404, error('Call not found.'));
+      if (r.call.call_status !== 'ongoing') return reply(400, error('Call is not ongoing.'));
+      const context = (body.call_control as { additional_context?: unknown } | undefined)?.additional_context;
+      if (context !== undefined && (typeof context !== 'string' || context === '')) return reply(400, error('additional_context must be a non-empty string.'));
+      fake.liveUpdates.push({ callId: r.call.call_id, body });
+      return reply(200, { success: true });
     }
     if (req.method === 'POST' && (path === '/v2/list-calls' || path === '/v3/list-calls')) {
       const items = listCalls(body);
@@ -224,7 +238,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
   }
 
   const fake: FakeRetell = {
-    url: '', port: 0, calls: [], peakConcurrency: 0, refusals: 0, deliveries: [],
+    url: '', port: 0, calls: [], peakConcurrency: 0, refusals: 0, deliveries: [], liveUpdates: [],
     script: (number, outcome) => void scripts.set(number, outcome),
     call: (id) => calls.get(id)?.call,
     async ring({ from, to, agentId }) {

@@ -61,6 +61,8 @@ export interface FakeVapi {
   webhookSecret: string | null;
   calls: FakeVapiCall[];
   deliveries: FakeVapiDelivery[];
+  /** Every message posted to a call's control URL, as received. */
+  controls: { callId: string; message: Vapi.ClientInboundMessageMessage }[];
   readonly active: number;
   peakConcurrency: number;
   refusals: number;
@@ -90,7 +92,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   let active = 0;
 
   const fake: FakeVapi = {
-    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], peakConcurrency: 0, refusals: 0,
+    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], peakConcurrency: 0, refusals: 0,
     get active() { return active; },
     script: (number, outcome) => void scripted.set(number, outcome),
     ring: (input) => ring(input),
@@ -295,8 +297,19 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
       // Control URLs are capabilities: no API key, as with Vapi.
       const rec = byId.get(control[1]!);
       if (!rec) return { status: 404, body: nest(404, 'Not Found', 'Call not found') };
-      if (JSON.parse(raw || '{}').type === 'end-call' && end(rec, 'manually-canceled', rec.call.startedAt ? Date.now() : null, null)) {
-        const p: Promise<void> = deliver(rec, { type: 'status-update', status: 'ended', endedReason: 'manually-canceled' }).then(() => report(rec, 1)).finally(() => running.delete(p));
+      let message: Vapi.ClientInboundMessageMessage;
+      try { message = JSON.parse(raw || '{}') as Vapi.ClientInboundMessageMessage; } catch { return { status: 400, body: nest(400, 'Bad Request', 'Unexpected token in JSON') }; }
+      fake.controls.push({ callId: rec.id, message });
+      if (rec.call.status === 'ended') return { status: 400, body: nest(400, 'Bad Request', 'Call has ended') };
+      // end-call hangs up (Vapi: manually-canceled); a transfer to a number forwards the call and the
+      // assistant leaves it (assistant-forwarded-call); add-message only joins the conversation.
+      const endedReason = message.type === 'end-call' ? 'manually-canceled'
+        : message.type === 'transfer' && message.destination?.type === 'number' && E164.test(message.destination.number) ? 'assistant-forwarded-call' : null;
+      if (message.type === 'transfer' && !endedReason) return { status: 400, body: nest(400, 'Bad Request', ['destination.number must be a valid phone number in the E.164 format']) };
+      if (message.type === 'add-message' && (message.message?.role !== 'system' || typeof message.message.content !== 'string')) return { status: 400, body: nest(400, 'Bad Request', ['message must be a system message with content']) };
+      if (endedReason && end(rec, endedReason, rec.call.startedAt ? Date.now() : null, null)) {
+        if (endedReason === 'assistant-forwarded-call') Object.assign(rec.call, { destination: (message as { destination: unknown }).destination });
+        const p: Promise<void> = deliver(rec, { type: 'status-update', status: 'ended', endedReason }).then(() => report(rec, 1)).finally(() => running.delete(p));
         running.add(p);
       }
       return { status: 200, body: { ok: true } };

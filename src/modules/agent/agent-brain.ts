@@ -18,6 +18,8 @@ export type AgentToolCall =
 export interface AgentTurnInput {
   /** The system prompt: the assistant's (placeholders filled), else the campaign's, else a default. */
   system: string;
+  /** What operators whispered during the call, oldest first: system messages after the system prompt. */
+  guidance?: string[];
   /** The conversation so far, the caller's last words last. */
   turns: TranscriptTurn[];
   /** The assistant's model (LLM_MODEL when the assistant names none). */

@@ -19,7 +19,10 @@ export class LlmBrain implements AgentBrain {
     const body = {
       model: input.model ?? this.options.model ?? 'default',
       stream: true,
-      messages: [{ role: 'system', content: input.system }, ...input.turns.map((t) => ({ role: t.role, content: t.text }))],
+      messages: [
+        { role: 'system', content: input.system },
+        ...(input.guidance ?? []).map((content) => ({ role: 'system', content: `Guidance from a supervisor (the caller does not hear it): ${content}` })),
+        ...input.turns.map((t) => ({ role: t.role, content: t.text }))],
       tools: agentTools(input.canTransfer),
     };
     const response = await fetch(this.endpoint, {

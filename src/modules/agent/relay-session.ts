@@ -15,6 +15,11 @@ export interface RelayOut {
   send(message: RelayOutMessage): void;
   /** Saves what changed, in order; resolves when saved (failures are logged there, the call goes on). */
   save(update: ConversationUpdate): Promise<void>;
+  /**
+   * What operators whispered to the call so far, read before each turn: the request may land on
+   * any process, and the database is where they all meet (one primary-key read per turn).
+   */
+  guidance?(): Promise<string[]>;
 }
 
 export type RelayOutMessage =
@@ -99,9 +104,13 @@ export class RelaySession {
   private async answer(): Promise<void> {
     const controller = new AbortController();
     this.answering = controller;
+    // A failed read must not silence the agent: it answers without the guidance this turn.
+    const guidance = this.out.guidance ? await this.out.guidance().catch(() => []) : [];
+    if (controller.signal.aborted) return;
     const turn: TranscriptTurn = { role: 'assistant', text: '' };
     const input = {
       system: this.script.assistant?.systemPrompt ?? this.script.prompt ?? DEFAULT_SYSTEM_PROMPT,
+      guidance,
       turns: [...this.transcript], model: this.script.assistant?.model ?? this.llmModel,
       canTransfer: Boolean(this.script.assistant?.transferNumber),
     };

@@ -8,6 +8,7 @@ import { VENDORS } from '../../voice/vendors.ts';
 import type { AgentBrain } from './agent-brain.ts';
 import { loadCallScript } from './call-script.ts';
 import { saveConversation, type ConversationUpdate } from './conversation-store.ts';
+import { whisperedMessages } from '../calls/call-controls.repository.ts';
 import { LlmBrain } from './llm-brain.ts';
 import { RelaySession } from './relay-session.ts';
 import { ScriptedBrain } from './scripted-brain.ts';
@@ -105,6 +106,7 @@ function relayOut(deps: Deps, ws: WebSocket, callId: number) {
       }).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
       return saving;
     },
+    guidance: () => whisperedMessages(deps.db, callId),
   };
 }
 

@@ -25,6 +25,9 @@ export const AUDIT_KIND_DOCS = {
   'campaign.messaging_changed': 'a campaign\'s text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)',
   'call.listened': 'an operator started listening to a call in progress (GET /api/v1/live/calls/{id}/audio); subject: the call; details: campaign_id, provider',
   'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
+  'call.ended_by_operator': 'an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider',
+  'call.transferred_by_operator': 'an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number',
+  'call.whispered': 'an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call\'s call_data.whispers, not in the audit trail)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

@@ -1,8 +1,8 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import type { Clock } from '../../shared/clock.ts';
 import { SIGNATURE_HEADER, signBody, verifySignature } from '../signature.ts';
-import type { CallEvent, EventDelivery, FetchedCall, InProcessCalls, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
-import { isTerminalCallStatus } from '../provider.ts';
+import type { CallControls, CallEvent, EventDelivery, FetchedCall, InProcessCalls, StartCallRequest, VoiceProvider, WebhookInput } from '../provider.ts';
+import { CallNotLiveError, isTerminalCallStatus } from '../provider.ts';
 import { planCall, SIM_COST_PER_MINUTE } from './sim-script.ts';
 import { idFromMetadata } from '../metadata-id.ts';
 import { simulatedRecordingUrl } from '../sim-recording-url.ts';
@@ -46,6 +46,8 @@ interface SimCall {
   pending: { dueAt: number; event: WireEvent; tries: number }[];
   ended: WireEvent | null;
   lost: boolean;
+  /** Guidance an operator whispered, in order (the simulated agent acknowledges each in its transcript). */
+  whispers: string[];
 }
 
 const MAX_RING_SEC = 30;
@@ -98,7 +100,7 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
       seed: this.options.seed, callId: req.callId, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound',
       firstMessage: req.assistant?.firstMessage ?? null, voicemailMessage: voicemail?.action === 'leave_message' ? voicemail.message : null,
     });
-    const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost };
+    const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost, whispers: [] };
     this.calls.set(providerCallId, sim);
     if (plan.lost) return { providerCallId };
     const at = (simSec: number) => t0 + (simSec * 1000) / this.options.timeScale;
@@ -138,6 +140,52 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
     const ended: WireEvent = { id: `${providerCallId}-hangup`, type: 'ended', call_id: providerCallId, metadata: { call_id: sim.callId }, timestamp: now.toISOString(), status: 'terminated', ended_by: 'AI', ended_reason: 'hung up by the service' };
     sim.ended = ended;
     sim.pending.push({ dueAt: now.getTime(), event: ended, tries: 0 });
+    this.active.add(sim);
+    this.arm();
+  }
+
+  /**
+   * An operator's controls act on the call at once, as a vendor's do. The call lives in the
+   * process that placed it: another process's simulator knows nothing of it (CallNotLiveError).
+   */
+  readonly controls: CallControls = {
+    end: async (providerCallId) => this.operatorEnd(providerCallId, {}),
+    transfer: async (providerCallId, phoneNumber) => this.operatorEnd(providerCallId, { action_status: 'transferred', action_status_reason: `transferred to ${phoneNumber}` }),
+    whisper: async (providerCallId, message) => {
+      this.liveCall(providerCallId).whispers.push(message);
+    },
+  };
+
+  /** What operators whispered to a simulated call, for tests and the simulated transcript. */
+  whispersOf(providerCallId: string): string[] {
+    return [...(this.calls.get(providerCallId)?.whispers ?? [])];
+  }
+
+  private liveCall(providerCallId: string): SimCall {
+    const sim = this.calls.get(providerCallId);
+    if (!sim || sim.lost || sim.ended || !sim.pending.some((p) => p.event.type === 'ended')) {
+      throw new CallNotLiveError('the simulator holds no live call with this id in this process (it ended, or another process placed it)');
+    }
+    return sim;
+  }
+
+  /** Ends the call now, with what was said until now: the planned end is replaced. */
+  private operatorEnd(providerCallId: string, fields: Partial<WireEvent>): void {
+    const sim = this.liveCall(providerCallId);
+    const now = this.options.clock.now();
+    const planned = sim.pending.find((p) => p.event.type === 'ended')!;
+    const answered = sim.pending.find((p) => p.event.type === 'answered');
+    const answeredAt = answered ? null : Date.parse(planned.event.timestamp) - (planned.event.duration ?? 0) * 1000 / this.options.timeScale;
+    const talkSec = answeredAt === null ? 0 : Math.max(0, Math.round((now.getTime() - answeredAt) * this.options.timeScale / 1000));
+    const share = (planned.event.duration ?? 0) > 0 ? Math.min(1, talkSec / planned.event.duration!) : 0;
+    const said = (planned.event.transcript ?? []).slice(0, Math.ceil((planned.event.transcript?.length ?? 0) * share));
+    const acknowledged = sim.whispers.map(() => ({ role: 'assistant' as const, text: 'Understood, I will keep that in mind.' }));
+    const ended: WireEvent = {
+      id: `${providerCallId}-operator`, type: 'ended', call_id: providerCallId, metadata: { call_id: sim.callId }, timestamp: now.toISOString(),
+      status: talkSec > 0 ? 'finished' : 'terminated', duration: talkSec, cost: Math.round((talkSec / 60) * SIM_COST_PER_MINUTE * 10_000) / 10_000,
+      transcript: [...said, ...acknowledged], ended_by: 'HUMAN', ended_reason: 'ended by operator', ...fields,
+    };
+    sim.pending = [{ dueAt: now.getTime(), event: ended, tries: 0 }];
     this.active.add(sim);
     this.arm();
   }

@@ -817,6 +817,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calls/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a call in progress now (operator)
+         * @description Hangs up the call. Its outcome says call_ended_by `HUMAN` and call_ended_by_reason `ended by operator` (call_data.ended_reason too), whatever the vendor reports; a vendor's `terminated` (its word for a hang-up through its API) becomes `finished`: a person chose to end the call, so its contact is not called again for it (a busy line or no answer stays as the vendor says). call_data.operator records the act at once: `{ action, user_id, sub_user_id, api_key_id, at }` (and phone_number for a transfer); one end or transfer per call (a second is a 409). Only a call `in progress` (409 otherwise, with the reason), of a campaign the caller can see: another account's call is 403, an unknown id 404, a sub-user needs the campaign's grant (403). The request goes to the vendor that carries the call, with the credentials that placed it (the environment's or the assistant's voice connection); the vendor's refusal is a 502 with its words, a vendor that says the call is already over a 409. The answer is the call as it is now: the vendor reports the end a moment later, as for every call. Written to the audit trail with who did it. Vendors: the simulator ends the call at once (only in the process that placed it: with separate worker processes, a 409 says so); Twilio (our agent) updates the call (`Status=completed`, or TwiML `<Dial>`); Vapi sends a message to the call's control URL (end-call, transfer, add-message); Retell stops the call (stop-call) and takes context (update-live-call), but has no API that transfers a live call to a number: a transfer on Retell is a 409 saying so.
+         */
+        post: operations["end_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a call in progress to a person (operator take-over)
+         * @description The AI leaves the call and the vendor connects the caller to phone_number (E.164; anything else is a 422 and nothing changes). The call's outcome is action_status `transferred` with action_status_reason `transferred by operator to <number>`, whatever the vendor reports; the call ends when the transferred conversation does. call_data.operator records the act at once: `{ action, user_id, sub_user_id, api_key_id, at }` (and phone_number for a transfer); one end or transfer per call (a second is a 409). Only a call `in progress` (409 otherwise, with the reason), of a campaign the caller can see: another account's call is 403, an unknown id 404, a sub-user needs the campaign's grant (403). The request goes to the vendor that carries the call, with the credentials that placed it (the environment's or the assistant's voice connection); the vendor's refusal is a 502 with its words, a vendor that says the call is already over a 409. The answer is the call as it is now: the vendor reports the end a moment later, as for every call. Written to the audit trail with who did it. Vendors: the simulator ends the call at once (only in the process that placed it: with separate worker processes, a 409 says so); Twilio (our agent) updates the call (`Status=completed`, or TwiML `<Dial>`); Vapi sends a message to the call's control URL (end-call, transfer, add-message); Retell stops the call (stop-call) and takes context (update-live-call), but has no API that transfers a live call to a number: a transfer on Retell is a 409 saying so.
+         */
+        post: operations["transfer_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/{id}/whisper": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the AI guidance during a call (operator whisper)
+         * @description The message reaches the AI as a system message for the rest of the call; the caller does not hear it and the AI does not answer it at once. Our Twilio agent reads the call's whispers from the database before each of its turns (whichever process holds the call), Vapi gets an add-message on the control URL, Retell an update-live-call with additional_context, the simulator records it. At most 20 whispers per call (409 past that). call_data.whispers lists them `{ message, at, user_id, sub_user_id, api_key_id }`; the audit trail records the act and the message's length, not its words. Only a call `in progress` (409 otherwise, with the reason), of a campaign the caller can see: another account's call is 403, an unknown id 404, a sub-user needs the campaign's grant (403). The request goes to the vendor that carries the call, with the credentials that placed it (the environment's or the assistant's voice connection); the vendor's refusal is a 502 with its words, a vendor that says the call is already over a 409. The answer is the call as it is now: the vendor reports the end a moment later, as for every call. Written to the audit trail with who did it.
+         */
+        post: operations["whisper_to_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calls/{id}/simulated-recording": {
         parameters: {
             query?: never;
@@ -1450,6 +1510,9 @@ export interface paths {
          *     - `campaign.messaging_changed`: a campaign's text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)
          *     - `call.listened`: an operator started listening to a call in progress (GET /api/v1/live/calls/{id}/audio); subject: the call; details: campaign_id, provider
          *     - `message.manual_queued`: an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)
+         *     - `call.ended_by_operator`: an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider
+         *     - `call.transferred_by_operator`: an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number
+         *     - `call.whispered`: an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call's call_data.whispers, not in the audit trail)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -7337,6 +7400,437 @@ export interface operations {
             };
         };
     };
+    end_call: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        contact_id: number;
+                        /**
+                         * @description CallStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence";
+                        is_archive: boolean;
+                        /**
+                         * @description ActionStatus
+                         * @enum {string|null}
+                         */
+                        action_status?: "transferred" | "scheduled" | "interested" | null;
+                        action_status_reason?: string | null;
+                        from_number?: string | null;
+                        to_number?: string | null;
+                        /** Format: date-time */
+                        start_time?: string | null;
+                        /** Format: date-time */
+                        end_time?: string | null;
+                        cost?: number | null;
+                        /** @description seconds */
+                        call_duration?: number | null;
+                        /** @description the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended) */
+                        external_session_id?: string | null;
+                        record_url?: string | null;
+                        call_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description the campaign's current title */
+                        campaign_title?: string | null;
+                        /**
+                         * @description CallType
+                         * @enum {string|null}
+                         */
+                        call_type?: "outbound" | "inbound" | null;
+                        owner_id?: number | null;
+                        /**
+                         * @description CallEndedBy
+                         * @enum {string|null}
+                         */
+                        call_ended_by?: "HUMAN" | "AI" | null;
+                        call_ended_by_reason?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    transfer_call: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description where the call goes: a person's number in E.164 (+ and the country code), e.g. +12125550123 */
+                    phone_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        contact_id: number;
+                        /**
+                         * @description CallStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence";
+                        is_archive: boolean;
+                        /**
+                         * @description ActionStatus
+                         * @enum {string|null}
+                         */
+                        action_status?: "transferred" | "scheduled" | "interested" | null;
+                        action_status_reason?: string | null;
+                        from_number?: string | null;
+                        to_number?: string | null;
+                        /** Format: date-time */
+                        start_time?: string | null;
+                        /** Format: date-time */
+                        end_time?: string | null;
+                        cost?: number | null;
+                        /** @description seconds */
+                        call_duration?: number | null;
+                        /** @description the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended) */
+                        external_session_id?: string | null;
+                        record_url?: string | null;
+                        call_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description the campaign's current title */
+                        campaign_title?: string | null;
+                        /**
+                         * @description CallType
+                         * @enum {string|null}
+                         */
+                        call_type?: "outbound" | "inbound" | null;
+                        owner_id?: number | null;
+                        /**
+                         * @description CallEndedBy
+                         * @enum {string|null}
+                         */
+                        call_ended_by?: "HUMAN" | "AI" | null;
+                        call_ended_by_reason?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    whisper_to_call: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description guidance for the AI, given to it as a system message for the rest of the call (at most 1000 characters; blank text is refused) */
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        contact_id: number;
+                        /**
+                         * @description CallStatus
+                         * @enum {string}
+                         */
+                        status: "new" | "in progress" | "finished" | "failed" | "busy_or_rejected" | "invalid number" | "insufficient funds" | "rejected" | "terminated" | "unavailable" | "voicemail" | "silence";
+                        is_archive: boolean;
+                        /**
+                         * @description ActionStatus
+                         * @enum {string|null}
+                         */
+                        action_status?: "transferred" | "scheduled" | "interested" | null;
+                        action_status_reason?: string | null;
+                        from_number?: string | null;
+                        to_number?: string | null;
+                        /** Format: date-time */
+                        start_time?: string | null;
+                        /** Format: date-time */
+                        end_time?: string | null;
+                        cost?: number | null;
+                        /** @description seconds */
+                        call_duration?: number | null;
+                        /** @description the voice provider's id of the call, from the moment the provider accepts it (call_data.provider_call_id holds it too once the call has ended) */
+                        external_session_id?: string | null;
+                        record_url?: string | null;
+                        call_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        contact_data?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description the campaign's current title */
+                        campaign_title?: string | null;
+                        /**
+                         * @description CallType
+                         * @enum {string|null}
+                         */
+                        call_type?: "outbound" | "inbound" | null;
+                        owner_id?: number | null;
+                        /**
+                         * @description CallEndedBy
+                         * @enum {string|null}
+                         */
+                        call_ended_by?: "HUMAN" | "AI" | null;
+                        call_ended_by_reason?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     read_simulated_recording: {
         parameters: {
             query?: never;
@@ -11290,7 +11784,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
                 skip?: number;
                 limit?: number;
             };
@@ -11313,7 +11807,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
                             /** Format: date-time */
                             created_at: string;
                             actor: {

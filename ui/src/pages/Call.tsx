@@ -5,6 +5,7 @@ import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { analysisOf, callerIdOf, contactNameOf, optOutOf, transcriptOf } from './calls/call-data';
 import { CallAnalysis } from './calls/CallAnalysis';
+import { CallControls } from './calls/CallControls';
 import { CallDeliveries } from './calls/CallDeliveries';
 import { useCall } from './calls/queries';
 import { useLiveCalls } from './live/queries';
@@ -35,6 +36,7 @@ export default function Call() {
         <Title order={2}>Call {c.id}</Title>
         <Anchor component={Link} to="/calls">All calls</Anchor>
       </Group>
+      {c.status === 'in progress' && <CallControls callId={c.id} />}
       <SimpleGrid cols={{ base: 2, sm: 3 }}>
         <Figure label="Status" value={<Badge>{f.callStatus(c.status)}</Badge>} />
         <Figure label="Outcome" value={f.outcome(c.action_status)} />

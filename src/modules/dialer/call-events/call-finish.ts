@@ -12,6 +12,7 @@ import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
+import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -57,6 +58,8 @@ export interface LockedCall {
   start_time: Date | null;
   /** The vendor that carried the call (null: the service's default, VOICE_PROVIDER). */
   provider: string | null;
+  /** An operator's end or transfer of the call (call_data.operator), read with the lock: it decides the outcome. */
+  operator?: OperatorAct | null;
 }
 
 
@@ -81,7 +84,8 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     // The provider's end time, kept within [start, now] (a clock skew cannot move it outside).
     end: o.at && o.at > (call.start_time ?? new Date(0)) && o.at <= now ? o.at : now,
   }));
-  for (const e of ended) e.o = { ...e.o, optOut: findOptOut(e.o) };
+  // An operator who ended or transferred the call decides its outcome, not the vendor's reading of the hang-up.
+  for (const e of ended) e.o = withOperatorAct({ ...e.o, optOut: findOptOut(e.o) }, e.call.operator ?? undefined);
   await updateCallRows(trx, ended);
 
   const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));

@@ -40,8 +40,10 @@ export async function lockCalls(trx: Trx, ids: number[], providerIds: string[], 
   }
   const all = [...new Set([...ids, ...resolved.keys()])].sort((a, b) => a - b);
   const { rows } = await sql<LockedCall>`
-    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time, k.provider FROM calls k
+    SELECT k.id, k.status, k.contact_id, k.campaign_id, k.call_type, k.start_time, k.provider, k.call_data->'operator' AS operator FROM calls k
     WHERE k.id = ANY(${all}::bigint[]) AND ${here} ORDER BY k.id FOR UPDATE`.execute(trx);
+  // pg parses the jsonb; PGlite's wire answers may leave it text.
+  for (const r of rows) if (typeof r.operator === 'string') r.operator = JSON.parse(r.operator) as LockedCall['operator'];
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [id, p] of resolved) if (byId.has(id)) byProviderId.set(p, byId.get(id)!);
   return { byId, byProviderId };

@@ -1,7 +1,7 @@
 import Retell, { APIError, NotFoundError } from 'retell-sdk';
 import type { Clock } from '../../../shared/clock.ts';
-import type { CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
-import { VoiceProviderError } from '../../provider.ts';
+import type { CallControls, CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
+import { CallNotLiveError, VoiceProviderError } from '../../provider.ts';
 import type { VendorCredentials } from '../../vendor-credentials.ts';
 import { callIdOf, endedEvent, parseRetellEvents, parseRetellInbound } from './retell-events.ts';
 import { createPhoneCallBody, inboundAnswer } from './retell-requests.ts';
@@ -30,6 +30,7 @@ export class RetellProvider implements VoiceProvider {
   readonly pacing;
   readonly defaultFrom: string | null;
   private readonly client: Retell;
+  readonly controls: CallControls;
 
   constructor(private readonly options: RetellProviderOptions) {
     const { credentials } = options;
@@ -38,6 +39,7 @@ export class RetellProvider implements VoiceProvider {
     this.defaultFrom = credentials.fromNumber;
     // baseURL is always given: the SDK would read RETELL_BASE_URL from process.env otherwise.
     this.client = new Retell({ apiKey: credentials.apiKey, baseURL: credentials.baseUrl || RETELL_DEFAULT_BASE_URL, maxRetries: 0, timeout: REQUEST_TIMEOUT_MS });
+    this.controls = retellControls(this.client);
   }
 
   async startCall(req: StartCallRequest, options: { signal?: AbortSignal } = {}): Promise<{ providerCallId: string }> {
@@ -104,6 +106,29 @@ export class RetellProvider implements VoiceProvider {
       // The end (or its absence) is learnt from the events or the reconciler.
     }
   }
+}
+
+/**
+ * An operator's controls, as far as Retell's API goes (retell-sdk 5.x): stop-call ends a call,
+ * update-live-call's `call_control.additional_context` gives the agent context for its next
+ * answers (Retell records it in the transcript with role "injected"). Retell has no API that
+ * transfers a live call to a number (its agents transfer with their own transfer_call tool;
+ * take-over-live only hands the call to a live-listen participant), so there is no `transfer`.
+ */
+function retellControls(client: Retell): CallControls {
+  const refused = (error: unknown) => {
+    // Retell answers 400 "Call is not ongoing." and 404 for a call that is over or unknown.
+    if (error instanceof APIError && (error.status === 404 || (error.status === 400 && /ongoing/i.test(retellMessage(error))))) return new CallNotLiveError(`Retell: ${retellMessage(error)}`);
+    return mapError(error);
+  };
+  return {
+    end: async (id) => {
+      await client.call.stop(id).catch((error: unknown) => { throw refused(error); });
+    },
+    whisper: async (id, message) => {
+      await client.call.updateLive(id, { call_control: { additional_context: message } }).catch((error: unknown) => { throw refused(error); });
+    },
+  };
 }
 
 /** Retell's refusals as our codes; 5xx and network failures stay plain errors (the dialer's retry after findCall). */

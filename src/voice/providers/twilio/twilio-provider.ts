@@ -1,13 +1,13 @@
 import type { CallStatus } from 'twilio/lib/rest/api/v2010/account/call.js';
 import type { Clock } from '../../../shared/clock.ts';
-import type { CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
-import { VoiceProviderError } from '../../provider.ts';
+import type { CallControls, CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
+import { CallNotLiveError, VoiceProviderError } from '../../provider.ts';
 import type { Route } from '../../registry.ts';
 import type { VendorCredentials } from '../../vendor-credentials.ts';
 import { callIdFromUrl, isMachine, parseTwilioCallback, TWILIO_OUTCOMES } from './twilio-events.ts';
 import { buildCreateCall, TWILIO_DEFAULT_MAX_DURATION_SEC } from './twilio-requests.ts';
 import { verifyTwilioSignature } from './twilio-signature.ts';
-import { rejectTwiml, relayTwiml } from './twilio-twiml.ts';
+import { dialTwiml, rejectTwiml, relayTwiml } from './twilio-twiml.ts';
 import { twilioCallUrls } from './twilio-urls.ts';
 import type { TwilioErrorBody } from '../../../shared/twilio-error-body.ts';
 
@@ -95,6 +95,26 @@ export class TwilioProvider implements VoiceProvider {
 
   async hangup(providerCallId: string): Promise<void> {
     await this.updateCall(providerCallId, new URLSearchParams({ Status: 'completed' }));
+  }
+
+  /**
+   * An operator's controls are updates of the live call: `Status=completed` hangs up; new TwiML
+   * (a <Dial>) ends the relay session and connects the caller to the number. A whisper needs no
+   * request: our agent reads it before its next turn.
+   */
+  readonly controls: CallControls = {
+    end: (sid) => this.liveUpdate(sid, new URLSearchParams({ Status: 'completed' })),
+    transfer: (sid, phoneNumber) => this.liveUpdate(sid, new URLSearchParams({ Twiml: dialTwiml(phoneNumber) })),
+  };
+
+  private async liveUpdate(sid: string, form: URLSearchParams): Promise<void> {
+    try {
+      await this.updateCall(sid, form);
+    } catch (error) {
+      // 21220: "Call is not in-progress. Cannot redirect."; 20404: no such call.
+      if (error instanceof VoiceProviderError && /\((21220|20404)\)/.test(error.message)) throw new CallNotLiveError(error.message);
+      throw error;
+    }
   }
 
   /** Replaces what a live call does (a voicemail message after the beep, then hang up). */

@@ -1,7 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { Clock } from '../../../shared/clock.ts';
-import type { CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
-import { VoiceProviderError } from '../../provider.ts';
+import type { CallControls, CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
+import { CallNotLiveError, VoiceProviderError } from '../../provider.ts';
 import type { VendorCredentials } from '../../vendor-credentials.ts';
 import { callIdOf, callRecordEvent, parseAssistantRequest, parseVapiMessage } from './vapi-events.ts';
 import { buildCallAssistant, buildCreateCall, VAPI_DEFAULT_MAX_DURATION_SEC } from './vapi-requests.ts';
@@ -100,6 +100,37 @@ export class VapiProvider implements VoiceProvider {
     } catch {
       // The call ends anyway at maxDurationSeconds; the reconciler records it.
     }
+  }
+
+  /**
+   * An operator's controls go to the call's control URL (monitor.controlUrl, given because every
+   * call we create asks for monitorPlan.controlEnabled), with Vapi's live-call messages: end-call,
+   * transfer to a number, and add-message (a system message, triggerResponseEnabled false so the
+   * assistant does not speak it at once).
+   */
+  readonly controls: CallControls = {
+    end: (id) => this.control(id, { type: 'end-call' }),
+    transfer: (id, number) => this.control(id, { type: 'transfer', destination: { type: 'number', number } }),
+    whisper: (id, content) => this.control(id, { type: 'add-message', message: { role: 'system', content }, triggerResponseEnabled: false }),
+  };
+
+  private async control(providerCallId: string, message: Vapi.ClientInboundMessageMessage): Promise<void> {
+    const res = await this.request('GET', `/call/${encodeURIComponent(providerCallId)}`);
+    if (res.status === 404) throw new CallNotLiveError('Vapi has no record of this call');
+    if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as VapiErrorBody);
+    const call = (await res.json()) as Vapi.Call;
+    if (call.status === 'ended') throw new CallNotLiveError(`Vapi says the call has ended (${call.endedReason ?? 'no reason given'})`);
+    if (!call.monitor?.controlUrl) throw new VoiceProviderError('rejected', 'Vapi gave this call no control URL (it was created without monitorPlan.controlEnabled)', false);
+    let sent: Response;
+    try {
+      sent = await fetch(call.monitor.controlUrl, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message),
+        signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error',
+      });
+    } catch (error) {
+      throw new VoiceProviderError('unavailable', `Vapi's control URL did not answer: ${(error as Error).message}`, true);
+    }
+    if (!sent.ok) throw refusal(sent, (await sent.json().catch(() => ({}))) as VapiErrorBody);
   }
 
   verifyWebhook(input: WebhookInput): boolean {

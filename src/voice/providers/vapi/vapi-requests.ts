@@ -43,6 +43,12 @@ function server(req: StartCallRequest, credentials: VendorCredentials): Vapi.Ser
  */
 const SERVER_MESSAGES = ['status-update', 'transcript[transcriptType="final"]', 'end-of-call-report'] as const satisfies readonly Vapi.AssistantOverridesServerMessagesItem[];
 
+/**
+ * Every call gets a control URL (monitor.controlUrl), through which an operator ends, transfers
+ * or whispers to it (VapiProvider.controls); the listen URL comes with it (a live audio stream).
+ */
+export const VAPI_MONITOR_PLAN: Vapi.MonitorPlan = { listenEnabled: true, controlEnabled: true };
+
 function metadata(req: StartCallRequest, credentials: VendorCredentials): VapiCallMetadata {
   return { call_id: req.callId, campaign_id: req.campaignId, connection_id: credentials.connectionId };
 }
@@ -61,6 +67,7 @@ export function buildOverrides(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     variableValues: { ...(req.variables ?? {}) },
     metadata: { ...metadata(req, credentials) },
+    monitorPlan: { ...VAPI_MONITOR_PLAN },
     ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
 }
@@ -87,6 +94,7 @@ export function buildAssistant(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     maxDurationSeconds: a?.maxDurationSec ?? VAPI_DEFAULT_MAX_DURATION_SEC,
     metadata: { ...metadata(req, credentials) },
+    monitorPlan: { ...VAPI_MONITOR_PLAN },
     ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
   // Provider names are open-ended strings on our side; Vapi validates them (a 400 names the field).

@@ -1,7 +1,7 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
 import { useLiveEvents, useThrottled } from '../../api/live-stream';
-import type { Answer } from '../../api/types';
+import type { Answer, Body } from '../../api/types';
 
 /** Calls: a filtered page (live), one call (live while in progress) and what the webhooks did with it. */
 
@@ -74,5 +74,28 @@ export function useCallDeliveries(callId: number) {
       return per.flat();
     },
     refetchInterval: (q) => ((q.state.data ?? []).some((d) => d.status === 'pending') ? 2000 : false),
+  });
+}
+
+/** What an operator does to a call in progress: end it, hand it to a person, or whisper to the AI. */
+export type CallControl =
+  | { kind: 'end' }
+  | { kind: 'transfer'; body: Body<'transfer_call'> }
+  | { kind: 'whisper'; body: Body<'whisper_to_call'> };
+
+/** Sends a control; the call as the API answers it replaces the cached one (its end follows when the vendor reports it). */
+export function useCallControl(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (control: CallControl) => {
+      const path = { params: { path: { id } } };
+      if (control.kind === 'end') return must(api.POST('/api/v1/calls/{id}/end', path));
+      if (control.kind === 'transfer') return must(api.POST('/api/v1/calls/{id}/transfer', { ...path, body: control.body }));
+      return must(api.POST('/api/v1/calls/{id}/whisper', { ...path, body: control.body }));
+    },
+    onSuccess: (call) => {
+      client.setQueryData(callKeys.one(id), call);
+      void client.invalidateQueries({ queryKey: ['calls'] });
+    },
   });
 }

@@ -29,6 +29,7 @@ export const AUDIT_KINDS = [
   'prompt.approved', 'prompt.rejected', 'api_key.created', 'api_key.deleted',
   'sub_user.grant_added', 'sub_user.grant_removed', 'webhook.target_changed', 'campaign.messaging_changed', 'message.manual_queued',
   'call.listened',
+  'call.ended_by_operator', 'call.transferred_by_operator', 'call.whispered',
 ] as const satisfies readonly AuditKind[];
 const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
