@@ -44,6 +44,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
 import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modules/messaging/messages.routes.ts';
 import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
+import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -201,6 +202,7 @@ export async function buildApp(
       await api.register(messageJobsRoutes, { prefix: '/message-jobs' });
       await api.register(contactTimelineRoutes, { prefix: '/contacts' });
       await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
+      await api.register(campaignProtectionRoutes, { prefix: '/campaigns' });
     },
     { prefix: '/api/v1' },
   );

@@ -29,6 +29,7 @@ import * as messagesAnalytics from './migrations/0029_messages_analytics.ts';
 import * as inboundTextWebhooks from './migrations/0031_inbound_text_webhooks.ts';
 import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 import * as callsStatusOrder from './migrations/0033_calls_status_order.ts';
+import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0031_inbound_text_webhooks': inboundTextWebhooks,
   '0032_messages_text_search': messagesTextSearch,
   '0033_calls_status_order': callsStatusOrder,
+  '0035_campaign_breaker': campaignBreaker,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -23,6 +23,8 @@ export const AUDIT_KIND_DOCS = {
   'sub_user.grant_removed': 'campaigns were revoked from a sub-user; subject and details as sub_user.grant_added',
   'webhook.target_changed': 'a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded',
   'campaign.messaging_changed': 'a campaign\'s text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)',
+  'campaign.protection_changed': 'a campaign\'s circuit-breaker settings changed (PUT /api/v1/campaigns/{id}/protection); subject: the campaign; details: changed (the field names), from, to',
+  'campaign.paused_by_breaker': 'a campaign paused itself because too many of its calls failed (the circuit breaker); subject: the campaign; actor: circuit breaker; details: reason (failure_rate), failures, attempts, window_seconds, failure_rate_threshold, min_attempts, at',
   'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
 } as const satisfies Record<string, string>;
 

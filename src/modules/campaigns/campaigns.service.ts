@@ -12,6 +12,7 @@ import type { CampaignCreate, CampaignListQuery, CampaignUpdate } from './campai
 import { refuseOwnerOnlyChanges } from './owner-only-fields.ts';
 import { recordPromptChange } from './prompt-history.service.ts';
 import type { WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
+import { breakerResumed } from '../breaker/breaker.repository.ts';
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -159,7 +160,9 @@ export async function updateCampaign({ db, principal, id, input, request, now = 
       const after = promptOf(input.campaign_data);
       if (!sameJson(before ?? null, after ?? null)) await recordPromptChange({ trx, principal, campaignId: id, prompt: after, now });
     }
-    for (const kind of stateChanges(row, input)) await recordAudit(trx, { principal, request, kind, subject: { type: 'campaign', id } });
+    const changes = stateChanges(row, input);
+    for (const kind of changes) await recordAudit(trx, { principal, request, kind, subject: { type: 'campaign', id } });
+    if (changes.includes('campaign.resumed')) await breakerResumed(trx, row, now);
   });
   return loadOrNotFound(db, id);
 }

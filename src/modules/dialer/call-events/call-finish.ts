@@ -10,6 +10,7 @@ import { moveContactsAfterCalls, type ContactStep } from '../../contact-lifecycl
 import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
+import { judgeCampaigns, lockCampaignsToJudge } from '../../breaker/breaker-trip.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 
 /**
@@ -18,7 +19,8 @@ import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from '.
  * webhook deliveries and follow-up texts are written, all in the transaction that ends it.
  *
  * Lock order: the caller holds the call rows (call-locks.ts, id order); then the contacts,
- * FOR UPDATE in id order; then the campaign rows written, in id order; then the webhook
+ * FOR UPDATE in id order; then the campaign rows of the batch, in id order (the circuit
+ * breaker's lock, breaker/breaker-trip.ts, taken before any is written); then the webhook
  * delivery rows inserted.
  */
 
@@ -122,12 +124,15 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   }
   await moveContactsAfterCalls(trx, patches);
   await suppressOptOuts(trx, optOuts);
-  // Campaign rows are written in id order, pauses and usage alike, as every batch does,
-  // so two batches cannot deadlock on them.
+  // Campaign rows are locked in id order before any is written (pauses, usage, the breaker),
+  // as every batch does, so two batches cannot deadlock on them.
+  await lockCampaignsToJudge(trx, [...campaigns.keys()], now);
   for (const campaign of [...campaigns.values()].sort((a, b) => a.id - b.id)) {
     if (pause.has(campaign.id)) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', '=', campaign.id).execute();
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
+  // After the funds pause: a campaign it paused is not judged again (its reason is the funds).
+  await judgeCampaigns(trx, [...campaigns.keys()], now);
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
   await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
     callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,

@@ -1,0 +1,113 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { FAILURE_STATUSES, PROTECTION_DEFAULTS } from './protection.schemas.ts';
+import { insertAuditEvent } from '../audit/audit.repository.ts';
+import { enqueueCampaignPausedDeliveries } from '../webhooks/campaign-event.ts';
+
+type Trx = Transaction<Database>;
+
+/** One pause the breaker made: the figures the API, the audit trail and the webhook say. */
+export interface BreakerTrip {
+  id: number;
+  campaign_id: number;
+  owner_id: number;
+  failures: number;
+  attempts: number;
+  window_seconds: number;
+  failure_rate_threshold: number;
+  min_attempts: number;
+}
+
+/**
+ * The circuit breaker: judges the campaigns of calls that just ended, in the transaction that
+ * ended them, and pauses each whose failure rate over its window reached its threshold.
+ * Invariant: a campaign pauses once per run of failures, with one trip row, one audit event
+ * and one webhook delivery per integration, whatever the number of processes ending its calls.
+ *
+ * How it holds on PostgreSQL (READ COMMITTED): lockCampaignsToJudge locks the batch's campaign
+ * rows first, in id order (the order call-finish.ts writes them in), so two batches of one
+ * campaign judge one after the other. The count is a later statement, whose snapshot is taken
+ * once the lock is held: it sees the calls of a batch that committed while this one waited, so
+ * 3 failures ended in one process and 2 in another make 5. The batch that comes second finds
+ * the campaign paused and judges nothing. FOR NO KEY UPDATE conflicts with no foreign-key check
+ * (a call row inserted for the campaign takes KEY SHARE), so dialling rounds never wait for it.
+ *
+ * Cost: two statements per batch, whatever its size (and two more in the rare batch that
+ * trips); the count reads each campaign's calls of the window through calls_campaign_end_idx
+ * (migration 0035), not its history.
+ */
+
+/**
+ * Locks the campaign rows of a batch, in id order, before any of them is written. A trip left
+ * open on a running campaign (resumed outside the service, by psql) is over: closed here so it
+ * neither blocks a new trip nor shows as the reason of a later pause.
+ */
+export async function lockCampaignsToJudge(trx: Trx, campaignIds: number[], now: Date): Promise<void> {
+  const ids = [...new Set(campaignIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await sql`
+    WITH locked AS (
+      SELECT id, is_paused FROM campaigns WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE
+    ), stale AS (
+      UPDATE campaign_breaker_trips t SET resumed_at = ${now}::timestamptz FROM locked
+       WHERE t.campaign_id = locked.id AND NOT locked.is_paused AND t.resumed_at IS NULL
+    )
+    SELECT count(*) FROM locked`.execute(trx);
+}
+
+/** Judges the campaigns (locked by lockCampaignsToJudge in this transaction); answers the pauses it made. */
+export async function judgeCampaigns(trx: Trx, campaignIds: number[], now: Date): Promise<BreakerTrip[]> {
+  const ids = [...new Set(campaignIds)];
+  if (ids.length === 0) return [];
+  const d = PROTECTION_DEFAULTS;
+  const { rows: trips } = await sql<BreakerTrip>`
+    WITH settings AS (
+      SELECT c.id AS campaign_id, c.owner_id,
+             coalesce(p.failure_rate_threshold, ${d.failure_rate_threshold}::float8) AS threshold,
+             coalesce(p.window_seconds, ${d.window_seconds}::int) AS window_seconds,
+             coalesce(p.min_attempts, ${d.min_attempts}::int) AS min_attempts,
+             p.counted_since
+        FROM campaigns c LEFT JOIN campaign_protection p ON p.campaign_id = c.id
+       WHERE c.id = ANY(${ids}::bigint[]) AND NOT c.is_paused AND coalesce(p.breaker_enabled, true)
+    ), judged AS (
+      SELECT s.*, f.attempts, f.failures FROM settings s CROSS JOIN LATERAL (
+        SELECT count(*)::int AS attempts, (count(*) FILTER (WHERE k.status = ANY(${[...FAILURE_STATUSES]}::text[])))::int AS failures
+          FROM calls k
+         WHERE k.campaign_id = s.campaign_id AND k.end_time IS NOT NULL AND k.call_type = 'outbound'
+           AND k.end_time > greatest(${now}::timestamptz - make_interval(secs => s.window_seconds), coalesce(s.counted_since, '-infinity'::timestamptz))
+           AND k.end_time <= ${now}::timestamptz
+      ) f
+    ), tripped AS (
+      -- failures / attempts compared as a quotient: 3 / 10 is the same double as 0.3, where 0.3 * 10 is not 3.
+      INSERT INTO campaign_breaker_trips (campaign_id, owner_id, failures, attempts, window_seconds, failure_rate_threshold, min_attempts, tripped_at)
+      SELECT campaign_id, owner_id, failures, attempts, window_seconds, threshold, min_attempts, ${now}::timestamptz FROM judged
+       WHERE attempts >= min_attempts AND failures::float8 / attempts >= threshold
+      ON CONFLICT (campaign_id) WHERE resumed_at IS NULL DO NOTHING
+      RETURNING id, campaign_id, owner_id, failures, attempts, window_seconds, failure_rate_threshold, min_attempts
+    ), paused AS (
+      UPDATE campaigns c SET is_paused = true, updated_at = ${now}::timestamptz FROM tripped t WHERE c.id = t.campaign_id
+    )
+    SELECT * FROM tripped ORDER BY campaign_id`.execute(trx);
+  if (trips.length === 0) return trips;
+  await recordTrips(trx, trips, now);
+  await enqueueCampaignPausedDeliveries(trx, trips.map((t) => t.id));
+  return trips;
+}
+
+/** One audit event per trip (a trip is rare: one per campaign and run of failures); the actor is the breaker itself, no user of the account. */
+async function recordTrips(trx: Trx, trips: BreakerTrip[], now: Date) {
+  for (const t of trips) {
+    await insertAuditEvent(trx, {
+      owner_id: t.owner_id, actor_user_id: null, actor_sub_user_id: null, actor_api_key_id: null, actor_label: sql<string>`${BREAKER_ACTOR}::text`,
+      kind: 'campaign.paused_by_breaker', subject_type: 'campaign', subject_id: t.campaign_id,
+      details: {
+        reason: 'failure_rate', failures: t.failures, attempts: t.attempts, window_seconds: t.window_seconds,
+        failure_rate_threshold: t.failure_rate_threshold, min_attempts: t.min_attempts, at: now.toISOString(),
+      },
+      ip: null, user_agent: null,
+    });
+  }
+}
+
+/** The audit trail's actor label of a pause the breaker made. */
+export const BREAKER_ACTOR = 'circuit breaker';
