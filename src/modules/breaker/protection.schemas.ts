@@ -75,7 +75,7 @@ export const PausedBy = Nullable(
   {
     description:
       'Why the campaign paused itself, while that pause holds; null when it is not paused, or paused by a person or by its vendor\'s insufficient funds. ' +
-      'Resuming the campaign (is_paused false on PUT/PATCH /api/v1/campaigns/{id}) clears it, and the failure count starts again from then. ' +
+      'Resuming the campaign (is_paused false on PUT /api/v1/campaigns/{id}) clears it, and the failure count starts again from then. ' +
       FAILURES_DOC,
   },
 );
