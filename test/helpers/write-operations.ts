@@ -38,6 +38,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/integrations/webhooks/{id}/test': 'sends a test delivery; the delivery row is built by the service (the body names a call only)',
   'post /api/v1/suppressions/bulk': 'an array of {phone_number, reason, expires_at} read item by item into the task; the suppression columns are named in suppressions.repository.ts',
   'post /api/v1/messages/draft': 'writes nothing: composes a text and answers it (message-draft.service.ts)',
+  'put /api/v1/campaigns/{id}/protection': 'upserts the campaign\'s campaign_protection row (keyed by campaign_id, no row id for the row check) from its four named fields, owner_id from the campaign; planted columns are checked in src/modules/breaker/protection.test.ts',
   'put /api/v1/campaigns/{id}/messaging': 'upserts the campaign\'s campaign_messaging row (keyed by campaign_id, no row id for the row check) from its thirteen named fields, owner_id from the campaign; planted columns are checked in src/modules/messaging/messaging-settings.test.ts',
   'post /api/v1/suppressions/import/csv': 'multipart: only the file is read (its phone_number, reason and expires_at columns)',
 };
