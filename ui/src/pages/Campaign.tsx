@@ -10,6 +10,8 @@ import { CampaignForm } from './campaigns/CampaignForm';
 import { CampaignOutcomes } from './campaigns/CampaignOutcomes';
 import { PromptHistory } from './campaigns/PromptHistory';
 import { TextMessagesSettings } from './campaigns/TextMessagesSettings';
+import { PausedByBreaker } from './campaigns/PausedByBreaker';
+import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { useCampaign } from './campaigns/queries';
 
 /** /campaigns/new creates a campaign; /campaigns/:id shows its progress, actions, outcomes, contacts, calls, settings and prompt history. */
@@ -44,6 +46,7 @@ export default function Campaign() {
       {campaign.isPending && <Loader aria-label="Loading the campaign" />}
       {c && (
         <>
+          <PausedByBreaker campaign={c} />
           <CampaignOutcomes campaignId={c.id} />
           <CampaignContacts campaignId={c.id} />
           <CampaignCalls campaignId={c.id} />
@@ -56,6 +59,7 @@ export default function Campaign() {
             <Stack>
               <CampaignForm campaign={c} />
               <TextMessagesSettings campaign={c} isOwner={session.data?.kind === 'user'} />
+              <ProtectionSettings campaign={c} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
