@@ -31,6 +31,21 @@ export interface BreakerScene {
   close(): Promise<void>;
 }
 
+/** Starts `statuses.length` calls of the campaign and ends them with those statuses, in one batch, as the event batcher does. */
+export async function endCallsOf(t: TestApp, campaignId: number, statuses: TerminalCallStatus[]): Promise<void> {
+  const db = t.deps.db;
+  const owner = await db.selectFrom('campaigns').select('owner_id').where('id', '=', campaignId).executeTakeFirstOrThrow();
+  const campaign = { id: campaignId, owner_id: owner.owner_id };
+  const { calls } = await seed(db, {
+    contacts: statuses.map(() => ({ campaign, status: 'in progress', calls_attempts: 1 })),
+    calls: statuses.map((_, i) => ({ contact: i, status: 'in progress', call_type: 'outbound', start_time: t.deps.clock.now() })),
+  });
+  await db.transaction().execute(async (trx) => {
+    const { byId } = await lockCalls(trx, calls.map((c) => c.id), []);
+    await finishCalls(trx, t.deps, calls.map((c, i) => ({ call: byId.get(c.id)!, outcome: { status: statuses[i]! } })));
+  });
+}
+
 export async function breakerScene(): Promise<BreakerScene> {
   const clock = new FakeClock(Date.now());
   const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { clock });
