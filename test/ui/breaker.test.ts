@@ -29,7 +29,15 @@ describe.skipIf(!HAS_BROWSER)('the circuit breaker in the browser', () => {
       const page = await s.page({ signIn: s.alice, width, bypassCSP: true });
       await page.goto(`/campaigns/${campaign.id}`);
       await page.getByRole('alert', { name: 'Paused automatically' }).getByText('Paused automatically: 6 of 9 calls failed in the last 2 minutes').waitFor();
+      // Checked once the page's lists have loaded (their loaders come and go).
+      await page.getByText(/contacts done/).waitFor();
+      await page.waitForLoadState('networkidle');
       await expectAccessible(page, `campaign paused by the breaker at ${width} px`);
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0);
       await screenshot(page, `campaign-paused-by-breaker-${width}`);
       await page.close();
     }
