@@ -75,7 +75,6 @@ export async function judgeCampaigns(trx: Trx, campaignIds: number[], now: Date)
           FROM calls k
          WHERE k.campaign_id = s.campaign_id AND k.end_time IS NOT NULL AND k.call_type = 'outbound'
            AND k.end_time > greatest(${now}::timestamptz - make_interval(secs => s.window_seconds), coalesce(s.counted_since, '-infinity'::timestamptz))
-           AND k.end_time <= ${now}::timestamptz
       ) f
     ), tripped AS (
       -- failures / attempts compared as a quotient: 3 / 10 is the same double as 0.3, where 0.3 * 10 is not 3.
