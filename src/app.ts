@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import formbody from '@fastify/formbody';
+import { fastifySSE } from '@fastify/sse';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -44,6 +45,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { complianceSettingsRoutes } from './modules/compliance/settings/compliance-settings.routes.ts';
 import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modules/messaging/messages.routes.ts';
 import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
+import { liveRoutes } from './modules/live/live.routes.ts';
 import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
 
 export type App = FastifyInstance<
@@ -154,6 +156,7 @@ export async function buildApp(
   registerMetrics(app);
 
   await app.register(formbody);
+  await app.register(fastifySSE);
   registerJsonBodyParser(app);
   await registerOpenApi(app);
   await app.register(healthRoutes);
@@ -202,6 +205,7 @@ export async function buildApp(
       await api.register(messageJobsRoutes, { prefix: '/message-jobs' });
       await api.register(contactTimelineRoutes, { prefix: '/contacts' });
       await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
+      await api.register(liveRoutes, { prefix: '/live' });
       await api.register(campaignProtectionRoutes, { prefix: '/campaigns' });
     },
     { prefix: '/api/v1' },

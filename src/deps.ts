@@ -23,6 +23,7 @@ import type { TextProvider } from './messaging/text-channel.ts';
 import { createSimTextProvider } from './messaging/sim-texts.ts';
 import { applyTextStatus } from './modules/messaging/message-status.ts';
 import { receiveText } from './modules/messaging/inbound.ts';
+import { createLiveFeed, type LiveFeed } from './modules/live/live-feed.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -69,6 +70,8 @@ export interface Deps {
   analyticsReports: AnalyticsReports;
   /** Text vendors that need no credentials: the simulator (modules/messaging/text-routes.ts picks a route). */
   texts: { sim: TextProvider };
+  /** This process's live stream (modules/live): what committed, handed to the browsers following it. */
+  live: LiveFeed;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
@@ -95,6 +98,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     callEventBatchers: new Map(),
     completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,
+    live: createLiveFeed({ db: database.db, database, log }),
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
     texts: {
       sim: createSimTextProvider({
@@ -113,6 +117,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
 /** Ends what depsFromDatabase opened beside the database (the report connections), then the database. */
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.voices.close();
+  await deps.live.close();
   await deps.analyticsReports.close();
   await deps.database.close();
 }

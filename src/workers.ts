@@ -5,6 +5,7 @@ import { createImportWorker } from './modules/imports/imports.worker.ts';
 import { createSuppressionImportWorker } from './modules/compliance/suppressions/suppression-imports.worker.ts';
 import { createWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { createTextSenderWorker } from './modules/messaging/text-sender.worker.ts';
+import { createLivePruneWorker } from './modules/live/live-prune.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -22,7 +23,7 @@ export interface BackgroundWorker {
  */
 export function createWorkers(deps: Deps): BackgroundWorker[] {
   // The analytics worker folds finished days into the rollup (reports stay exact without it, only slower).
-  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps), createAnalyticsWorker(deps)];
+  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps), createAnalyticsWorker(deps), createLivePruneWorker(deps)];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {

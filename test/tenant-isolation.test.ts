@@ -593,6 +593,32 @@ describe('compliance settings', () => {
   });
 });
 
+describe('the live board', () => {
+  it('lists only the calls in progress the caller may see, and refuses another account\'s or an ungranted campaign as a filter', async () => {
+    const live = [granted, ungranted, bobs].map((f) => f.call);
+    await t.deps.db.updateTable('calls').set({ status: 'in progress' }).where('id', 'in', live).execute();
+    try {
+      const board = async (who: Who) => (await ok(who, 'GET', '/api/v1/live/calls')).calls as { id: number; campaign_id: number }[];
+      const alices = await board('alice');
+      expect(alices.map((c) => c.id)).toEqual(expect.arrayContaining([granted.call, ungranted.call]));
+      expect(alices.map((c) => c.id)).not.toContain(bobs.call);
+      const subs = await board('sub');
+      expect(subs.map((c) => c.id)).toContain(granted.call);
+      expect(subs.every((c) => c.campaign_id === granted.campaign)).toBe(true);
+      const bobsBoard = await board('bob');
+      expect(bobsBoard.map((c) => c.id)).toContain(bobs.call);
+      expect(bobsBoard.some((c) => c.id === granted.call || c.id === ungranted.call)).toBe(false);
+      await expectForbidden('bob', 'GET', `/api/v1/live/calls?campaign_id=${granted.campaign}`);
+      await expectForbidden('sub', 'GET', `/api/v1/live/calls?campaign_id=${ungranted.campaign}`);
+      // The stream refuses before it opens (what each stream carries: test/live-stream.test.ts).
+      await expectForbidden('bob', 'GET', `/api/v1/live/events?campaign_id=${granted.campaign}`);
+      await expectForbidden('sub', 'GET', `/api/v1/live/events?campaign_id=${ungranted.campaign}`);
+    } finally {
+      await t.deps.db.updateTable('calls').set({ status: 'finished' }).where('id', 'in', live).execute();
+    }
+  });
+});
+
 describe('display preferences', () => {
   it('answers each account its own; a sub-user reads its owner\'s and cannot change them', async () => {
     const chosen = { display_timezone: 'Europe/Berlin', display_currency: 'EUR' };

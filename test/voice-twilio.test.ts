@@ -103,6 +103,9 @@ describe('a campaign on Twilio with our own agent', () => {
     expect(transcript).toContainEqual({ role: 'assistant', text: relay.interrupts[0]!.utteranceUntilInterrupt.trim() });
     expect(transcript.map((t) => t.text)).not.toContain(LONG_ANSWER.join(''));
     expect(transcript.at(-1)).toEqual({ role: 'assistant', text: 'Wonderful, we will call you.' });
+    // Each turn was told to the live stream as it was said, in order (the cut answer as heard).
+    const told = await s.t.deps.db.selectFrom('live_events').select('data').where('call_id', '=', ann.id).where('type', '=', 'call.turn').orderBy('id').execute();
+    expect(told.map((e) => ({ role: (e.data as { role: string }).role, text: (e.data as { text: string }).text }))).toEqual(transcript);
     // The model saw the filled system prompt and the tools.
     const asked = llm.seen.find((r) => r.body.stream && JSON.stringify(r.body.messages[0]).includes('Ann'))!.body;
     expect(asked.messages[0]).toEqual({ role: 'system', content: 'You call Ann about Spring offer.' });

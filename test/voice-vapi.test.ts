@@ -81,6 +81,10 @@ describe('a campaign on Vapi', () => {
     const data = talked.call_data as { transcript: { role: string; text: string }[]; analysis?: unknown };
     expect(data.transcript.length).toBeGreaterThan(1);
     expect(data.analysis).toBeTruthy();
+    // Vapi was asked for final transcripts; each turn reached the live stream while the call ran, as the report tells it.
+    const told = await s.t.deps.db.selectFrom('live_events').select(['type', 'data']).where('call_id', '=', talked.id).orderBy('id').execute();
+    expect(told.filter((e) => e.type === 'call.turn').map((e) => ({ role: (e.data as { role: string }).role, text: (e.data as { text: string }).text }))).toEqual(data.transcript);
+    expect(told.map((e) => e.type).at(-1)).toBe('call.ended');
 
     // What Vapi received: our call id in the metadata, placeholders filled (unknown ones empty), our number, the events URL.
     const sent = fake.calls.find((c) => c.call.customer?.number === plan.interested)!.request as Record<string, any>;
@@ -90,6 +94,7 @@ describe('a campaign on Vapi', () => {
     expect(body).toContain('Unknown: []');
     expect(body).toContain(`"call_id":${talked.id}`);
     expect(body).toContain(`${s.baseUrl}/api/v1/voice/vapi/events`);
+    expect(sent.assistant.serverMessages).toEqual(['status-update', 'transcript[transcriptType="final"]', 'end-of-call-report']);
 
     // Retries follow the mapping: busy, no answer and voicemail are tried again; a conversation is final.
     for (const outcome of ['busy', 'no_answer', 'voicemail'] as const) {

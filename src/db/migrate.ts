@@ -29,6 +29,7 @@ import * as messagesAnalytics from './migrations/0029_messages_analytics.ts';
 import * as inboundTextWebhooks from './migrations/0031_inbound_text_webhooks.ts';
 import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 import * as callsStatusOrder from './migrations/0033_calls_status_order.ts';
+import * as liveEvents from './migrations/0034_live_events.ts';
 import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
 
 /**
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0031_inbound_text_webhooks': inboundTextWebhooks,
   '0032_messages_text_search': messagesTextSearch,
   '0033_calls_status_order': callsStatusOrder,
+  '0034_live_events': liveEvents,
   '0035_campaign_breaker': campaignBreaker,
 };
 

@@ -17,6 +17,7 @@ import type { SubUsersTables } from './tables/sub-users.ts';
 import type { UsersTables } from './tables/users.ts';
 import type { VoiceTables } from './tables/voice.ts';
 import type { WebhooksTables } from './tables/webhooks.ts';
+import type { LiveTables } from './tables/live.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -33,4 +34,4 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, BreakerTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables {}

@@ -80,8 +80,10 @@ export interface CallEvent {
   eventId: string;
   callId: number | null;
   providerCallId: string;
-  type: 'ringing' | 'answered' | 'ended' | 'recording';
+  /** `turn`: one transcript turn as it is spoken (`turn` holds it); it changes nothing stored, the live stream shows it. */
+  type: 'ringing' | 'answered' | 'turn' | 'ended' | 'recording';
   at: Date;
+  turn?: TranscriptTurn;
   status?: TerminalCallStatus;
   durationSec?: number;
   /** In dollars (a vendor's cents are converted by its adapter). */

@@ -151,6 +151,14 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     };
   }
 
+  /** The lines a call speaks, when its serverMessages ask for final transcripts (else none are sent). */
+  function transcriptLines(call: Vapi.Call, script: ReturnType<typeof scriptFor>) {
+    const inline = call.assistant as { serverMessages?: string[] } | undefined;
+    const asked = [...(call.assistantOverrides?.serverMessages ?? []), ...(inline?.serverMessages ?? [])] as string[];
+    if (!asked.includes('transcript[transcriptType="final"]') && !asked.includes('transcript')) return [];
+    return script.endedReason === 'voicemail' ? script.turns : [{ role: 'bot' as const, message: assistantText(call).firstMessage }, ...script.turns];
+  }
+
   function end(rec: FakeVapiCall, endedReason: string, answeredAt: number | null, script: ReturnType<typeof scriptFor> | null) {
     if (rec.call.status === 'ended') return false;
     const now = Date.now();
@@ -194,7 +202,15 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     const inProgress = { type: 'status-update', status: 'in-progress' };
     const inProgressAt = reported(answeredAt);
     if (rec.outcome !== 'out_of_order') await deliver(rec, inProgress, times);
-    await sleep(rec, rec.outcome === 'voicemail' ? talkMs / 2 : talkMs);
+    const talk = rec.outcome === 'voicemail' ? talkMs / 2 : talkMs;
+    // Live transcript, as Vapi sends it when the assistant's serverMessages ask for final transcripts.
+    const lines = transcriptLines(rec.call, script);
+    for (const line of lines) {
+      await sleep(rec, talk / (lines.length + 1));
+      if ((rec.call.status as string) === 'ended') return;
+      await deliver(rec, { type: 'transcript', role: line.role === 'bot' ? 'assistant' : 'user', transcriptType: 'final', transcript: line.message });
+    }
+    await sleep(rec, lines.length ? talk / (lines.length + 1) : talk);
     // Hung up meanwhile through the control URL: that path sent the end.
     if (!end(rec, script.endedReason, answeredAt, script)) return;
     await deliver(rec, { type: 'status-update', status: 'ended', endedReason: rec.call.endedReason }, times);

@@ -15,6 +15,11 @@ export function send(agent: Agent, port: number, c: FuzzCase, timeoutMs = 15_000
     let req: ReturnType<typeof request>;
     try {
       req = request({ host: '127.0.0.1', port, method: c.method, path: c.path, headers, agent, timeout: timeoutMs }, (res) => {
+        // An event stream that opened has answered (it stays open by design): its head is the answer.
+        if (res.statusCode === 200 && String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          res.destroy();
+          return resolve({ status: 200, headers: res.headers, body: '' });
+        }
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));

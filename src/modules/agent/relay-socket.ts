@@ -11,6 +11,7 @@ import { saveConversation, type ConversationUpdate } from './conversation-store.
 import { LlmBrain } from './llm-brain.ts';
 import { RelaySession } from './relay-session.ts';
 import { ScriptedBrain } from './scripted-brain.ts';
+import { insertCallProgress } from '../live/live-events.repository.ts';
 
 const twilio = VENDORS.twilio.agent;
 const RELAY_PATH = `${twilio.path}/relay`;
@@ -77,15 +78,31 @@ function converse(deps: Deps, ws: WebSocket, session: RelaySession): void {
   ws.on('error', (error) => deps.log.warn({ err: error }, 'relay socket error'));
 }
 
-/** Tokens go out at once; saves run one after another, off the caller's path. */
+/**
+ * Tokens go out at once; saves run one after another, off the caller's path. Each save holds
+ * the whole transcript: the turns it adds are told to the live stream (a turn is complete when
+ * saved: the caller's when heard, the agent's when spoken or cut short by the caller).
+ */
 function relayOut(deps: Deps, ws: WebSocket, callId: number) {
   let saving: Promise<void> = Promise.resolve();
+  let told = 0;
+  const tell = async (update: ConversationUpdate) => {
+    const turns = update.transcript?.slice(told).filter((t) => t.text !== '') ?? [];
+    told = Math.max(told, update.transcript?.length ?? 0);
+    if (turns.length === 0) return;
+    const at = deps.clock.now().toISOString();
+    await insertCallProgress(deps.db, turns.map((t) => ({ callId, type: 'call.turn', data: { at, role: t.role, text: t.text } })));
+    deps.live.wake();
+  };
   return {
     send(message: object) {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     },
     save(update: ConversationUpdate) {
-      saving = saving.then(() => saveConversation(deps.db, callId, update)).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
+      saving = saving.then(async () => {
+        await saveConversation(deps.db, callId, update);
+        await tell(update);
+      }).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
       return saving;
     },
   };

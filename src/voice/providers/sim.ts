@@ -33,6 +33,7 @@ interface WireEvent {
   duration?: number;
   cost?: number;
   transcript?: CallEvent['transcript'];
+  turn?: CallEvent['turn'];
   action_status?: CallEvent['actionStatus'];
   action_status_reason?: string;
   ended_by?: CallEvent['endedBy'];
@@ -107,6 +108,14 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
     if (req.direction === 'outbound') sim.pending.push({ dueAt: at(0), event: base('ringing', 0, 0), tries: 0 });
     if (plan.talkSec > 0) sim.pending.push({ dueAt: at(plan.ringSec), event: base('answered', plan.ringSec, 1), tries: 0 });
     const endSec = plan.ringSec + plan.talkSec;
+    // The script is spoken over the call, a turn at a time, as a real agent's transcript grows;
+    // a resumed call does not say again what was said before the stop (turns are not de-duplicated).
+    const now = this.options.clock.now().getTime();
+    if (plan.talkSec > 0) plan.transcript.forEach((turn, i) => {
+      const sec = plan.ringSec + (plan.talkSec * i) / plan.transcript.length;
+      if (at(sec) < now) return;
+      sim.pending.push({ dueAt: at(sec), event: { ...base('turn', sec, 0), id: `${providerCallId}-turn-${i}`, turn }, tries: 0 });
+    });
     const cost = Math.round((plan.talkSec / 60) * SIM_COST_PER_MINUTE * 10_000) / 10_000;
     const ended: WireEvent = {
       ...base('ended', endSec, 2), status: plan.status, duration: plan.talkSec, cost, transcript: plan.transcript,
@@ -256,6 +265,7 @@ function toCallEvent(e: WireEvent): CallEvent {
     ...(e.duration !== undefined ? { durationSec: e.duration } : {}),
     ...(e.cost !== undefined ? { cost: e.cost } : {}),
     ...(e.transcript ? { transcript: e.transcript } : {}),
+    ...(e.turn ? { turn: e.turn } : {}),
     ...(e.action_status !== undefined ? { actionStatus: e.action_status } : {}),
     ...(e.action_status_reason ? { actionStatusReason: e.action_status_reason } : {}),
     ...(e.ended_by !== undefined ? { endedBy: e.ended_by } : {}),

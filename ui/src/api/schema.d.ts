@@ -1737,6 +1737,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/live/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls in progress, with their transcript so far
+         * @description The calls in progress the caller may see (newest first, up to 500; a sub-user only those of its granted campaigns), each with the transcript turns spoken so far, and `last_event_id`: follow `GET /live/events?last_event_id=` from it and nothing is missed.
+         */
+        get: operations["list_live_calls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/live/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow what happens, as it happens (server-sent events)
+         * @description A server-sent event stream (`text/event-stream`) of what changes in the account, as it commits: one stream per account, filtered by `campaign_id` when given. Authenticated like the rest of the API (API key, bearer token or the dashboard's session cookie, so a browser's `EventSource` works); a sub-user receives only the events of campaigns granted to it (a grant changed while the stream is open counts within 15 s); another account's campaign is 403, an unknown one 404.
+         *
+         *     Each event has an `id` (increasing), an `event` name and a JSON `data` holding `id`, `type` and the fields below. Resume after a disconnection with the `Last-Event-ID` header (browsers send it themselves) or `last_event_id`: the events since that id are sent first, then the live ones, none twice. Events are kept 15 minutes (LIVE_EVENTS_KEEP_MS); a resume from an id older than that receives `resync` and should reload `GET /live/calls`, then follow from its `last_event_id`. A new stream starts with `ready`. A client that falls 2,000 events behind is disconnected (it resumes). Comments (`:`) every 30 s keep proxies open.
+         *
+         *     Events and their data:
+         *     - `call.started`: call_id, campaign_id, contact_id, direction, phone_number, campaign_title, contact_name, status, start_time.
+         *     - `call.ringing`, `call.answered`: call_id, campaign_id, at.
+         *     - `call.turn`: call_id, campaign_id, role (`assistant` or `user`), text, at: a transcript turn as it is spoken (the simulator, our Twilio agent, Vapi's transcript messages; Retell sends none during a call).
+         *     - `call.ended`: call_id, campaign_id, contact_id, direction, phone_number, status, action_status, call_duration, cost, call_ended_by, end_time, and the contact after the call: contact_status, next_action_code, next_action_time.
+         *     - `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`).
+         *     - `campaign.limit_reached`: campaign_id, title, limit_unit, limit_value, limit_usage.
+         */
+        get: operations["follow_live_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{id}/protection": {
         parameters: {
             query?: never;
@@ -13334,6 +13384,177 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_live_calls: {
+        parameters: {
+            query?: {
+                campaign_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description follow GET /live/events from this id to miss nothing after this answer */
+                        last_event_id: string;
+                        calls: {
+                            /** @description the call id */
+                            id: number;
+                            campaign_id: number;
+                            campaign_title: string | null;
+                            contact_id: number;
+                            /** @description the contact data's `name`, when it has one */
+                            contact_name: string | null;
+                            /** @description the contact's number (the caller's, for an inbound call) */
+                            phone_number: string;
+                            /** @description outbound or inbound */
+                            direction: string;
+                            /** Format: date-time */
+                            start_time: string | null;
+                            /** @description someone answered (an answered event or a turn was seen) */
+                            answered: boolean;
+                            /** @description the turns spoken so far */
+                            transcript: {
+                                /** @description assistant or user */
+                                role: string;
+                                text: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    follow_live_events: {
+        parameters: {
+            query?: {
+                campaign_id?: number;
+                /** @description the id of the last event received (the SSE id) */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description the id of the last event received (the SSE id) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (text/event-stream) that stays open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
                         detail: {
                             loc: (string | number)[];
                             msg: string;

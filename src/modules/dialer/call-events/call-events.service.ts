@@ -7,6 +7,7 @@ import { finishCalls, type CallOutcome, type LockedCall } from './call-finish.ts
 import { GroupCommitBatcher } from './event-batcher.ts';
 import { lockCalls, storeEventIds } from './call-locks.ts';
 import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
+import { publishCallProgress } from './live-progress.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 
@@ -27,11 +28,15 @@ export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcom
  */
 export async function applyCallEvents({ deps, route, events }: { deps: Deps; route: Route; events: CallEvent[] }) {
   // Progress events change nothing stored (applyBatch): a vendor's ringing and answered
-  // messages, most of its traffic, cost no transaction.
+  // messages and transcript turns, most of its traffic, cost no transaction; the live stream shows them.
+  await publishCallProgress(deps, route, events);
   if (!events.some(isStored)) return { applied: events.length, duplicates: 0, unknownCalls: 0 };
   const outcomes = await batcherFor(deps, route).submit(events);
   // A slot may have been freed: wake this process's dialer once the change is committed.
-  if (outcomes.includes('ended')) deps.dialerWake.wake();
+  if (outcomes.includes('ended')) {
+    deps.dialerWake.wake();
+    deps.live.wake();
+  }
   return {
     applied: outcomes.filter((o) => o === 'applied' || o === 'ended').length,
     duplicates: outcomes.filter((o) => o === 'duplicate').length,
@@ -67,7 +72,7 @@ function batcherFor(deps: Deps, route: Route) {
 
 const isStored = (e: CallEvent) => e.type === 'ended' || e.type === 'recording';
 
-const KIND_ORDER = { ringing: 0, answered: 1, ended: 2, recording: 3 } as const;
+const KIND_ORDER = { ringing: 0, answered: 1, turn: 2, ended: 3, recording: 4 } as const;
 
 /** By call, then time and kind, so one call's events apply in the order they happened. */
 function inEventOrder(events: CallEvent[], callOf: (e: CallEvent) => number = (e) => e.callId ?? 0): { e: CallEvent; i: number }[] {
@@ -203,7 +208,10 @@ export async function finishCall({ deps, callId, outcome, eventId }: { deps: Dep
     await finishCalls(trx, deps, [{ call, outcome }]);
     return true;
   });
-  if (done) deps.dialerWake.wake();
+  if (done) {
+    deps.dialerWake.wake();
+    deps.live.wake();
+  }
   return done;
 }
 

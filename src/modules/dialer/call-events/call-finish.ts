@@ -12,6 +12,7 @@ import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
 import { judgeCampaigns, lockCampaignsToJudge } from '../../breaker/breaker-trip.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
+import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -132,7 +133,13 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
   // After the funds pause: a campaign it paused is not judged again (its reason is the funds).
-  await judgeCampaigns(trx, [...campaigns.keys()], now);
+  const trips = await judgeCampaigns(trx, [...campaigns.keys()], now);
+  await insertCampaignEvents(trx, [
+    ...[...pause].sort((a, b) => a - b).map((campaignId) => ({ campaignId, type: 'campaign.paused' as const, data: { reason: 'insufficient_funds' } })),
+    ...trips.map((t) => ({ campaignId: t.campaign_id, type: 'campaign.paused' as const, data: { reason: 'failure_rate', failures: t.failures, attempts: t.attempts, window_seconds: t.window_seconds } })),
+  ]);
+  // Last: the board shows the contact's step and the call as they commit.
+  await insertCallsEnded(trx, ended.map((e) => e.call.id));
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
   await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
     callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,

@@ -3,6 +3,7 @@ import { markContactInbound } from '../../contact-lifecycle/contact-lifecycle.re
 import type { Deps } from '../../../deps.ts';
 import { conflict } from '../../../http/errors.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
+import { insertCallsStarted } from '../../live/live-events.repository.ts';
 
 export interface InboundCampaign {
   id: number;
@@ -26,7 +27,7 @@ export async function recordInboundCall(deps: Deps, input: {
 }) {
   const { campaign, caller, number } = input;
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  const recorded = await deps.db.transaction().execute(async (trx) => {
     const callerRow = () => trx.selectFrom('contacts').select(['id', 'status', 'contact_data', 'phone_number']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
     let contact = await callerRow();
     let created = false;
@@ -50,6 +51,7 @@ export async function recordInboundCall(deps: Deps, input: {
               ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify(callData)}::jsonb, ${input.provider}, ${input.connectionId})
       ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
     if (!call.rows[0]) throw conflict('This caller is already in a call');
+    await insertCallsStarted(trx, [call.rows[0].id]);
     // A person who asked not to be called (or was paused) stays so: set to in progress, the
     // contact would end finished and be dialled by the next enqueue of finished contacts.
     if (contact.status !== 'do_not_disturb' && contact.status !== 'paused') {
@@ -57,4 +59,6 @@ export async function recordInboundCall(deps: Deps, input: {
     }
     return { call: call.rows[0], contact, created };
   });
+  deps.live.wake();
+  return recorded;
 }

@@ -50,6 +50,7 @@ export async function dialDueContacts({ deps, batchSize = 200, startInBackground
   });
 
   if (prepared.calls.length > 0) {
+    deps.live.wake();
     const starting = startCalls(deps, prepared.calls);
     if (startInBackground) startInBackground(starting.catch((error) => deps.log.error({ err: error }, 'dialer: starting calls failed (the reconciler settles them)')));
     else await starting;

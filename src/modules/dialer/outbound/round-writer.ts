@@ -4,6 +4,7 @@ import { deferContacts, markContactsCalling, moveContacts } from '../../contact-
 import { insertCalls, type NewOutboundCall } from './call-rows.ts';
 import type { RoundPlan } from './round-plan.ts';
 import type { StartingCall } from './start-calls.ts';
+import { insertCallsStarted } from '../../live/live-events.repository.ts';
 
 /**
  * Applies a round's plan in its transaction: the call rows, the called contacts `in progress`,
@@ -34,6 +35,7 @@ export async function writeRound(trx: Trx, plan: RoundPlan): Promise<StartingCal
   }));
   const inserted = await insertCalls(trx, rows, plan.startAt);
   await markContactsCalling(trx, inserted.map((r) => r.contact_id));
+  await insertCallsStarted(trx, inserted.map((r) => r.id));
   const callOf = new Map(inserted.map((r) => [r.contact_id, r.id]));
   const retryAt = new Date(plan.startAt.getTime() + NUMBER_BUSY_RETRY_MS);
   const moves = [...plan.moves];

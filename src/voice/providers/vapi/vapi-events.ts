@@ -5,16 +5,18 @@ import { idFromMetadata } from '../../metadata-id.ts';
 
 /**
  * Pure: Vapi's server messages (`{ message: { type, call, ... } }`) and call records as CallEvents.
- * Only three message types matter: status-update (ringing, answered), end-of-call-report (the end,
- * with everything), assistant-request (inbound, see parseAssistantRequest). The others Vapi may
- * send (transcript, speech-update, conversation-update...) are ignored.
+ * Four message types matter: status-update (ringing, answered), final transcripts (a turn for the
+ * live stream; partial ones are ignored), end-of-call-report (the end, with everything),
+ * assistant-request (inbound, see parseAssistantRequest). The others Vapi may send
+ * (speech-update, conversation-update...) are ignored.
  *
  * Event ids are derived from what Vapi cannot change between two deliveries of one message (type,
  * call id, status), never from a delivery time, so a repeat is recognised as a duplicate. The end
  * has one id whether it comes from the report or from GET /call (fetchCall), so a report arriving
  * after a reconciliation is a duplicate too.
  */
-type AnyMessage = { type?: string; timestamp?: number; call?: Vapi.Call } & Partial<Vapi.ServerMessageStatusUpdate> & Partial<Omit<Vapi.ServerMessageEndOfCallReport, 'type'>>;
+type AnyMessage = { type?: string; timestamp?: number; call?: Vapi.Call } & Partial<Vapi.ServerMessageStatusUpdate> & Partial<Omit<Vapi.ServerMessageEndOfCallReport, 'type'>>
+  & Partial<Pick<Vapi.ServerMessageTranscript, 'role' | 'transcriptType' | 'transcript'>>;
 
 export const endEventId = (providerCallId: string) => `vapi:${providerCallId}:end`;
 
@@ -96,6 +98,12 @@ export function parseVapiMessage(rawBody: string, now: Date): CallEvent[] {
     // (fetchCall) covers a report that never comes.
     if (!type) return [];
     return [{ eventId: `vapi:${call.id}:${m.status}`, callId, providerCallId: call.id, type, at: when(m.timestamp) ?? now }];
+  }
+  if (String(m.type).startsWith('transcript')) {
+    // A turn changes nothing stored (the report carries the transcript): its id needs no stability.
+    if (m.transcriptType !== 'final' || typeof m.transcript !== 'string' || !m.transcript.trim()) return [];
+    const role = m.role === 'user' ? 'user' : 'assistant';
+    return [{ eventId: `vapi:${call.id}:turn:${m.timestamp ?? now.getTime()}`, callId, providerCallId: call.id, type: 'turn', at: when(m.timestamp) ?? now, turn: { role, text: m.transcript.trim() } }];
   }
   if (m.type === 'end-of-call-report') {
     return [ended({

@@ -111,8 +111,11 @@ describe('VapiProvider against the fake Vapi', () => {
     const { providerCallId } = await provider.startCall(request());
     await fake.idle();
     const all = events(providerCallId).flatMap(parse);
-    expect(all.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
-    const end = all[2]!;
+    // Each final transcript turn comes while the call runs (the live stream), then the end tells them all.
+    const turns = all.filter((e) => e.type === 'turn');
+    expect(all.map((e) => e.type)).toEqual(['ringing', 'answered', ...turns.map(() => 'turn'), 'ended']);
+    const end = all.at(-1)!;
+    expect(turns.map((e) => e.turn)).toEqual(end.transcript);
     expect(end).toMatchObject({ callId: 101, providerCallId, status: 'finished', endedReason: 'customer-ended-call', endedBy: 'HUMAN', analysis: { structuredData: { interested: true } } });
     expect(end.durationSec).toBeGreaterThan(0);
     expect(end.cost).toBeGreaterThan(0);
@@ -143,10 +146,10 @@ describe('VapiProvider against the fake Vapi', () => {
     const dup = await provider.startCall(request());
     const ooo = await provider.startCall(request({ callId: 102, to: '+15551230002' }));
     await fake.idle();
-    const ids = events(dup.providerCallId).flatMap(parse).map((e) => e.eventId);
+    const ids = events(dup.providerCallId).flatMap(parse).filter((e) => e.type !== 'turn').map((e) => e.eventId);
     expect(ids.length).toBe(6);
     expect(new Set(ids).size).toBe(3);
-    expect(events(ooo.providerCallId).flatMap(parse).map((e) => e.type)).toEqual(['ringing', 'ended', 'answered']);
+    expect(events(ooo.providerCallId).flatMap(parse).filter((e) => e.type !== 'turn').map((e) => e.type)).toEqual(['ringing', 'ended', 'answered']);
   });
 
   it('reconciles a call whose end never came through GET /call/{id}; in progress while it runs; 404 unknown', async () => {

@@ -37,6 +37,12 @@ function server(req: StartCallRequest, credentials: VendorCredentials): Vapi.Ser
   return { url: req.eventsUrl, ...(credentials.webhookSecret ? { headers: { [VAPI_SECRET_HEADER]: credentials.webhookSecret } } : {}) };
 }
 
+/**
+ * What Vapi posts to our server URL: the call's progress, each final transcript turn (the live
+ * stream), the report. Only set with our server URL, so a customer's own server keeps its list.
+ */
+const SERVER_MESSAGES = ['status-update', 'transcript[transcriptType="final"]', 'end-of-call-report'] as const satisfies readonly Vapi.AssistantOverridesServerMessagesItem[];
+
 function metadata(req: StartCallRequest, credentials: VendorCredentials): VapiCallMetadata {
   return { call_id: req.callId, campaign_id: req.campaignId, connection_id: credentials.connectionId };
 }
@@ -55,7 +61,7 @@ export function buildOverrides(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     variableValues: { ...(req.variables ?? {}) },
     metadata: { ...metadata(req, credentials) },
-    ...(url ? { server: url } : {}),
+    ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
 }
 
@@ -81,7 +87,7 @@ export function buildAssistant(req: StartCallRequest, credentials: VendorCredent
     ...voicemailFields(a),
     maxDurationSeconds: a?.maxDurationSec ?? VAPI_DEFAULT_MAX_DURATION_SEC,
     metadata: { ...metadata(req, credentials) },
-    ...(url ? { server: url } : {}),
+    ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
   // Provider names are open-ended strings on our side; Vapi validates them (a 400 names the field).
   return assistant as unknown as Vapi.CreateAssistantDto;
