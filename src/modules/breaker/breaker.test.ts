@@ -47,6 +47,9 @@ describe('the circuit breaker', () => {
     expect(event!.details).toMatchObject({ reason: 'failure_rate', failures: 3, attempts: 5, window_seconds: 120, failure_rate_threshold: 0.5, min_attempts: 5 });
     const listed = await s.t.request({ method: 'GET', url: '/api/v1/audit-events/?kind=campaign.paused_by_breaker', headers: s.alice.headers });
     expect(listed.json().data.map((e: { subject: { id: number } }) => e.subject.id)).toContain(c);
+    // The live stream is told once, with the reason and the figures.
+    const live = await s.t.deps.db.selectFrom('live_events').select(['type', 'data']).where('campaign_id', '=', c).where('type', '=', 'campaign.paused').execute();
+    expect(live.map((e) => e.data)).toEqual([expect.objectContaining({ campaign_id: c, reason: 'failure_rate', failures: 3, attempts: 5, window_seconds: 120 })]);
   });
 
   it('does not count busy, no answer, voicemail, silence or a person hanging up as failures', async () => {
