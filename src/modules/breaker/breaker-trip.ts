@@ -24,38 +24,44 @@ export interface BreakerTrip {
  * Invariant: a campaign pauses once per run of failures, with one trip row, one audit event
  * and one webhook delivery per integration, whatever the number of processes ending its calls.
  *
- * How it holds on PostgreSQL (READ COMMITTED): lockCampaignsToJudge locks the batch's campaign
- * rows first, in id order (the order call-finish.ts writes them in), so two batches of one
- * campaign judge one after the other. The count is a later statement, whose snapshot is taken
- * once the lock is held: it sees the calls of a batch that committed while this one waited, so
- * 3 failures ended in one process and 2 in another make 5. The batch that comes second finds
- * the campaign paused and judges nothing. FOR NO KEY UPDATE conflicts with no foreign-key check
- * (a call row inserted for the campaign takes KEY SHARE), so dialling rounds never wait for it.
+ * When: a campaign is judged by a batch that ends one of its calls as a failure. A batch of
+ * successes only lowers the rate, so a healthy campaign costs nothing here: no lock, no count.
+ * (The one case this defers: failures that reached the rate while under min_attempts, then a
+ * success that makes up the minimum; the campaign pauses at its next failure.)
  *
- * Cost: two statements per batch, whatever its size (and two more in the rare batch that
- * trips); the count reads each campaign's calls of the window through calls_campaign_end_idx
- * (migration 0035), not its history.
+ * How it holds on PostgreSQL (READ COMMITTED): the caller holds the judged campaigns' rows,
+ * locked in id order before any is written (lockCampaignRows), so two batches of one campaign
+ * judge one after the other. The count is a later statement, whose snapshot is
+ * taken once the lock is held: it sees the calls of a batch that committed while this one
+ * waited, so 3 failures ended in one process and 2 in another make 5. The batch that comes
+ * second finds the campaign paused and judges nothing.
+ *
+ * Cost: two statements per batch with failures (lock, judge), whatever its size (and one per trip, in the rare batch that
+ * trips, for the audit event, plus one for the webhook deliveries); the count reads each
+ * campaign's calls of the window through calls_campaign_end_idx (migration 0035), not its history.
  */
 
-/**
- * Locks the campaign rows of a batch, in id order, before any of them is written. A trip left
- * open on a running campaign (resumed outside the service, by psql) is over: closed here so it
- * neither blocks a new trip nor shows as the reason of a later pause.
- */
-export async function lockCampaignsToJudge(trx: Trx, campaignIds: number[], now: Date): Promise<void> {
-  const ids = [...new Set(campaignIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  await sql`
-    WITH locked AS (
-      SELECT id, is_paused FROM campaigns WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE
-    ), stale AS (
-      UPDATE campaign_breaker_trips t SET resumed_at = ${now}::timestamptz FROM locked
-       WHERE t.campaign_id = locked.id AND NOT locked.is_paused AND t.resumed_at IS NULL
-    )
-    SELECT count(*) FROM locked`.execute(trx);
+/** The campaigns with an outbound call that ended as a failure (FAILURE_STATUSES) among these. */
+export function failingCampaigns(ends: { campaignId: number; callType: string | null; status: string }[]): Set<number> {
+  const failures: readonly string[] = FAILURE_STATUSES;
+  return new Set(ends.filter((e) => e.callType === 'outbound' && failures.includes(e.status)).map((e) => e.campaignId));
 }
 
-/** Judges the campaigns (locked by lockCampaignsToJudge in this transaction); answers the pauses it made. */
+/**
+ * Locks campaign rows in id order, FOR NO KEY UPDATE: a round inserting a call for one (its
+ * foreign key takes KEY SHARE) never waits for it. One statement, only when there are rows to lock.
+ */
+export async function lockCampaignRows(trx: Trx, campaignIds: number[]): Promise<void> {
+  const ids = [...new Set(campaignIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await sql`SELECT id FROM campaigns WHERE id = ANY(${ids}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+}
+
+/**
+ * Judges the campaigns (their rows locked by the caller in this transaction); answers the
+ * pauses it made. A trip left open on a running campaign (resumed outside the service, by psql)
+ * is over: closed here, so it never shows as the reason of a later pause.
+ */
 export async function judgeCampaigns(trx: Trx, campaignIds: number[], now: Date): Promise<BreakerTrip[]> {
   const ids = [...new Set(campaignIds)];
   if (ids.length === 0) return [];
@@ -69,6 +75,8 @@ export async function judgeCampaigns(trx: Trx, campaignIds: number[], now: Date)
              p.counted_since
         FROM campaigns c LEFT JOIN campaign_protection p ON p.campaign_id = c.id
        WHERE c.id = ANY(${ids}::bigint[]) AND NOT c.is_paused AND coalesce(p.breaker_enabled, true)
+    ), stale AS (
+      UPDATE campaign_breaker_trips t SET resumed_at = ${now}::timestamptz FROM settings s WHERE t.campaign_id = s.campaign_id AND t.resumed_at IS NULL
     ), judged AS (
       SELECT s.*, f.attempts, f.failures FROM settings s CROSS JOIN LATERAL (
         SELECT count(*)::int AS attempts, (count(*) FILTER (WHERE k.status = ANY(${[...FAILURE_STATUSES]}::text[])))::int AS failures
@@ -81,7 +89,6 @@ export async function judgeCampaigns(trx: Trx, campaignIds: number[], now: Date)
       INSERT INTO campaign_breaker_trips (campaign_id, owner_id, failures, attempts, window_seconds, failure_rate_threshold, min_attempts, tripped_at)
       SELECT campaign_id, owner_id, failures, attempts, window_seconds, threshold, min_attempts, ${now}::timestamptz FROM judged
        WHERE attempts >= min_attempts AND failures::float8 / attempts >= threshold
-      ON CONFLICT (campaign_id) WHERE resumed_at IS NULL DO NOTHING
       RETURNING id, campaign_id, owner_id, failures, attempts, window_seconds, failure_rate_threshold, min_attempts
     ), paused AS (
       UPDATE campaigns c SET is_paused = true, updated_at = ${now}::timestamptz FROM tripped t WHERE c.id = t.campaign_id

@@ -21,7 +21,7 @@ export async function pausedBy(db: Kysely<Database>, campaign: { id: number; is_
   if (!campaign.is_paused) return null;
   const trip = await db.selectFrom('campaign_breaker_trips')
     .select(['reason', 'failures', 'attempts', 'window_seconds', 'failure_rate_threshold', 'tripped_at'])
-    .where('campaign_id', '=', campaign.id).where('resumed_at', 'is', null).executeTakeFirst();
+    .where('campaign_id', '=', campaign.id).where('resumed_at', 'is', null).orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (!trip) return null;
   const { tripped_at: at, ...figures } = trip;
   return { ...figures, at };

@@ -58,6 +58,15 @@ describe('the circuit breaker', () => {
     expect(await paused(c)).toBe(false);
   });
 
+  it('is judged when a call fails: failures that reached the rate under the minimum pause at the next failure, not at a success', async () => {
+    const c = await s.campaign();
+    await s.end(c, 'failed', 'failed', 'failed', 'failed');
+    await s.end(c, 'finished'); // 4 of 5, but a success only lowers the rate: not judged
+    expect(await paused(c)).toBe(false);
+    await s.end(c, 'failed');
+    expect((await s.summary(c)).paused_by).toMatchObject({ failures: 5, attempts: 6 });
+  });
+
   it('does not pause while the failures stay below the threshold', async () => {
     const c = await s.campaign();
     await s.end(c, 'failed', 'finished', 'finished', 'failed', 'finished');
@@ -140,9 +149,9 @@ describe('the circuit breaker', () => {
 
     const strict = await s.campaign();
     expect((await put(strict, { failure_rate_threshold: 0.3, min_attempts: 10, window_seconds: 30 })).statusCode).toBe(200);
-    await s.end(strict, 'failed', 'failed', 'failed', 'finished', 'finished', 'finished', 'finished', 'finished', 'finished');
+    await s.end(strict, 'failed', 'failed', 'finished', 'finished', 'finished', 'finished', 'finished', 'finished', 'finished');
     expect(await paused(strict)).toBe(false); // 9 attempts, under the minimum of 10
-    await s.end(strict, 'finished');
+    await s.end(strict, 'failed');
     expect(await paused(strict)).toBe(true); // 3 of 10: exactly 0.3
     expect((await s.summary(strict)).paused_by).toMatchObject({ failures: 3, attempts: 10, window_seconds: 30, failure_rate_threshold: 0.3 });
   });

@@ -15,7 +15,8 @@ const BREAKER =
   'The circuit breaker: when, among the outbound calls of the campaign that ended in the last window_seconds (and since it was last resumed), there are at least ' +
   'min_attempts and failures / attempts reaches failure_rate_threshold, the campaign pauses itself (is_paused true), once: the summary\'s paused_by says why, ' +
   'the audit trail records campaign.paused_by_breaker with the figures, and webhook integrations with send_campaign_events are sent campaign.paused. ' +
-  'It is judged whenever a call of the campaign ends, in the transaction that ends it. Resuming the campaign clears paused_by and counts from then. ' +
+  'It is judged whenever a call of the campaign ends as a failure, in the transaction that ends it (a success only lowers the rate: failures that reached it ' +
+  'while under min_attempts pause the campaign at the next failure). Resuming the campaign clears paused_by and counts from then. ' +
   FAILURES_DOC;
 
 export async function campaignProtectionRoutes(app: App) {
