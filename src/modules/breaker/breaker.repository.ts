@@ -16,6 +16,14 @@ export async function breakerResumed(trx: Transaction<Database>, campaign: { id:
     .execute();
 }
 
+/**
+ * A person paused a running campaign: a breaker trip still open on it (the campaign was resumed
+ * outside the service, by psql) is over, so it never shows as the reason of this pause.
+ */
+export async function pausedByPerson(trx: Transaction<Database>, campaignId: number, now: Date): Promise<void> {
+  await sql`UPDATE campaign_breaker_trips SET resumed_at = ${now}::timestamptz WHERE campaign_id = ${campaignId} AND resumed_at IS NULL`.execute(trx);
+}
+
 /** Why the campaign paused itself, while that pause holds (the open trip of a paused campaign); null otherwise. */
 export async function pausedBy(db: Kysely<Database>, campaign: { id: number; is_paused: boolean }): Promise<PausedBy> {
   if (!campaign.is_paused) return null;

@@ -140,6 +140,15 @@ describe('the circuit breaker', () => {
     expect(await audits(c)).toHaveLength(2);
   });
 
+  it('forgets a pause it made when the campaign was resumed outside the service, so a person\'s later pause has no breaker reason', async () => {
+    const c = await s.campaign();
+    await s.end(c, 'failed', 'failed', 'failed', 'failed', 'failed');
+    await s.t.deps.db.updateTable('campaigns').set({ is_paused: false }).where('id', '=', c).execute(); // an operator's psql
+    const pause = await s.t.request({ method: 'PUT', url: `/api/v1/campaigns/${c}`, headers: s.alice.headers, payload: { is_paused: true } });
+    expect(pause.statusCode, pause.body).toBe(200);
+    expect((await s.summary(c)).paused_by).toBeNull();
+  });
+
   it('never pauses a campaign whose breaker is off, and follows its own threshold, window and minimum', async () => {
     const off = await s.campaign();
     const put = (id: number, body: object) => s.t.request({ method: 'PUT', url: `/api/v1/campaigns/${id}/protection`, headers: s.alice.headers, payload: body });
