@@ -46,6 +46,7 @@ import { complianceSettingsRoutes } from './modules/compliance/settings/complian
 import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modules/messaging/messages.routes.ts';
 import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
 import { liveRoutes } from './modules/live/live.routes.ts';
+import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -205,6 +206,7 @@ export async function buildApp(
       await api.register(contactTimelineRoutes, { prefix: '/contacts' });
       await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
       await api.register(liveRoutes, { prefix: '/live' });
+      await api.register(campaignProtectionRoutes, { prefix: '/campaigns' });
     },
     { prefix: '/api/v1' },
   );

@@ -308,7 +308,7 @@ describe('calls', () => {
 describe('text messages', () => {
   const jobsOf = async (contact: number) => (await t.deps.db.selectFrom('message_jobs').select('id').where('contact_id', '=', contact).execute()).length;
 
-  it('gives bob 403 on alice\'s texts, timelines, drafts, manual sends and campaign text settings, and queues nothing', async () => {
+  it('gives bob 403 on alice\'s texts, timelines, drafts, manual sends, campaign text settings and protection settings, and queues nothing', async () => {
     for (const f of [granted, ungranted]) {
       await expectForbidden('bob', 'GET', `/api/v1/messages/${f.message}`);
       await expectForbidden('bob', 'GET', `/api/v1/contacts/${f.contact}/timeline`);
@@ -316,8 +316,11 @@ describe('text messages', () => {
       await expectForbidden('bob', 'POST', '/api/v1/messages/draft', { contact_id: f.contact });
       await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`);
       await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/messaging`, { delay_minutes: 1 });
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/protection`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/protection`, { breaker_enabled: false });
       expect(await jobsOf(f.contact)).toBe(0);
       expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`)).updated_at).toBeNull();
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/protection`)).updated_at).toBeNull();
     }
   });
 
@@ -339,6 +342,7 @@ describe('text messages', () => {
     expect((await ok('sub', 'GET', '/api/v1/message-jobs/')).count).toBe(0);
     expect((await ok('sub', 'POST', '/api/v1/messages/draft', { contact_id: granted.contact })).message.length).toBeGreaterThan(0);
     expect((await ok('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/messaging`, { delay_minutes: 7 })).delay_minutes).toBe(7);
+    expect((await ok('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/protection`, { window_seconds: 300 })).window_seconds).toBe(300);
     expect((await call('sub', 'POST', '/api/v1/messages/', { contact_id: granted.contact, message: 'from the sub-user' })).statusCode).toBe(202);
     expect((await ok('sub', 'GET', '/api/v1/message-jobs/')).count).toBe(1);
     for (const f of [ungranted, bobs]) {
@@ -348,6 +352,8 @@ describe('text messages', () => {
       await expectForbidden('sub', 'POST', '/api/v1/messages/draft', { contact_id: f.contact });
       await expectForbidden('sub', 'GET', `/api/v1/campaigns/${f.campaign}/messaging`);
       await expectForbidden('sub', 'PUT', `/api/v1/campaigns/${f.campaign}/messaging`, { delay_minutes: 1 });
+      await expectForbidden('sub', 'GET', `/api/v1/campaigns/${f.campaign}/protection`);
+      await expectForbidden('sub', 'PUT', `/api/v1/campaigns/${f.campaign}/protection`, { window_seconds: 60 });
     }
     expect((await ok('sub', 'GET', `/api/v1/messages/?campaign_id=${ungranted.campaign}`)).count).toBe(0);
   });

@@ -1,6 +1,7 @@
 import type { AnalyticsTables } from './tables/analytics.ts';
 import type { ApiKeysTables } from './tables/api-keys.ts';
 import type { AuditTables } from './tables/audit.ts';
+import type { BreakerTables } from './tables/breaker.ts';
 import type { MessagingTables } from './tables/messaging.ts';
 import type { AuthTables } from './tables/auth.ts';
 import type { CallsTables } from './tables/calls.ts';
@@ -33,4 +34,4 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables {}

@@ -29,6 +29,8 @@ export interface WebhookIntegrationsTable {
   is_active: Generated<boolean>;
   /** Migration 0031: also told of each inbound text (a delivery of kind 'text'). */
   send_inbound_texts: Generated<boolean>;
+  /** Migration 0035: also told when one of its campaigns pauses itself (a delivery of kind 'campaign'). */
+  send_campaign_events: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -45,6 +47,8 @@ export interface WebhookDeliveriesTable {
   call_id: number | null;
   /** Migration 0031: the inbound text a delivery of kind 'text' tells of. */
   message_id: Generated<number | null>;
+  /** Migration 0035: the breaker pause a delivery of kind 'campaign' tells of. */
+  breaker_trip_id: Generated<number | null>;
   kind: Generated<string>;
   redelivery_of: number | null;
   status: string;

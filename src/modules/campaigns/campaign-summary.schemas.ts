@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DateTime, Nullable } from '../../http/schemas.ts';
 import { CONTACT_STATUSES } from '../contacts/contacts.schemas.ts';
 import { LimitUnit } from './campaigns.schemas.ts';
+import { PausedBy } from '../breaker/protection.schemas.ts';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -54,6 +55,7 @@ export const CampaignSummary = Type.Object(
       }),
       { description: 'The usage limit; null when the campaign has none (limit_value or limit_unit unset).' },
     ),
+    paused_by: PausedBy,
   },
   { description: 'CampaignSummary' },
 );

@@ -10,6 +10,7 @@ import { CAMPAIGN_BLOCKS, NO_WINDOW } from '../contact-lifecycle/next-action.ts'
 import { campaignBlock } from '../contact-lifecycle/reachable-campaign.ts';
 import { limitActive } from '../contact-lifecycle/usage-limit.ts';
 import { requireCampaign } from './campaign-access.ts';
+import { pausedBy } from '../breaker/breaker.repository.ts';
 import { countCallsInProgress, countContactsByStatus, firstDueContacts, type DueCandidate } from './campaign-summary.repository.ts';
 import type { CampaignSummary } from './campaign-summary.schemas.ts';
 
@@ -26,14 +27,15 @@ const NOTHING_QUEUED_REASON = 'no contact queued';
 
 export async function campaignSummary({ db, principal, id, now }: { db: Db; principal: Principal; id: number; now: Date }): Promise<CampaignSummary> {
   // One snapshot, so the counts, the live calls and the next contact agree with each other.
-  const { campaign, byStatus, live, candidates, quiet } = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+  const { campaign, byStatus, live, candidates, quiet, paused } = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
     const campaign = await requireCampaign(trx, principal, id);
     const byStatus = await countContactsByStatus(trx, id);
     const live = await countCallsInProgress(trx, id);
     // Nothing is dialled for a blocked campaign, so its queue is not read at all.
     const candidates = blockedReason(campaign) === null ? await firstDueContacts(trx, id, CANDIDATES) : [];
     const quiet = quietBounds((await complianceOf(trx, [campaign.owner_id])).get(campaign.owner_id)!);
-    return { campaign, byStatus, live, candidates, quiet };
+    const paused = await pausedBy(trx, campaign);
+    return { campaign, byStatus, live, candidates, quiet, paused };
   });
 
   // Every known status is present, so a client reads by_status.new without a default.
@@ -48,6 +50,7 @@ export async function campaignSummary({ db, principal, id, now }: { db: Db; prin
     calls_in_progress: live,
     ...(await nextCall(campaign, candidates, live, by_status, now, quiet)),
     usage: usageOf(campaign, now),
+    paused_by: paused,
   };
 }
 

@@ -83,6 +83,7 @@ export const SummariseCampaign = {
     'and a contact outside its window is called when the window opens in its zone, e.g. a contact abroad queued in their evening is called the next morning their time. ' +
     `The first ${CANDIDATES} contacts in queue order are weighed. Contacts parked in awaiting_queue are counted but not predicted: ` +
     'the dialer puts them back in the queue on its next round once their reason is gone. ' +
+    'paused_by says why a campaign paused itself (the circuit breaker: too many of its calls failed, GET/PUT /api/v1/campaigns/{id}/protection), null otherwise. ' +
     'An account sees the summary of its own campaigns; a sub-user only of the campaigns granted to it. Another account\'s campaign: 403; unknown id: 404.',
   params: IdParams,
   response: { 200: CampaignSummary, ...ErrorResponses },

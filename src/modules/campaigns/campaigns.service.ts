@@ -13,6 +13,7 @@ import { refuseOwnerOnlyChanges } from './owner-only-fields.ts';
 import { recordPromptChange } from './prompt-history.service.ts';
 import type { WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
 import { insertCampaignEvents } from '../live/live-events.repository.ts';
+import { breakerResumed, pausedByPerson } from '../breaker/breaker.repository.ts';
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -163,6 +164,8 @@ export async function updateCampaign({ db, principal, id, input, request, now = 
     const changes = stateChanges(row, input);
     for (const kind of changes) await recordAudit(trx, { principal, request, kind, subject: { type: 'campaign', id } });
     await insertCampaignEvents(trx, changes.flatMap((kind) => (kind === 'campaign.paused' || kind === 'campaign.resumed' ? [{ campaignId: id, type: kind, data: { reason: 'operator' } }] : [])));
+    if (changes.includes('campaign.resumed')) await breakerResumed(trx, row, now);
+    if (changes.includes('campaign.paused')) await pausedByPerson(trx, id, now);
   });
   return loadOrNotFound(db, id);
 }

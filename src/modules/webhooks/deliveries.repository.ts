@@ -26,11 +26,13 @@ export interface DeliveryOutcome {
 
 export interface ClaimedDelivery {
   id: number;
-  kind: 'call' | 'text';
+  kind: 'call' | 'text' | 'campaign';
   integration: WebhookIntegrationRow | null;
   call: CallSnapshot | null;
   /** Kind text: the inbound text the event tells of (null when it was deleted since). */
   text: TextEventSnapshot | null;
+  /** Kind campaign: the breaker's pause and the payload written with the row (null when the pause was deleted with its campaign). */
+  campaign: { tripId: number; payload: Record<string, unknown> } | null;
 }
 
 type IntegrationJson = Omit<WebhookIntegrationRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
@@ -52,25 +54,25 @@ type IntegrationJson = Omit<WebhookIntegrationRow, 'created_at' | 'updated_at'> 
  * first delivery), not once per delivery.
  */
 export async function claimDeliveries(db: Handle, input: { workerId: string; limit: number; leaseSeconds: number }): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<Omit<CallSnapshot, 'id'> & { delivery_id: number; kind: 'call' | 'text'; call_id: number | null; integration_id: number; integration: IntegrationJson | null; text: TextEventSnapshot | null }>`
+  const { rows } = await sql<Omit<CallSnapshot, 'id'> & { delivery_id: number; kind: 'call' | 'text' | 'campaign'; call_id: number | null; integration_id: number; integration: IntegrationJson | null; text: TextEventSnapshot | null; breaker_trip_id: number | null; event_payload: Record<string, unknown> | null }>`
     WITH claimed AS (
       UPDATE webhook_deliveries d
       SET claimed_by = ${sql.lit(input.workerId)}, lease_until = now() + make_interval(secs => ${sql.lit(Math.trunc(input.leaseSeconds))}), started_at = now()
       WHERE d.id = ANY (ARRAY(
         SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND kind IN ('call', 'text') AND claimed_by IS NULL
+        WHERE status = 'pending' AND kind IN ('call', 'text', 'campaign') AND claimed_by IS NULL
         ORDER BY id
         LIMIT ${sql.lit(Math.trunc(input.limit))}
         FOR UPDATE SKIP LOCKED
       ))
-      RETURNING d.id, d.integration_id, d.call_id, d.message_id, d.kind
+      RETURNING d.id, d.integration_id, d.call_id, d.message_id, d.kind, d.breaker_trip_id, CASE WHEN d.kind = 'campaign' THEN d.payload END AS event_payload
     )
     SELECT claimed.id AS delivery_id, claimed.kind, claimed.integration_id, c.id AS call_id, c.status, c.action_status, c.action_status_reason,
            c.call_ended_by, c.call_ended_by_reason, c.from_number, c.to_number,
            c.call_duration, c.start_time, c.end_time, c.call_type, c.record_url, c.call_data, c.contact_id,
            ct.phone_number AS contact_phone, coalesce(ct.contact_data, c.contact_data) AS contact_data,
            CASE WHEN row_number() OVER (PARTITION BY claimed.integration_id ORDER BY claimed.id) = 1 THEN to_json(i) END AS integration,
-           ${TEXT_EVENT_JSON} AS text
+           ${TEXT_EVENT_JSON} AS text, claimed.breaker_trip_id, claimed.event_payload
     FROM claimed
     LEFT JOIN calls c ON c.id = claimed.call_id
     LEFT JOIN contacts ct ON ct.id = c.contact_id
@@ -89,6 +91,7 @@ export async function claimDeliveries(db: Handle, input: { workerId: string; lim
     return {
       id: row.delivery_id, kind: row.kind, integration: integrations.get(row.integration_id) ?? null,
       call: row.call_id === null ? null : snapshotOf(row.call_id, row), text: row.text,
+      campaign: row.kind === 'campaign' && row.breaker_trip_id !== null && row.event_payload ? { tripId: row.breaker_trip_id, payload: row.event_payload } : null,
     };
   });
 }
@@ -193,7 +196,7 @@ export const recordUrlOf = async (db: Handle, callId: number) =>
   (await db.selectFrom('calls').select('record_url').where('id', '=', callId).executeTakeFirst())?.record_url ?? null;
 
 /** A delivery the API sends at once (test, redeliver): written before the send, completed by the same request. */
-export async function insertManualDelivery(db: Handle, input: { integrationId: number; ownerId: number; callId: number | null; messageId?: number | null; kind: 'test' | 'redeliver'; redeliveryOf: number | null; claimedBy: string }) {
+export async function insertManualDelivery(db: Handle, input: { integrationId: number; ownerId: number; callId: number | null; messageId?: number | null; breakerTripId?: number | null; kind: 'test' | 'redeliver'; redeliveryOf: number | null; claimedBy: string }) {
   return db
     .insertInto('webhook_deliveries')
     .values({
@@ -201,6 +204,7 @@ export async function insertManualDelivery(db: Handle, input: { integrationId: n
       owner_id: input.ownerId,
       call_id: input.callId,
       message_id: input.messageId ?? null,
+      breaker_trip_id: input.breakerTripId ?? null,
       kind: input.kind,
       redelivery_of: input.redeliveryOf,
       status: 'pending',
@@ -213,7 +217,7 @@ export async function insertManualDelivery(db: Handle, input: { integrationId: n
 }
 
 const DELIVERY_COLUMNS = [
-  'id', 'integration_id', 'call_id', 'message_id', 'kind', 'redelivery_of', 'status', 'reason', 'skipped_by', 'request_method', 'request_url', 'payload',
+  'id', 'integration_id', 'call_id', 'message_id', 'breaker_trip_id', 'kind', 'redelivery_of', 'status', 'reason', 'skipped_by', 'request_method', 'request_url', 'payload',
   'extraction_method', 'null_fields', 'missing_required', 'http_status', 'duration_ms', 'response_body', 'created_at', 'started_at', 'finished_at',
 ] as const;
 

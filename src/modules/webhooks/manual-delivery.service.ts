@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { completeDeliveries, findDelivery, insertManualDelivery, loadCalls, type CallSnapshot } from './deliveries.repository.ts';
 import { processDelivery, transcriptOf, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
 import { loadTextEvent, processTextDelivery } from './text-event.ts';
+import { processCampaignDelivery } from './campaign-event.ts';
 import { ownerOnly, requireIntegration, toDeliveryResponse } from './webhooks.service.ts';
 
 const API_CLAIM = 'api';
@@ -64,6 +65,7 @@ export async function redeliver(input: { rt: WebhookRuntime; db: Db; principal: 
   if (!original || original.integration_id !== integration.id) throw notFound('Delivery');
   if (original.status === 'pending') throw conflict('The delivery is still pending');
   if (original.kind === 'text' || (original.kind === 'redeliver' && original.message_id !== null)) return toDeliveryResponse(await redeliverText(input.rt, integration, original));
+  if (original.breaker_trip_id !== null) return toDeliveryResponse(await redeliverCampaignEvent(input.rt, integration, original));
   let call = syntheticCall(input.rt.now());
   if (original.call_id !== null) {
     const found = (await loadCalls(input.db, [original.call_id])).get(original.call_id);
@@ -85,5 +87,16 @@ async function redeliverText(rt: WebhookRuntime, integration: WebhookIntegration
     integrationId: integration.id, ownerId: integration.owner_id, callId: null, messageId: text.id, kind: 'redeliver', redeliveryOf: original.id, claimedBy: API_CLAIM,
   });
   await completeDeliveries(rt.db, API_CLAIM, [await processTextDelivery(rt, { deliveryId: row.id, integration, text })]);
+  return (await findDelivery(rt.db, row.id))!;
+}
+
+/** A campaign-paused event again: the payload as first written (the facts of that pause), with the same webhook id. */
+async function redeliverCampaignEvent(rt: WebhookRuntime, integration: WebhookIntegrationRow, original: { id: number; breaker_trip_id: number | null; payload: unknown }) {
+  const payload = original.payload as Record<string, unknown> | null;
+  if (original.breaker_trip_id === null || !payload) throw conflict('The campaign event of this delivery no longer exists');
+  const row = await insertManualDelivery(rt.db, {
+    integrationId: integration.id, ownerId: integration.owner_id, callId: null, breakerTripId: original.breaker_trip_id, kind: 'redeliver', redeliveryOf: original.id, claimedBy: API_CLAIM,
+  });
+  await completeDeliveries(rt.db, API_CLAIM, [await processCampaignDelivery(rt, { deliveryId: row.id, integration, tripId: original.breaker_trip_id, payload })]);
   return (await findDelivery(rt.db, row.id))!;
 }

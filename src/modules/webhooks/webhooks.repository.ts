@@ -18,6 +18,7 @@ const json = (v: unknown) => JSON.stringify(v);
 const SETTINGS = [
   'name', 'url', 'auth_type', 'basic_login', 'basic_password', 'bearer_token', 'api_key_value', 'api_key_header',
   'http_method', 'allowed_hosts', 'timeout', 'save_data_use_url_params', 'only_interested', 'call_statuses', 'is_active', 'send_inbound_texts',
+  'send_campaign_events',
 ] as const satisfies readonly (keyof IntegrationValues)[];
 
 export async function insertIntegration(db: Handle, input: { ownerId: number; values: IntegrationValues; signingSecret: string; campaignIds: number[] }) {

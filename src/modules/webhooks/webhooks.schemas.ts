@@ -72,6 +72,14 @@ const settings = {
         'Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id.',
     }),
   ),
+  send_campaign_events: Type.Optional(
+    Type.Boolean({
+      description:
+        'default false: also send the event `campaign.paused` when one of the integration\'s campaigns pauses itself because too many of its calls failed ' +
+        '(the circuit breaker, GET/PUT /api/v1/campaigns/{id}/protection), with a fixed payload (docs/webhooks.md, "Campaign paused"): the campaign and the figures ' +
+        '(failures, attempts, window_seconds, at). Delivered once per integration and pause, signed like the post-call webhook; its delivery has kind campaign.',
+    }),
+  ),
 };
 
 export const IntegrationCreate = Type.Object(settings);
@@ -119,6 +127,7 @@ export const Integration = Type.Object({
   campaign_ids: Type.Array(Type.Integer()),
   is_active: Type.Boolean(),
   send_inbound_texts: Type.Boolean(),
+  send_campaign_events: Type.Boolean(),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -141,7 +150,7 @@ export const Delivery = Type.Object({
   integration_id: Type.Integer(),
   call_id: Nullable(Type.Integer()),
   message_id: Nullable(Type.Integer({ description: 'the inbound text a delivery of kind text tells of; null for the other kinds' })),
-  kind: Type.String({ description: 'call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request)' }),
+  kind: Type.String({ description: 'call (sent after a call), text (an inbound text, when send_inbound_texts is on), campaign (a campaign paused itself, when send_campaign_events is on), test, or redeliver (an explicit user request)' }),
   redelivery_of: Nullable(Type.Integer()),
   status: DeliveryStatus,
   reason: Nullable(Type.String({ description: 'why it failed or was skipped, in words' })),

@@ -139,6 +139,7 @@ function toValues(input: Merged): repo.IntegrationValues {
     call_statuses: input.call_statuses ?? [],
     is_active: input.is_active ?? true,
     send_inbound_texts: input.send_inbound_texts ?? false,
+    send_campaign_events: input.send_campaign_events ?? false,
   };
 }
 
@@ -206,6 +207,7 @@ export async function updateIntegration(input: { db: Db; secrets: SecretBox; pri
     call_statuses: row.call_statuses as IntegrationCreate['call_statuses'],
     is_active: row.is_active,
     send_inbound_texts: row.send_inbound_texts,
+    send_campaign_events: row.send_campaign_events,
   };
   // Credentials left out keep their stored, sealed value; given ones are sealed now.
   const values = sealGiven(toValues({ ...current, ...defined } as Merged), new Set(Object.keys(defined)), input.secrets);

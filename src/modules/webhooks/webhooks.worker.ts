@@ -6,6 +6,7 @@ import type { Extractor } from '../../extraction/extractor.ts';
 import { createGuardedDispatcher, type Resolver } from '../../shared/ssrf-guard.ts';
 import { claimDeliveries, completeDeliveries, releaseClaims, sweepExpiredClaims, type ClaimedDelivery, type DeliveryOutcome } from './deliveries.repository.ts';
 import { processDelivery, webhookIdFor, type WebhookRuntime } from './delivery.service.ts';
+import { processCampaignDelivery } from './campaign-event.ts';
 import { processTextDelivery } from './text-event.ts';
 import { createSigningKeys } from './webhook-sender.ts';
 import { deliveryPacing } from './worker-pacing.ts';
@@ -86,12 +87,14 @@ export function createWebhookWorker(deps: Deps, options: WebhookWorkerOptions = 
     },
     source: {
       claim: (workerId, limit) => claimDeliveries(deps.db, { workerId, limit, leaseSeconds }),
-      process: async ({ id, kind, call, text, integration }) => {
+      process: async ({ id, kind, call, text, campaign, integration }) => {
         if (kind === 'text' && text && integration) return processTextDelivery(runtime!, { deliveryId: id, integration, text });
+        if (kind === 'campaign' && campaign && integration) return processCampaignDelivery(runtime!, { deliveryId: id, integration, ...campaign });
         if (kind === 'call' && call && integration) {
           return processDelivery(runtime!, { deliveryId: id, webhookId: webhookIdFor('call', integration.id, call.id, id), integration, call, waitForRecording: true });
         }
-        const gone = kind === 'text' ? 'the text or the integration no longer exists' : 'the call or the integration no longer exists';
+        const gone = kind === 'text' ? 'the text or the integration no longer exists'
+          : kind === 'campaign' ? 'the campaign or the integration no longer exists' : 'the call or the integration no longer exists';
         return { id, status: 'failed', reason: gone, request_method: null, request_url: null, payload: null, extraction_method: null, null_fields: null, http_status: null, duration_ms: null, response_body: null };
       },
       complete: (workerId, outcomes) => completeDeliveries(deps.db, workerId, outcomes),

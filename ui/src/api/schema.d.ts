@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * Summarise a campaign: contacts by status, calls in progress, next call, usage
-         * @description Where a campaign stands, so nobody has to count statuses by hand: its contacts by status, its calls in progress, when the dialer can start its next call and why, and its usage against its limit. next_call_at follows the dialer's own rules: nothing is called while the campaign is paused, archived, Inbound or over its usage limit; otherwise the next call goes to the contact in added_to_queue or call_scheduled with the earliest next_action_time whose calling window (call_allowed_from_time/call_allowed_to_time in the contact's local time, and the work_schedule) is open then, and a contact outside its window is called when the window opens in its zone, e.g. a contact abroad queued in their evening is called the next morning their time. The first 200 contacts in queue order are weighed. Contacts parked in awaiting_queue are counted but not predicted: the dialer puts them back in the queue on its next round once their reason is gone. An account sees the summary of its own campaigns; a sub-user only of the campaigns granted to it. Another account's campaign: 403; unknown id: 404.
+         * @description Where a campaign stands, so nobody has to count statuses by hand: its contacts by status, its calls in progress, when the dialer can start its next call and why, and its usage against its limit. next_call_at follows the dialer's own rules: nothing is called while the campaign is paused, archived, Inbound or over its usage limit; otherwise the next call goes to the contact in added_to_queue or call_scheduled with the earliest next_action_time whose calling window (call_allowed_from_time/call_allowed_to_time in the contact's local time, and the work_schedule) is open then, and a contact outside its window is called when the window opens in its zone, e.g. a contact abroad queued in their evening is called the next morning their time. The first 200 contacts in queue order are weighed. Contacts parked in awaiting_queue are counted but not predicted: the dialer puts them back in the queue on its next round once their reason is gone. paused_by says why a campaign paused itself (the circuit breaker: too many of its calls failed, GET/PUT /api/v1/campaigns/{id}/protection), null otherwise. An account sees the summary of its own campaigns; a sub-user only of the campaigns granted to it. Another account's campaign: 403; unknown id: 404.
          */
         get: operations["summarise_campaign"];
         put?: never;
@@ -1509,6 +1509,8 @@ export interface paths {
          *     - `webhook.target_changed`: a webhook integration was created or deleted, or its URL, HTTP method or authentication (auth_type, credentials, api_key_header, signing secret) changed; details: change (created, updated, deleted, signing_secret_rotated), url (and url_before), changed field names; secrets are never recorded
          *     - `campaign.messaging_changed`: a campaign's text-message settings changed (PUT /api/v1/campaigns/{id}/messaging); subject: the campaign; details: changed (the field names), and from/to for every field except prompt and template, whose words are not recorded (their lengths are)
          *     - `call.listened`: an operator started listening to a call in progress (GET /api/v1/live/calls/{id}/audio); subject: the call; details: campaign_id, provider
+         *     - `campaign.protection_changed`: a campaign's circuit-breaker settings changed (PUT /api/v1/campaigns/{id}/protection); subject: the campaign; details: changed (the field names), from, to
+         *     - `campaign.paused_by_breaker`: a campaign paused itself because too many of its calls failed (the circuit breaker); subject: the campaign; actor: circuit breaker; details: reason (failure_rate), failures, attempts, window_seconds, failure_rate_threshold, min_attempts, at
          *     - `message.manual_queued`: an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)
          *     - `call.ended_by_operator`: an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider
          *     - `call.transferred_by_operator`: an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number
@@ -1862,6 +1864,30 @@ export interface paths {
          */
         get: operations["follow_live_events"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/protection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a campaign's circuit-breaker settings
+         * @description A campaign that never saved any answers the defaults, with updated_at null. The circuit breaker: when, among the outbound calls of the campaign that ended in the last window_seconds (and since it was last resumed), there are at least min_attempts and failures / attempts reaches failure_rate_threshold, the campaign pauses itself (is_paused true), once: the summary's paused_by says why, the audit trail records campaign.paused_by_breaker with the figures, and webhook integrations with send_campaign_events are sent campaign.paused. It is judged whenever a call of the campaign ends as a failure, in the transaction that ends it (a success only lowers the rate: failures that reached it while under min_attempts pause the campaign at the next failure). Resuming the campaign clears paused_by and counts from then. A failure is an outbound call that ended failed, invalid number, rejected (by the carrier) or insufficient funds, which is also how every refusal of the voice vendor to start a call ends except its rate limit (a rate-limited call is not placed and counts for nothing). Busy (busy_or_rejected), no answer (unavailable), voicemail, silence, terminated and finished calls are attempts but not failures: they are people, not a broken setup. Attempts are the outbound calls that ended in the window (inbound calls are not counted). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_protection"];
+        /**
+         * Change a campaign's circuit-breaker settings
+         * @description Partial update: the fields present change, the others keep their value (the defaults before the first save); the answer is the whole settings. Out-of-range values are 422 naming the field, and change nothing. Changes are audited (campaign.protection_changed). They apply from the next call that ends; a campaign already paused stays paused. Whoever may update the campaign may update these, except breaker_enabled, which only the account owner changes (a sub-user's change is 403; sending back the current value is no change). The circuit breaker: when, among the outbound calls of the campaign that ended in the last window_seconds (and since it was last resumed), there are at least min_attempts and failures / attempts reaches failure_rate_threshold, the campaign pauses itself (is_paused true), once: the summary's paused_by says why, the audit trail records campaign.paused_by_breaker with the figures, and webhook integrations with send_campaign_events are sent campaign.paused. It is judged whenever a call of the campaign ends as a failure, in the transaction that ends it (a success only lowers the rate: failures that reached it while under min_attempts pause the campaign at the next failure). Resuming the campaign clears paused_by and counts from then. A failure is an outbound call that ended failed, invalid number, rejected (by the carrier) or insufficient funds, which is also how every refusal of the voice vendor to start a call ends except its rate limit (a rate-limited call is not placed and counts for nothing). Busy (busy_or_rejected), no answer (unavailable), voicemail, silence, terminated and finished calls are attempts but not failures: they are people, not a broken setup. Attempts are the outbound calls that ended in the window (inbound calls are not counted). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_protection"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5854,6 +5880,24 @@ export interface operations {
                             /** @description Whether as_of is inside the period, i.e. whether the limit applies now. */
                             active: boolean;
                         } | null;
+                        /** @description Why the campaign paused itself, while that pause holds; null when it is not paused, or paused by a person or by its vendor's insufficient funds. Resuming the campaign (is_paused false on PUT /api/v1/campaigns/{id}) clears it, and the failure count starts again from then. A failure is an outbound call that ended failed, invalid number, rejected (by the carrier) or insufficient funds, which is also how every refusal of the voice vendor to start a call ends except its rate limit (a rate-limited call is not placed and counts for nothing). Busy (busy_or_rejected), no answer (unavailable), voicemail, silence, terminated and finished calls are attempts but not failures: they are people, not a broken setup. Attempts are the outbound calls that ended in the window (inbound calls are not counted). */
+                        paused_by: {
+                            /**
+                             * @description failure_rate: too many of its calls failed (the circuit breaker)
+                             * @enum {string}
+                             */
+                            reason: "failure_rate";
+                            /** @description failed calls in the window when it paused */
+                            failures: number;
+                            /** @description calls that ended in the window when it paused */
+                            attempts: number;
+                            /** @description the window, in seconds */
+                            window_seconds: number;
+                            /** @description the threshold the rate reached */
+                            failure_rate_threshold: number;
+                            /** Format: date-time */
+                            at: string;
+                        } | null;
                     };
                 };
             };
@@ -9224,6 +9268,7 @@ export interface operations {
                             campaign_ids: number[];
                             is_active: boolean;
                             send_inbound_texts: boolean;
+                            send_campaign_events: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -9327,6 +9372,8 @@ export interface operations {
                     is_active?: boolean;
                     /** @description default false: also send each inbound text (a contact's SMS or WhatsApp reply to a campaign of the integration) as its own request, the event `text.received` with a fixed payload (docs/webhooks.md, "Inbound texts"): no extraction, and only_interested and call_statuses do not apply. Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id. */
                     send_inbound_texts?: boolean;
+                    /** @description default false: also send the event `campaign.paused` when one of the integration's campaigns pauses itself because too many of its calls failed (the circuit breaker, GET/PUT /api/v1/campaigns/{id}/protection), with a fixed payload (docs/webhooks.md, "Campaign paused"): the campaign and the figures (failures, attempts, window_seconds, at). Delivered once per integration and pause, signed like the post-call webhook; its delivery has kind campaign. */
+                    send_campaign_events?: boolean;
                 };
             };
         };
@@ -9378,6 +9425,7 @@ export interface operations {
                         campaign_ids: number[];
                         is_active: boolean;
                         send_inbound_texts: boolean;
+                        send_campaign_events: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9495,6 +9543,7 @@ export interface operations {
                         campaign_ids: number[];
                         is_active: boolean;
                         send_inbound_texts: boolean;
+                        send_campaign_events: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9598,6 +9647,8 @@ export interface operations {
                     is_active?: boolean;
                     /** @description default false: also send each inbound text (a contact's SMS or WhatsApp reply to a campaign of the integration) as its own request, the event `text.received` with a fixed payload (docs/webhooks.md, "Inbound texts"): no extraction, and only_interested and call_statuses do not apply. Delivered once per integration and text, signed like the post-call webhook; its delivery has kind text and message_id. */
                     send_inbound_texts?: boolean;
+                    /** @description default false: also send the event `campaign.paused` when one of the integration's campaigns pauses itself because too many of its calls failed (the circuit breaker, GET/PUT /api/v1/campaigns/{id}/protection), with a fixed payload (docs/webhooks.md, "Campaign paused"): the campaign and the figures (failures, attempts, window_seconds, at). Delivered once per integration and pause, signed like the post-call webhook; its delivery has kind campaign. */
+                    send_campaign_events?: boolean;
                 };
             };
         };
@@ -9649,6 +9700,7 @@ export interface operations {
                         campaign_ids: number[];
                         is_active: boolean;
                         send_inbound_texts: boolean;
+                        send_campaign_events: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9890,7 +9942,7 @@ export interface operations {
                             call_id: number | null;
                             /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
                             message_id: number | null;
-                            /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
+                            /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), campaign (a campaign paused itself, when send_campaign_events is on), test, or redeliver (an explicit user request) */
                             kind: string;
                             redelivery_of: number | null;
                             status: "pending" | "sent" | "failed" | "skipped";
@@ -10019,7 +10071,7 @@ export interface operations {
                         call_id: number | null;
                         /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
                         message_id: number | null;
-                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
+                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), campaign (a campaign paused itself, when send_campaign_events is on), test, or redeliver (an explicit user request) */
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";
@@ -10128,7 +10180,7 @@ export interface operations {
                         call_id: number | null;
                         /** @description the inbound text a delivery of kind text tells of; null for the other kinds */
                         message_id: number | null;
-                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), test, or redeliver (an explicit user request) */
+                        /** @description call (sent after a call), text (an inbound text, when send_inbound_texts is on), campaign (a campaign paused itself, when send_campaign_events is on), test, or redeliver (an explicit user request) */
                         kind: string;
                         redelivery_of: number | null;
                         status: "pending" | "sent" | "failed" | "skipped";
@@ -11784,7 +11836,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
                 skip?: number;
                 limit?: number;
             };
@@ -11807,7 +11859,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -14110,6 +14162,189 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_protection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign pauses itself when its failure rate reaches failure_rate_threshold (default true) */
+                        breaker_enabled: boolean;
+                        /** @description failures per attempt in the window at or above which the campaign pauses itself, from 0.05 to 1 (default 0.5: half the calls) */
+                        failure_rate_threshold: number;
+                        /** @description the sliding window, in seconds: calls that ended in the last window_seconds count (default 120, from 30 to 86400) */
+                        window_seconds: number;
+                        /** @description attempts in the window before the rate is judged at all (default 5, from 1 to 1000) */
+                        min_attempts: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_protection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the campaign pauses itself when its failure rate reaches failure_rate_threshold (default true) */
+                    breaker_enabled?: boolean;
+                    /** @description failures per attempt in the window at or above which the campaign pauses itself, from 0.05 to 1 (default 0.5: half the calls) */
+                    failure_rate_threshold?: number;
+                    /** @description the sliding window, in seconds: calls that ended in the last window_seconds count (default 120, from 30 to 86400) */
+                    window_seconds?: number;
+                    /** @description attempts in the window before the rate is judged at all (default 5, from 1 to 1000) */
+                    min_attempts?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign pauses itself when its failure rate reaches failure_rate_threshold (default true) */
+                        breaker_enabled: boolean;
+                        /** @description failures per attempt in the window at or above which the campaign pauses itself, from 0.05 to 1 (default 0.5: half the calls) */
+                        failure_rate_threshold: number;
+                        /** @description the sliding window, in seconds: calls that ended in the last window_seconds count (default 120, from 30 to 86400) */
+                        window_seconds: number;
+                        /** @description attempts in the window before the rate is judged at all (default 5, from 1 to 1000) */
+                        min_attempts: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         detail: {
                             loc: (string | number)[];
                             msg: string;

@@ -11,6 +11,8 @@ import { CampaignLiveCalls } from './campaigns/CampaignLiveCalls';
 import { CampaignOutcomes } from './campaigns/CampaignOutcomes';
 import { PromptHistory } from './campaigns/PromptHistory';
 import { TextMessagesSettings } from './campaigns/TextMessagesSettings';
+import { PausedByBreaker } from './campaigns/PausedByBreaker';
+import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { useCampaign } from './campaigns/queries';
 
 /**
@@ -48,6 +50,7 @@ export default function Campaign() {
       {campaign.isPending && <Loader aria-label="Loading the campaign" />}
       {c && (
         <>
+          <PausedByBreaker campaign={c} />
           <CampaignLiveCalls campaignId={c.id} />
           <CampaignOutcomes campaignId={c.id} />
           <CampaignContacts campaignId={c.id} />
@@ -61,6 +64,7 @@ export default function Campaign() {
             <Stack>
               <CampaignForm campaign={c} />
               <TextMessagesSettings campaign={c} isOwner={session.data?.kind === 'user'} />
+              <ProtectionSettings campaign={c} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>

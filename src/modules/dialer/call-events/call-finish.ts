@@ -10,6 +10,7 @@ import { moveContactsAfterCalls, type ContactStep } from '../../contact-lifecycl
 import { FUNDS } from '../../contact-lifecycle/next-action.ts';
 import { refreshUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { queueTextsAfterCalls } from '../../messaging/follow-ups.ts';
+import { failingCampaigns, judgeCampaigns, lockCampaignRows } from '../../breaker/breaker-trip.ts';
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
 import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts';
@@ -20,8 +21,9 @@ import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts'
  * webhook deliveries and follow-up texts are written, all in the transaction that ends it.
  *
  * Lock order: the caller holds the call rows (call-locks.ts, id order); then the contacts,
- * FOR UPDATE in id order; then the campaign rows written, in id order; then the webhook
- * delivery rows inserted.
+ * FOR UPDATE in id order; then the campaign rows the batch writes or counts under (pauses,
+ * usage, the circuit breaker), FOR NO KEY UPDATE in id order before any is written
+ * (breaker/breaker-trip.ts lockCampaignRows); then the webhook delivery rows inserted.
  */
 
 type Trx = Transaction<Database>;
@@ -127,13 +129,22 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   }
   await moveContactsAfterCalls(trx, patches);
   await suppressOptOuts(trx, optOuts);
-  // Campaign rows are written in id order, pauses and usage alike, as every batch does,
-  // so two batches cannot deadlock on them.
+  // The campaigns the circuit breaker judges: those with a failed call in this batch.
+  const failing = failingCampaigns(ended.map(({ call, o }) => ({ campaignId: call.campaign_id, callType: call.call_type, status: o.status })));
+  // The campaign rows this batch writes or counts under (pauses, usage, the breaker) are locked
+  // in id order before any is written, as every batch does, so two batches cannot deadlock on them.
+  await lockCampaignRows(trx, [...campaigns.values()]
+    .filter((c) => pause.has(c.id) || failing.has(c.id) || (c.limit_unit !== null && c.limit_value !== null)).map((c) => c.id));
   for (const campaign of [...campaigns.values()].sort((a, b) => a.id - b.id)) {
     if (pause.has(campaign.id)) await trx.updateTable('campaigns').set({ is_paused: true }).where('id', '=', campaign.id).execute();
     if (campaign.limit_unit !== null && campaign.limit_value !== null) await refreshUsage(trx, campaign, now);
   }
-  await insertCampaignEvents(trx, [...pause].sort((a, b) => a - b).map((campaignId) => ({ campaignId, type: 'campaign.paused', data: { reason: 'insufficient_funds' } })));
+  // After the funds pause: a campaign it paused is not judged again (its reason is the funds).
+  const trips = await judgeCampaigns(trx, [...failing], now);
+  await insertCampaignEvents(trx, [
+    ...[...pause].sort((a, b) => a - b).map((campaignId) => ({ campaignId, type: 'campaign.paused' as const, data: { reason: 'insufficient_funds' } })),
+    ...trips.map((t) => ({ campaignId: t.campaign_id, type: 'campaign.paused' as const, data: { reason: 'failure_rate', failures: t.failures, attempts: t.attempts, window_seconds: t.window_seconds } })),
+  ]);
   // Last: the board shows the contact's step and the call as they commit.
   await insertCallsEnded(trx, ended.map((e) => e.call.id));
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));

@@ -19,6 +19,7 @@ export const campaignKeys = {
   titles: (ids: number[]) => ['campaign-titles', ids] as const,
   one: (id: number) => ['campaign', id] as const,
   summary: (id: number) => ['campaign-summary', id] as const,
+  protection: (id: number) => ['campaign-protection', id] as const,
 };
 
 export function useCampaignsPage(page: number, pageSize: number) {
@@ -181,5 +182,21 @@ export function useDecidePrompt(campaignId: number, historyId: number) {
         : must(api.POST('/api/v1/campaigns/{id}/prompt-history/{history_id}/reject', { params, body }));
     },
     onSettled: () => client.invalidateQueries({ queryKey: campaignKeys.one(campaignId) }),
+  });
+}
+
+/** The campaign's circuit-breaker settings (GET /campaigns/{id}/protection, their own endpoint). */
+export function useCampaignProtection(id: number) {
+  return useQuery({
+    queryKey: campaignKeys.protection(id),
+    queryFn: () => must(api.GET('/api/v1/campaigns/{id}/protection', { params: { path: { id } } })),
+  });
+}
+
+export function useSaveCampaignProtection(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_campaign_protection'>) => must(api.PUT('/api/v1/campaigns/{id}/protection', { params: { path: { id } }, body })),
+    onSuccess: (saved) => client.setQueryData(campaignKeys.protection(id), saved),
   });
 }

@@ -74,6 +74,8 @@ export function WebhookForm({ webhook, onCreated, onSaved }: Props) {
             <MultiSelect label="Call statuses" description="Empty: any finished call" data={STATUSES} {...form.getInputProps('call_statuses')} error={err('call_statuses')} clearable />
             <Switch label="Also send inbound texts" description="Each text a contact sends to these campaigns, as the event text.received (a fixed payload, no AI)"
               {...form.getInputProps('send_inbound_texts', { type: 'checkbox' })} error={err('send_inbound_texts')} />
+            <Switch label="Also send campaign pauses" description="When one of these campaigns pauses itself because too many calls failed, as the event campaign.paused"
+              {...form.getInputProps('send_campaign_events', { type: 'checkbox' })} error={err('send_campaign_events')} />
           </Stack>
         </Fieldset>
         <Fieldset legend="Request" variant="unstyled">

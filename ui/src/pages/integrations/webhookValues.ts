@@ -11,21 +11,21 @@ export type Instruction = { field: string; rule: string };
 /** What the webhook form edits: text for every input, turned into the API's body on submit. */
 export type FormValues = {
   name: string; url: string; campaign_ids: string[]; request_schema: string; instructions: Instruction[];
-  only_interested: boolean; call_statuses: string[]; is_active: boolean; send_inbound_texts: boolean;
+  only_interested: boolean; call_statuses: string[]; is_active: boolean; send_inbound_texts: boolean; send_campaign_events: boolean;
   auth_type: AuthType; basic_login: string; basic_password: string; bearer_token: string; api_key_header: string; api_key_value: string;
   http_method: 'POST' | 'PUT'; allowed_hosts: string; timeout: string; save_data_use_url_params: boolean;
 };
 
 export const SECRETS = ['basic_password', 'bearer_token', 'api_key_value'] as const;
 /** The body fields the form has an input for (a 422 on another one is shown whole, under the form). */
-export const FIELDS = ['name', 'url', 'campaign_ids', 'request_schema', 'instructions', 'only_interested', 'call_statuses', 'is_active', 'send_inbound_texts', 'auth_type',
+export const FIELDS = ['name', 'url', 'campaign_ids', 'request_schema', 'instructions', 'only_interested', 'call_statuses', 'is_active', 'send_inbound_texts', 'send_campaign_events', 'auth_type',
   'basic_login', 'basic_password', 'bearer_token', 'api_key_header', 'api_key_value', 'http_method', 'allowed_hosts', 'timeout', 'save_data_use_url_params'];
 
 /** The placeholder whose use makes a send wait (up to 20 s) for the call's recording. */
 export const RECORDING = '{{call.record_url}}';
 
 export const BLANK: FormValues = {
-  name: '', url: '', campaign_ids: [], request_schema: '', instructions: [], only_interested: true, call_statuses: [], is_active: true, send_inbound_texts: false,
+  name: '', url: '', campaign_ids: [], request_schema: '', instructions: [], only_interested: true, call_statuses: [], is_active: true, send_inbound_texts: false, send_campaign_events: false,
   auth_type: 'none', basic_login: '', basic_password: '', bearer_token: '', api_key_header: '', api_key_value: '',
   http_method: 'POST', allowed_hosts: '', timeout: '', save_data_use_url_params: false,
 };
@@ -38,7 +38,7 @@ export function valuesOf(w: Webhook): FormValues {
   return {
     name: w.name ?? '', url: w.url, campaign_ids: w.campaign_ids.map(String), request_schema: JSON.stringify(w.request_schema, null, 2),
     instructions: Object.entries(w.instructions).map(([field, rule]) => ({ field, rule })),
-    only_interested: w.only_interested, call_statuses: w.call_statuses, is_active: w.is_active, send_inbound_texts: w.send_inbound_texts,
+    only_interested: w.only_interested, call_statuses: w.call_statuses, is_active: w.is_active, send_inbound_texts: w.send_inbound_texts, send_campaign_events: w.send_campaign_events,
     auth_type: w.auth_type, basic_login: w.basic_login ?? '', basic_password: '', bearer_token: '', api_key_header: w.api_key_header, api_key_value: '',
     http_method: w.http_method, allowed_hosts: w.allowed_hosts, timeout: String(w.timeout), save_data_use_url_params: w.save_data_use_url_params,
   };
@@ -54,7 +54,7 @@ export function createBody(v: FormValues): WebhookInput {
   return {
     name: v.name || null, url: v.url, campaign_ids: v.campaign_ids.map(Number), request_schema: v.request_schema,
     instructions: instructionsOf(v.instructions), only_interested: v.only_interested, call_statuses: v.call_statuses as CallStatus[],
-    is_active: v.is_active, send_inbound_texts: v.send_inbound_texts, auth_type: v.auth_type, http_method: v.http_method, save_data_use_url_params: v.save_data_use_url_params,
+    is_active: v.is_active, send_inbound_texts: v.send_inbound_texts, send_campaign_events: v.send_campaign_events, auth_type: v.auth_type, http_method: v.http_method, save_data_use_url_params: v.save_data_use_url_params,
     ...(v.allowed_hosts.trim() ? { allowed_hosts: v.allowed_hosts } : {}),
     ...(timeoutOf(v.timeout) !== undefined ? { timeout: timeoutOf(v.timeout) } : {}),
     ...(v.auth_type === 'basic' ? { basic_login: v.basic_login, basic_password: v.basic_password } : {}),
@@ -85,7 +85,7 @@ export function updateBody(v: FormValues, was: FormValues): WebhookUpdate {
   if (changed('campaign_ids')) body.campaign_ids = v.campaign_ids.map(Number);
   if (changed('request_schema')) body.request_schema = v.request_schema;
   if (changed('instructions')) body.instructions = instructionsOf(v.instructions);
-  for (const k of ['only_interested', 'call_statuses', 'is_active', 'send_inbound_texts', 'auth_type', 'http_method', 'save_data_use_url_params', 'basic_login', 'api_key_header'] as const) {
+  for (const k of ['only_interested', 'call_statuses', 'is_active', 'send_inbound_texts', 'send_campaign_events', 'auth_type', 'http_method', 'save_data_use_url_params', 'basic_login', 'api_key_header'] as const) {
     if (changed(k)) body[k] = v[k];
   }
   if (changed('timeout')) body.timeout = timeoutOf(v.timeout) ?? 30;
