@@ -36,6 +36,7 @@ export const LIVE_EVENTS_DESCRIPTION = [
   'our Twilio agent, Vapi\'s transcript messages; Retell sends none during a call).\n',
   '- `call.ended`: call_id, campaign_id, contact_id, direction, phone_number, status, action_status, call_duration, cost, ',
   'call_ended_by, end_time, and the contact after the call: contact_status, next_action_code, next_action_time.\n',
-  '- `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`).\n',
+  '- `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`); a pause by the ',
+  'circuit breaker (`failure_rate`) also carries failures, attempts and window_seconds (GET /campaigns/{id}/protection).\n',
   '- `campaign.limit_reached`: campaign_id, title, limit_unit, limit_value, limit_usage.',
 ].join('');

@@ -1859,7 +1859,7 @@ export interface paths {
          *     - `call.ringing`, `call.answered`: call_id, campaign_id, at.
          *     - `call.turn`: call_id, campaign_id, role (`assistant` or `user`), text, at: a transcript turn as it is spoken (the simulator, our Twilio agent, Vapi's transcript messages; Retell sends none during a call).
          *     - `call.ended`: call_id, campaign_id, contact_id, direction, phone_number, status, action_status, call_duration, cost, call_ended_by, end_time, and the contact after the call: contact_status, next_action_code, next_action_time.
-         *     - `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`).
+         *     - `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`); a pause by the circuit breaker (`failure_rate`) also carries failures, attempts and window_seconds (GET /campaigns/{id}/protection).
          *     - `campaign.limit_reached`: campaign_id, title, limit_unit, limit_value, limit_usage.
          */
         get: operations["follow_live_events"];
