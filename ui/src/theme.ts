@@ -1,4 +1,4 @@
-import { Badge, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+import { Badge, Loader, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
 
 /**
  * Tinted variants (light, outline, subtle: a colour's text on white or its pale tint) take their
@@ -30,6 +30,8 @@ export const theme = createTheme({
   // A notification's close button is an icon: it needs a name (axe: button-name, seen on the contact page).
   components: {
     Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { minWidth: 'max-content', textTransform: 'none' } } }),
+    // A loader is named ("Loading the calls"): a name needs a role, and `status` tells it politely.
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
