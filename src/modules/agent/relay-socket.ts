@@ -1,10 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { App } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
-import { providerFor, requestedUrl } from '../../voice/registry.ts';
 import { VENDORS } from '../../voice/vendors.ts';
+import { attachTwilioSockets } from './twilio-socket.ts';
 import type { AgentBrain } from './agent-brain.ts';
 import { loadCallScript } from './call-script.ts';
 import { saveConversation, type ConversationUpdate } from './conversation-store.ts';
@@ -26,40 +24,17 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
  */
 export function attachRelaySockets(app: App): void {
   const deps = app.deps;
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const brain: AgentBrain = deps.config.LLM_BASE_URL
     ? new LlmBrain({ baseUrl: deps.config.LLM_BASE_URL, apiKey: deps.config.LLM_API_KEY, model: deps.config.LLM_MODEL })
     : new ScriptedBrain();
-  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!request.url?.startsWith(RELAY_PATH)) return;
-    upgrade(deps, sockets, brain, request, socket, head).catch((error: Error) => {
-      app.log.error({ err: error }, 'relay socket handshake failed');
-      refuse(socket, 500, 'Internal Server Error');
-    });
-  };
-  app.server.on('upgrade', onUpgrade);
-  app.addHook('onClose', async () => {
-    app.server.off('upgrade', onUpgrade);
-    for (const client of sockets.clients) client.terminate();
-    sockets.close();
+  attachTwilioSockets(app, {
+    path: RELAY_PATH, name: 'relay', maxPayload: MAX_MESSAGE_BYTES,
+    async accept({ callId, route }) {
+      const script = await loadCallScript(deps, callId);
+      if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== route.connectionId) return null;
+      return (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null));
+    },
   });
-}
-
-async function upgrade(deps: Deps, sockets: WebSocketServer, brain: AgentBrain, request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-  const base = deps.config.PUBLIC_BASE_URL;
-  const query = new URL(request.url!, 'http://relay').searchParams;
-  const callId = /^\d{1,15}$/.test(query.get('call') ?? '') ? Number(query.get('call')) : null;
-  const connection = query.get('connection');
-  const connectionId = connection === null ? null : /^\d{1,15}$/.test(connection) ? Number(connection) : NaN;
-  if (!base || callId === null || Number.isNaN(connectionId)) return refuse(socket, 404, 'Not Found');
-  const provider = twilio.adapterOf(await providerFor(deps, { provider: 'twilio', connectionId }).catch(() => null));
-  if (!provider) return refuse(socket, 404, 'Not Found');
-  // Twilio signs the socket's URL as the TwiML gave it: ws:// or wss://.
-  const signedUrl = requestedUrl(base, request.url!).replace(/^http/, 'ws');
-  if (!provider.verifyHandshake(signedUrl, request.headers['x-twilio-signature'])) return refuse(socket, 403, 'Forbidden');
-  const script = await loadCallScript(deps, callId);
-  if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== connectionId) return refuse(socket, 404, 'Not Found');
-  sockets.handleUpgrade(request, socket, head, (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null)));
 }
 
 function converse(deps: Deps, ws: WebSocket, session: RelaySession): void {
@@ -108,8 +83,4 @@ function relayOut(deps: Deps, ws: WebSocket, callId: number) {
     },
     guidance: () => whisperedMessages(deps.db, callId),
   };
-}
-
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
