@@ -84,6 +84,11 @@ export interface CallEvent {
   type: 'ringing' | 'answered' | 'turn' | 'ended' | 'recording';
   at: Date;
   turn?: TranscriptTurn;
+  /**
+   * The turn's place in the call's transcript (0 = first), for a vendor that sends the whole
+   * transcript so far with each update (Retell): a turn already shown is not shown again.
+   */
+  turnSeq?: number;
   status?: TerminalCallStatus;
   durationSec?: number;
   /** In dollars (a vendor's cents are converted by its adapter). */
@@ -165,6 +170,12 @@ export interface VoiceProvider {
    * the vendor's own event. A vendor without `transfer` or `whisper` cannot do it on a live call.
    */
   readonly controls?: CallControls;
+  /**
+   * Where a call in progress can be heard: the vendor's listen socket (Vapi's monitor.listenUrl),
+   * relayed by the service to an operator (GET /api/v1/live/calls/{id}/audio), never shown to a
+   * browser. Absent where the vendor has none; our agent on Twilio forks its media stream instead.
+   */
+  liveAudio?(providerCallId: string): Promise<LiveAudioSocket>;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
 }
@@ -180,6 +191,13 @@ export interface CallControls {
    * the call's whispers from the database before each of its turns.
    */
   whisper?(providerCallId: string, message: string): Promise<void>;
+}
+
+/** A vendor's listen socket: binary WebSocket frames of raw PCM, 16-bit little-endian, interleaved channels. */
+export interface LiveAudioSocket {
+  url: string;
+  rate: number;
+  channels: number;
 }
 
 /** The vendor says the call is no longer live (or not held where it was asked): nothing to control. */

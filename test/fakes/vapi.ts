@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { signVapiBody, VAPI_SECRET_HEADER } from '../../src/voice/providers/vapi/vapi-signature.ts';
 import { artifactFor, costFor, scriptFor, type FakeVapiOutcome } from './vapi-script.ts';
+import { attachVapiListen, type ListenSockets } from './vapi-listen.ts';
 
 export { FAKE_VAPI_OUTCOMES, type FakeVapiOutcome } from './vapi-script.ts';
 
@@ -63,6 +64,8 @@ export interface FakeVapi {
   deliveries: FakeVapiDelivery[];
   /** Every message posted to a call's control URL, as received. */
   controls: { callId: string; message: Vapi.ClientInboundMessageMessage }[];
+  /** The calls' listen sockets (monitor.listenUrl): how many were opened, and are open, per call. */
+  listens: Pick<ListenSockets, 'opened' | 'open'>;
   readonly active: number;
   peakConcurrency: number;
   refusals: number;
@@ -92,12 +95,12 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   let active = 0;
 
   const fake: FakeVapi = {
-    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], peakConcurrency: 0, refusals: 0,
+    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], listens: { opened: new Map(), open: new Map() }, peakConcurrency: 0, refusals: 0,
     get active() { return active; },
     script: (number, outcome) => void scripted.set(number, outcome),
     ring: (input) => ring(input),
     idle: async () => { while (running.size) await Promise.all([...running]); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => new Promise<void>((resolve) => { listen.close(); server.closeAllConnections(); server.close(() => resolve()); }),
   };
   const outcomeOf = (number: string) => scripted.get(number) ?? options.choose?.(number) ?? 'interested';
   const t0 = Date.now();
@@ -231,7 +234,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
 
   function newCall(fields: Partial<Vapi.Call>): Vapi.Call {
     const id = randomUUID();
-    return { id, orgId: ORG_ID, createdAt: iso(), updatedAt: iso(), status: 'queued', monitor: { controlUrl: `${fake.url}/control/${id}` }, ...fields };
+    return { id, orgId: ORG_ID, createdAt: iso(), updatedAt: iso(), status: 'queued', monitor: { listenUrl: `${fake.url.replace(/^http/, 'ws')}/${id}/listen`, controlUrl: `${fake.url}/control/${id}` }, ...fields };
   }
 
   function createCall(body: Record<string, unknown>): { status: number; body: unknown; headers?: Record<string, string> } {
@@ -348,6 +351,8 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
       else send();
     });
   });
+  const listen = attachVapiListen(server, (id) => byId.get(id)?.call);
+  fake.listens = listen;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.port = (server.address() as AddressInfo).port;
   fake.url = `http://127.0.0.1:${fake.port}`;

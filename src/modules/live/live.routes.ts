@@ -31,11 +31,13 @@ export async function liveRoutes(app: App) {
       description:
         'The call\'s audio as it happens: `audio/basic` (G.711 mu-law, 8 kHz, mono; 160 bytes are 20 ms), streamed until the call ends ' +
         'or the client goes. The service relays it: no vendor URL reaches the client. The owner, or a sub-user granted the call\'s campaign; ' +
-        'another account\'s call is 403. Each listening is audited (`call.listened`). 409 when the call is not in progress or its provider ' +
-        'has no listening here yet: the simulator\'s calls are spoken from their live transcript turns (espeak-ng; 503 when it is not installed).',
+        'another account\'s call is 403. Each listening is audited (`call.listened`). Sources: the simulator\'s calls are spoken from their ' +
+        'live transcript turns (espeak-ng; 503 when it is not installed); our agent\'s calls on Twilio fork their media stream to the service; ' +
+        'Vapi\'s calls are heard through the call\'s listen socket, which the service opens per listener (502 with the vendor\'s words when it ' +
+        'refuses). 409 when the call is not in progress, has no vendor call yet, or runs on a vendor without live audio (Retell).',
       params: IdParams,
       produces: ['audio/basic'],
-      response: { 200: { description: 'mu-law audio, streamed', content: { 'audio/basic': { schema: Type.String({ format: 'binary' }) } } }, 409: Detail, 503: Detail, ...ErrorResponses },
+      response: { 200: { description: 'mu-law audio, streamed', content: { 'audio/basic': { schema: Type.String({ format: 'binary' }) } } }, 409: Detail, 502: Detail, 503: Detail, ...ErrorResponses },
     },
   }, async (request, reply) => {
     const audio = await listenToCall(deps, request.principal, request.params.id, request);

@@ -8,13 +8,16 @@ import { providerFor } from '../../../voice/registry.ts';
 import { VENDORS } from '../../../voice/vendors.ts';
 import { pcm16ToMulaw8k } from './mulaw-audio.ts';
 import { PacedAudio } from './paced-audio.ts';
+import { ListenSocketError, relayVendorSocket } from './vendor-socket.ts';
+import { CallNotLiveError, VoiceProviderError, type LiveAudioSocket } from '../../../voice/provider.ts';
 
 /**
  * An operator listening to a call in progress: the call's audio as mu-law 8 kHz, relayed by the
  * service (a vendor's media URL never reaches the browser). Who may: the owner, or a sub-user
  * granted the call's campaign; each listening is audited. Sources: the simulator's calls are
  * spoken from their live transcript turns (espeak-ng), as they come on the live stream, so a
- * listener on any process hears them.
+ * listener on any process hears them; our agent's calls on Twilio fork their media stream to us;
+ * Vapi's calls are heard through the call's listen socket, opened by the service per listener.
  */
 export async function listenToCall(deps: Deps, principal: Principal, callId: number, request?: AuditRequest): Promise<PacedAudio> {
   const call = await deps.db.selectFrom('calls').select(['id', 'owner_id', 'campaign_id', 'status', 'provider', 'voice_connection_id', 'external_session_id']).where('id', '=', callId).executeTakeFirst();
@@ -30,7 +33,13 @@ export async function listenToCall(deps: Deps, principal: Principal, callId: num
     await audit();
     return audio;
   }
-  if (provider !== 'sim') throw conflict(`Listening is available for the simulator's calls and our agent's on Twilio; this call runs on ${provider}`);
+  if (provider !== 'sim') {
+    const providerCallId = call.external_session_id ?? await providerCallIdOf(deps, callId);
+    if (!providerCallId) throw conflict(`Call ${callId} has no ${provider} call yet: try again once it rings`);
+    const audio = await listenToVendorSocket(deps, { provider, connectionId: call.voice_connection_id === null ? null : Number(call.voice_connection_id), providerCallId });
+    await audit();
+    return audio;
+  }
   if (!(await speechAvailable())) throw new HttpError(503, 'The simulator\'s calls are spoken by espeak-ng, which is not installed on this server (apt-get install espeak-ng)');
   await audit();
   return speakSimulatedCall(deps, callId);
@@ -66,6 +75,27 @@ async function listenToTwilioCall(deps: Deps, input: { callId: number; connectio
     }
   }
   return audio;
+}
+
+/** A vendor with a listen socket (Vapi): the service opens it for each listener and relays it. */
+async function listenToVendorSocket(deps: Deps, input: { provider: string; connectionId: number | null; providerCallId: string }): Promise<PacedAudio> {
+  const vendor = await providerFor(deps, { provider: input.provider, connectionId: input.connectionId }).catch(() => null);
+  if (!vendor) throw new HttpError(503, `The call's ${input.provider} credentials are no longer configured`);
+  if (!vendor.liveAudio) throw conflict(`Listening is available for the simulator's calls, our agent's on Twilio and Vapi's; ${input.provider} has no live audio for its calls`);
+  let source: LiveAudioSocket;
+  try {
+    source = await vendor.liveAudio(input.providerCallId);
+  } catch (error) {
+    if (error instanceof CallNotLiveError) throw conflict(`The voice vendor (${input.provider}) says the call is not live: ${error.message.slice(0, 300)}`);
+    if (error instanceof VoiceProviderError) throw new HttpError(502, `The voice vendor (${input.provider}) refused to let this call be heard: ${error.message.slice(0, 300)}`);
+    throw new HttpError(502, `The voice vendor (${input.provider}) did not answer: ${(error as Error).message.slice(0, 300)}`);
+  }
+  try {
+    return await relayVendorSocket(source);
+  } catch (error) {
+    if (error instanceof ListenSocketError) throw new HttpError(502, `The voice vendor (${input.provider}): ${error.message}`);
+    throw error;
+  }
 }
 
 async function speechAvailable(): Promise<boolean> {

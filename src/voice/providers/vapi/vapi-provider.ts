@@ -1,6 +1,6 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { Clock } from '../../../shared/clock.ts';
-import type { CallControls, CallEvent, FetchedCall, InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
+import type { CallControls, CallEvent, FetchedCall, InboundCallRequest, LiveAudioSocket, StartCallRequest, VendorAnswer, VoiceProvider, WebhookInput } from '../../provider.ts';
 import { CallNotLiveError, VoiceProviderError } from '../../provider.ts';
 import type { VendorCredentials } from '../../vendor-credentials.ts';
 import { callIdOf, callRecordEvent, parseAssistantRequest, parseVapiMessage } from './vapi-events.ts';
@@ -114,12 +114,31 @@ export class VapiProvider implements VoiceProvider {
     whisper: (id, content) => this.control(id, { type: 'add-message', message: { role: 'system', content }, triggerResponseEnabled: false }),
   };
 
-  private async control(providerCallId: string, message: Vapi.ClientInboundMessageMessage): Promise<void> {
+  /**
+   * The call's listen socket (monitor.listenUrl, given because every call asks for
+   * monitorPlan.listenEnabled): Vapi's Call Listen sends raw PCM s16le at 16 kHz, the customer and
+   * the assistant as two interleaved channels.
+   */
+  async liveAudio(providerCallId: string): Promise<LiveAudioSocket> {
+    const call = await this.liveCall(providerCallId);
+    const url = call.monitor?.listenUrl;
+    if (!url) throw new VoiceProviderError('rejected', 'Vapi gave this call no listen URL (it was created without monitorPlan.listenEnabled)', false);
+    if (!/^wss?:\/\//.test(url)) throw new VoiceProviderError('rejected', 'Vapi gave this call a listen URL that is not a WebSocket URL', false);
+    return { url, rate: 16_000, channels: 2 };
+  }
+
+  /** Vapi's record of a call that is still live, else CallNotLiveError. */
+  private async liveCall(providerCallId: string): Promise<Vapi.Call> {
     const res = await this.request('GET', `/call/${encodeURIComponent(providerCallId)}`);
     if (res.status === 404) throw new CallNotLiveError('Vapi has no record of this call');
     if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as VapiErrorBody);
     const call = (await res.json()) as Vapi.Call;
     if (call.status === 'ended') throw new CallNotLiveError(`Vapi says the call has ended (${call.endedReason ?? 'no reason given'})`);
+    return call;
+  }
+
+  private async control(providerCallId: string, message: Vapi.ClientInboundMessageMessage): Promise<void> {
+    const call = await this.liveCall(providerCallId);
     if (!call.monitor?.controlUrl) throw new VoiceProviderError('rejected', 'Vapi gave this call no control URL (it was created without monitorPlan.controlEnabled)', false);
     let sent: Response;
     try {
