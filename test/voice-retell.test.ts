@@ -237,6 +237,25 @@ describe('a campaign on Retell', () => {
       expect(stored.map((e) => e.event_id).sort(), script).toEqual([`call_analyzed:${vendorCall.call_id}`, `call_ended:${vendorCall.call_id}`]);
     }
   });
+
+  it('asks for transcript_updated with our events URL and shows each turn once on the live board, though Retell resends the whole transcript', async () => {
+    const a = await assistant();
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Live turns', assistant_id: a.id, max_call_attempts: 1 });
+    const phone = '+12125550141';
+    // 'duplicate': every message twice, each update the transcript so far.
+    fake.script(phone, 'duplicate');
+    await contact(campaign.id, phone, 'Ann');
+    await api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);
+    const [row] = await settled(campaign.id, 1);
+    expect(sentTo(phone)[0]!.agent_override?.agent?.webhook_events).toEqual(['call_started', 'call_ended', 'call_analyzed', 'transcript_updated']);
+    const updates = fake.deliveries.filter((d) => d.callId === row!.external_session_id && d.event === 'transcript_updated');
+    expect(updates.map((d) => d.status)).toEqual([200, 200, 200, 200]);
+    const turns = await s.t.deps.db.selectFrom('live_events').select('data').where('call_id', '=', row!.id).where('type', '=', 'call.turn').orderBy('id').execute();
+    expect(turns.map((t) => t.data)).toEqual([
+      expect.objectContaining({ seq: 0, role: 'assistant', text: 'Hi Ann, do you have a minute?' }),
+      expect.objectContaining({ seq: 1, role: 'user', text: 'Yes, tell me more, I am interested.' }),
+    ]);
+  });
 });
 
 describe('an inbound call on Retell', () => {

@@ -57,7 +57,9 @@ export function enforceBodyDeadline(app: FastifyInstance, requestMs: number): vo
     timer.unref();
     const clear = () => clearTimeout(timer);
     raw.once('end', clear);
-    raw.socket.once('close', clear);
+    // The request's own close (its socket closing included), not the socket's: a kept-alive
+    // socket carries many requests, and a listener per request on it would pile up.
+    raw.once('close', clear);
     done();
   });
 }

@@ -8,8 +8,12 @@ import type { CallCreatePhoneCallParams, DisconnectionReason, PhoneCallResponse,
  * A fake Retell on 127.0.0.1 speaking Retell's v2 API: Bearer auth with Retell's 401 body,
  * create-phone-call's validation, the org's concurrency cap (429), get-call, list-calls,
  * stop-call; each call runs in real time and posts call_started / call_ended / call_analyzed
- * to the agent's webhook URL, signed with the API key as Retell signs them.
+ * to the agent's webhook URL, signed with the API key as Retell signs them, and, when the agent's
+ * webhook_events ask for it, transcript_updated at each turn (the whole transcript so far). An
+ * agent's webhook_events (Retell's default: the three call events) decide what is posted.
  */
+type WebhookEvent = 'call_started' | 'call_ended' | 'call_analyzed' | 'transcript_updated';
+const DEFAULT_EVENTS: readonly string[] = ['call_started', 'call_ended', 'call_analyzed'];
 export type RetellScript = 'interested' | 'not_interested' | 'voicemail' | 'busy' | 'no_answer' | 'refuse' | 'lose_end' | 'duplicate' | 'out_of_order';
 
 export interface FakeRetellOptions {
@@ -22,7 +26,7 @@ export interface FakeRetellOptions {
   /** The org's numbers; unset = any E.164 number is ours. */
   fromNumbers?: string[];
   /** The org's agents; unset = any agent id exists. */
-  agents?: Record<string, { webhook_url?: string }>;
+  agents?: Record<string, { webhook_url?: string; webhook_events?: string[] }>;
   /** Concurrent calls before create-phone-call answers 429 (Retell's org concurrency). */
   maxConcurrent?: number;
   ringMs?: number;
@@ -56,7 +60,7 @@ export interface FakeRetell {
 const E164 = /^\+[1-9]\d{6,14}$/;
 const error = (message: string) => ({ status: 'error', message });
 
-interface Running { call: PhoneCallResponse; webhookUrl: string; timers: NodeJS.Timeout[]; done: Promise<void>; finish: () => void }
+interface Running { call: PhoneCallResponse; webhookUrl: string; events: readonly string[]; timers: NodeJS.Timeout[]; done: Promise<void>; finish: () => void }
 
 export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeRetell> {
   const ringMs = options.ringMs ?? 30;
@@ -78,9 +82,15 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       return null;
     }
   };
-  const send = (r: Running, event: 'call_started' | 'call_ended' | 'call_analyzed') => post(r.webhookUrl, JSON.stringify({ event, call: r.call }), event, r.call.call_id);
+  const send = async (r: Running, event: WebhookEvent) => {
+    if (!r.events.includes(event)) return null;
+    return post(r.webhookUrl, JSON.stringify({ event, call: r.call }), event, r.call.call_id);
+  };
+  /** The agent's webhook_events: the call's agent_override, else the agent's own, else Retell's default. */
+  const eventsOf = (override: RetellInboundAnswer['call_inbound'] | CallCreatePhoneCallParams | undefined, agentId: string): readonly string[] =>
+    override?.agent_override?.agent?.webhook_events ?? options.agents?.[agentId]?.webhook_events ?? DEFAULT_EVENTS;
 
-  function startCall(input: { body: CallCreatePhoneCallParams; agentId: string; direction: 'inbound' | 'outbound'; webhookUrl: string; script: RetellScript }): PhoneCallResponse {
+  function startCall(input: { body: CallCreatePhoneCallParams; agentId: string; direction: 'inbound' | 'outbound'; webhookUrl: string; events: readonly string[]; script: RetellScript }): PhoneCallResponse {
     const call: PhoneCallResponse = {
       call_id: `call_${randomBytes(12).toString('hex')}`, call_type: 'phone_call', agent_id: input.agentId, agent_version: 1,
       call_status: 'registered', direction: input.direction, from_number: input.body.from_number, to_number: input.body.to_number,
@@ -88,7 +98,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     };
     let finish = () => {};
     const done = new Promise<void>((resolve) => (finish = resolve));
-    const r: Running = { call, webhookUrl: input.webhookUrl, timers: [], done, finish };
+    const r: Running = { call, webhookUrl: input.webhookUrl, events: input.events, timers: [], done, finish };
     calls.set(call.call_id, r);
     fake.peakConcurrency = Math.max(fake.peakConcurrency, active());
     run(r, input.script);
@@ -124,7 +134,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     };
     const reason: DisconnectionReason = script === 'busy' ? 'dial_busy' : script === 'no_answer' ? 'dial_no_answer' : script === 'voicemail' ? 'voicemail_reached' : script === 'not_interested' ? 'user_hangup' : 'agent_hangup';
     const times = script === 'duplicate' ? 2 : 1;
-    const twice = async (event: 'call_started' | 'call_ended' | 'call_analyzed') => {
+    const twice = async (event: WebhookEvent) => {
       for (let i = 0; i < times; i++) await send(r, event);
     };
     if (!connected) {
@@ -145,6 +155,14 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       call.start_timestamp = Date.now();
       if (script !== 'out_of_order') started = twice('call_started');
     });
+    // Each turn as it is taken: transcript_updated with the transcript so far.
+    const lines = transcriptFor(script, call.retell_llm_dynamic_variables ?? {});
+    lines.forEach((_, i) => at(ringMs + (talkMs * (i + 1)) / (lines.length + 1), async () => {
+      if (call.call_status !== 'ongoing') return;
+      call.transcript_object = lines.slice(0, i + 1);
+      await started;
+      await twice('transcript_updated');
+    }));
     at(ringMs + talkMs, async () => {
       if (call.call_status !== 'ongoing') return; // stopped meanwhile
       end(reason);
@@ -223,7 +241,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       return reply(429, error('Concurrency limit reached, please upgrade your plan or reduce concurrent calls.'));
     }
     const webhookUrl = body.agent_override?.agent?.webhook_url ?? options.agents?.[agentId]?.webhook_url ?? options.webhookUrl;
-    reply(201, startCall({ body, agentId, direction: 'outbound', webhookUrl, script }));
+    reply(201, startCall({ body, agentId, direction: 'outbound', webhookUrl, events: eventsOf(body, agentId), script }));
   }
 
   /** filter_criteria.metadata (v3: [{key, op: 'eq', value}]) and sort_order on start; limit. */
@@ -254,6 +272,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
         body: { from_number: from, to_number: to, metadata: inbound?.metadata ?? {}, retell_llm_dynamic_variables: inbound?.dynamic_variables ?? {} },
         agentId: agent, direction: 'inbound', script: scripts.get(from) ?? options.defaultOutcome ?? 'interested',
         webhookUrl: inbound?.agent_override?.agent?.webhook_url ?? options.agents?.[agent]?.webhook_url ?? options.webhookUrl,
+        events: eventsOf(inbound, agent),
       });
       return { status: res.status, answer, callId: call.call_id };
     },

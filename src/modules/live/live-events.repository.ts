@@ -73,6 +73,8 @@ export async function insertCallsEnded(trx: Executor, callIds: number[]): Promis
  * A call's progress (ringing, answered, a transcript turn): nothing else is stored for them,
  * so they are written on their own, only for calls still in progress that `onCall` admits
  * (a condition on the call row `k`: a vendor's events reach only its route's calls, route-scope.ts).
+ * A turn numbered in its call's transcript (`seq`) is written once: a vendor that resends the
+ * whole transcript adds only its new turns.
  */
 export async function insertCallProgress(
   db: Executor,
@@ -87,6 +89,8 @@ export async function insertCallProgress(
       FROM unnest(${items.map((i) => i.callId)}::bigint[], ${items.map((i) => i.type)}::text[], ${items.map((i) => JSON.stringify(i.data))}::text[])
         WITH ORDINALITY AS u(call_id, type, data, n)
       JOIN calls k ON k.id = u.call_id AND k.status = 'in progress' AND ${onCall}
+      WHERE NOT (u.data::jsonb ? 'seq' AND EXISTS (
+        SELECT 1 FROM live_events e WHERE e.call_id = k.id AND e.type = 'call.turn' AND e.data -> 'seq' = u.data::jsonb -> 'seq'))
       ORDER BY u.n
       RETURNING 1)
     SELECT count(*)::int AS n FROM ins`.execute(db);

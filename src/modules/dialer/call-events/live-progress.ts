@@ -14,11 +14,18 @@ const LIVE_TYPE = { ringing: 'call.ringing', answered: 'call.answered', turn: 'c
  * echoes our id: metadata, or the callback URL).
  */
 export async function publishCallProgress(deps: Deps, route: Route, events: CallEvent[]): Promise<void> {
+  const numbered = new Set<string>();
   const items = events.flatMap((e) => {
     if (e.callId === null || !(e.type in LIVE_TYPE)) return [];
     const type = LIVE_TYPE[e.type as keyof typeof LIVE_TYPE];
     if (type === 'call.turn' && !e.turn?.text) return [];
-    return [{ callId: e.callId, type, data: { at: e.at.toISOString(), ...(e.turn && { role: e.turn.role, text: e.turn.text }) } }];
+    // A numbered turn twice in one batch (two updates of the whole transcript) goes out once.
+    if (e.turnSeq !== undefined) {
+      const key = `${e.callId}|${e.turnSeq}`;
+      if (numbered.has(key)) return [];
+      numbered.add(key);
+    }
+    return [{ callId: e.callId, type, data: { at: e.at.toISOString(), ...(e.turn && { role: e.turn.role, text: e.turn.text }), ...(e.turnSeq !== undefined && { seq: e.turnSeq }) } }];
   });
   if (items.length === 0) return;
   if (await insertCallProgress(deps.db, items, onRoute('k', route, deps.config.VOICE_PROVIDER))) deps.live.wake();

@@ -37,6 +37,17 @@ describe('the disconnection_reason table', () => {
   });
 });
 
+describe('transcript_updated', () => {
+  it('numbers every turn of the transcript so far, so the live stream can show each place once; an empty turn is skipped', () => {
+    const body = JSON.parse(ended({ call_status: 'ongoing', transcript_object: [{ role: 'agent', content: 'Hi', words: [] }, { role: 'user', content: '', words: [] }, { role: 'user', content: 'Hello', words: [] }] })) as Record<string, unknown>;
+    const events = parseRetellEvents(JSON.stringify({ ...body, event: 'transcript_updated' }));
+    expect(events).toMatchObject([
+      { type: 'turn', callId: 42, providerCallId: 'call_x', turnSeq: 0, turn: { role: 'assistant', text: 'Hi' }, eventId: 'transcript_updated:call_x:0' },
+      { type: 'turn', callId: 42, providerCallId: 'call_x', turnSeq: 1, turn: { role: 'user', text: 'Hello' }, eventId: 'transcript_updated:call_x:1' },
+    ]);
+  });
+});
+
 describe('events of each scripted outcome, through the fake', () => {
   let scene: RetellScene;
   beforeEach(async () => {

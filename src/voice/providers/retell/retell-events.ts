@@ -9,6 +9,7 @@ import { idFromMetadata } from '../../metadata-id.ts';
  *
  * - call_started -> `answered` (`ringing` while the call is still `registered`).
  * - call_ended -> `ended`, its status from the outcome table.
+ * - transcript_updated -> a `turn` per turn so far, numbered (the live stream shows each once).
  * - call_analyzed -> `ended` again with the same status: the core treats an end of a call
  *   that already ended as a fill of the fields still empty (call-events.service.ts), so the
  *   analysis (and anything the lost or late call_ended would have brought) reaches the call;
@@ -21,7 +22,21 @@ export function parseRetellEvents(rawBody: string): CallEvent[] {
   if (!call || typeof call.call_id !== 'string') return [];
   if (body.event === 'call_started') return [startedEvent(call)];
   if (body.event === 'call_ended' || body.event === 'call_analyzed') return [endedEvent(call, body.event)];
-  return []; // transcript_updated, transfer_* and future events change nothing we store
+  if (body.event === 'transcript_updated') return turnEvents(call);
+  return []; // transfer_* and future events change nothing we store
+}
+
+/**
+ * transcript_updated: Retell's turn-taking update, the whole transcript so far. Every turn goes
+ * out with its place in the transcript; the live stream shows a place once, so each update adds
+ * only its new turns, and a redelivery adds nothing. Nothing is stored (call_ended brings the
+ * transcript).
+ */
+function turnEvents(call: PhoneCallResponse): CallEvent[] {
+  const at = new Date();
+  return transcriptOf(call).map((turn, seq) => ({
+    eventId: `transcript_updated:${call.call_id}:${seq}`, callId: callIdOf(call), providerCallId: call.call_id, type: 'turn', at, turn, turnSeq: seq,
+  }));
 }
 
 /** Our call id, from the metadata we set at create-phone-call (or in the inbound answer). */

@@ -30,6 +30,13 @@ export function retellVariables(vars: Record<string, string> | undefined, assist
   return out;
 }
 
+/**
+ * What Retell posts to our events URL: the call's progress and end, and each turn as it is
+ * taken (transcript_updated, the live stream's turns); only asked with our URL, so an agent
+ * posting to the customer's own server keeps its list.
+ */
+export const RETELL_WEBHOOK_EVENTS = ['call_started', 'call_ended', 'call_analyzed', 'transcript_updated'] as const;
+
 /** What of our assistant the per-call agent override can carry; undefined when nothing. */
 export function retellAgentOverride(assistant: CallAssistant | null | undefined, eventsUrl: string | null | undefined): RetellAgentOverride | undefined {
   const agent: AgentFields = {};
@@ -43,7 +50,10 @@ export function retellAgentOverride(assistant: CallAssistant | null | undefined,
       ? { action: { type: 'static_text', text: assistant.voicemail.message } }
       : { action: { type: 'hangup' } };
   }
-  if (eventsUrl) agent.webhook_url = eventsUrl;
+  if (eventsUrl) {
+    agent.webhook_url = eventsUrl;
+    agent.webhook_events = [...RETELL_WEBHOOK_EVENTS];
+  }
   if (assistant?.firstMessage) llm.begin_message = assistant.firstMessage;
   if (assistant?.model) llm.model = assistant.model as LlmFields['model'];
   const override: RetellAgentOverride = {};
