@@ -179,22 +179,26 @@ describe('an event only touches calls of its own route', () => {
     });
   }
 
-  it('twilio relay socket: bob\'s signed handshake for alice\'s live call is refused as an unknown call is', async () => {
-    const status = (who: RouteCredentials, callId: number) => new Promise<number>((resolve) => {
-      const { path, signature } = relayHandshake(base, who, callId);
-      const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers: { 'x-twilio-signature': signature } });
-      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
-      ws.on('open', () => { resolve(101); ws.terminate(); });
-      ws.on('error', () => resolve(0));
+  // The media socket first: the relay's positive control opens alice's conversation socket, whose
+  // close changes her call a moment later, which the media pass's before/after reading would see.
+  for (const socket of ['media', 'relay'] as const) {
+    it(`twilio ${socket} socket: bob's signed handshake for alice's live call is refused as an unknown call is`, async () => {
+      const status = (who: RouteCredentials, callId: number) => new Promise<number>((resolve) => {
+        const { path, signature } = relayHandshake(base, who, callId, socket);
+        const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers: { 'x-twilio-signature': signature } });
+        ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+        ws.on('open', () => { resolve(101); ws.terminate(); });
+        ws.on('error', () => resolve(0));
+      });
+      const before = await aliceState();
+      expect(await status(creds.bob.twilio, calls.twilio.live)).toBe(404);
+      expect(await status(creds.env.twilio, calls.twilio.live)).toBe(404);
+      expect(await status(creds.bob.twilio, UNKNOWN_CALL)).toBe(404);
+      expect(await aliceState()).toEqual(before);
+      // Positive control: alice's own route opens it.
+      expect(await status(creds.alice.twilio, calls.twilio.live)).toBe(101);
     });
-    const before = await aliceState();
-    expect(await status(creds.bob.twilio, calls.twilio.live)).toBe(404);
-    expect(await status(creds.env.twilio, calls.twilio.live)).toBe(404);
-    expect(await status(creds.bob.twilio, UNKNOWN_CALL)).toBe(404);
-    expect(await aliceState()).toEqual(before);
-    // Positive control: alice's own route opens it.
-    expect(await status(creds.alice.twilio, calls.twilio.live)).toBe(101);
-  });
+  }
 
   it('alice\'s own correctly signed events through each call\'s route still apply (positive control)', async () => {
     const db = t.deps.db;

@@ -93,8 +93,9 @@ export function twilioRequests(publicBaseUrl: string, credentials: RouteCredenti
 }
 
 /** The ConversationRelay socket's handshake headers and path, signed over the ws:// URL alone. */
-export function relayHandshake(publicBaseUrl: string, credentials: RouteCredentials, callId: number) {
-  const path = `/api/v1/voice/twilio/relay${query({ call: callId, connection: credentials.connectionId })}`;
+/** A signed handshake of one of Twilio's sockets to us: ConversationRelay (default) or a Media Stream. */
+export function relayHandshake(publicBaseUrl: string, credentials: RouteCredentials, callId: number, socket: 'relay' | 'media' = 'relay') {
+  const path = `/api/v1/voice/twilio/${socket}${query({ call: callId, connection: credentials.connectionId })}`;
   return { path, signature: twilioSignature(credentials.secret, publicBaseUrl.replace(/\/+$/, '').replace(/^http/, 'ws') + path) };
 }
 
