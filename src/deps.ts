@@ -25,6 +25,7 @@ import { applyTextStatus } from './modules/messaging/message-status.ts';
 import { receiveText } from './modules/messaging/inbound.ts';
 import { createLiveFeed, type LiveFeed } from './modules/live/live-feed.ts';
 import { CallAudioHub } from './modules/live/listen/call-audio-hub.ts';
+import { createMediaBridge, type MediaBridge } from './modules/live/listen/media-bridge.ts';
 
 /**
  * Everything the app and the workers need, chosen once from the config. Tests build
@@ -75,9 +76,12 @@ export interface Deps {
   live: LiveFeed;
   /** This process's listeners of vendor media (a Twilio Media Stream), mixed per call. */
   callAudio: CallAudioHub;
+  /** Twilio's media for listeners on another process, sent on through PostgreSQL. */
+  mediaBridge: MediaBridge;
 }
 
 export function depsFromDatabase(config: Config, database: DatabaseHandle, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
+  const callAudio = new CallAudioHub();
   const deps: Deps = {
     config,
     database,
@@ -102,7 +106,8 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
     completeAgentCallEnds: (events) => withAgentConversations(deps.db, events),
     log,
     live: createLiveFeed({ db: database.db, database, log }),
-    callAudio: new CallAudioHub(),
+    callAudio,
+    mediaBridge: createMediaBridge({ hub: callAudio, database, log }),
     analyticsReports: createAnalyticsReports(database, config.REPORT_STATEMENT_TIMEOUT_MS),
     texts: {
       sim: createSimTextProvider({
@@ -122,6 +127,7 @@ export function depsFromDatabase(config: Config, database: DatabaseHandle, log: 
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.voices.close();
   await deps.live.close();
+  await deps.mediaBridge.close();
   await deps.analyticsReports.close();
   await deps.database.close();
 }

@@ -165,8 +165,10 @@ describe('a campaign on Twilio with our own agent', () => {
     })();
     await waitFor(async () => chunks.reduce((n, b) => n + b.length, 0) >= 8000, 10_000, async () => `${chunks.reduce((n, b) => n + b.length, 0)} bytes; streams ${JSON.stringify(fake.streamsOf(twilioCall.sid))}; call ${twilioCall.status}`);
     const [stream] = fake.streamsOf(twilioCall.sid);
-    expect(stream).toMatchObject({ track: 'both_tracks', name: `listen-${call!.id}`, opened: true, refused: null });
-    expect(stream!.url).toBe(`${s.baseUrl.replace(/^http/, 'ws')}/api/v1/voice/twilio/media?call=${call!.id}`);
+    // A stream per listening process, its URL naming the process (another's frames are sent on to it).
+    const node = s.t.deps.mediaBridge.node;
+    expect(stream).toMatchObject({ track: 'both_tracks', name: `listen-${call!.id}-${node}`, opened: true, refused: null });
+    expect(stream!.url).toBe(`${s.baseUrl.replace(/^http/, 'ws')}/api/v1/voice/twilio/media?call=${call!.id}&node=${node}`);
     // The two parties' tones, mixed: far from silence.
     const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(Buffer.concat(chunks).subarray(160))));
     expect(Math.sqrt(samples.reduce((sum: number, x: number) => sum + x * x, 0) / samples.length)).toBeGreaterThan(2000);

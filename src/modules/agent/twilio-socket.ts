@@ -12,6 +12,8 @@ const twilio = VENDORS.twilio.agent;
 export interface SignedHandshake {
   callId: number;
   route: Route;
+  /** The socket URL's query, as signed. */
+  query: URLSearchParams;
 }
 
 /**
@@ -61,7 +63,7 @@ async function upgrade(deps: Deps, request: IncomingMessage, accept: (handshake:
   // Twilio signs the socket's URL as it was given: ws:// or wss://.
   const signedUrl = requestedUrl(base, request.url!).replace(/^http/, 'ws');
   if (!provider.verifyHandshake(signedUrl, request.headers['x-twilio-signature'])) return 403;
-  return (await accept({ callId, route })) ?? 404;
+  return (await accept({ callId, route, query })) ?? 404;
 }
 
 const REASONS: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' };

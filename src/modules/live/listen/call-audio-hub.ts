@@ -8,7 +8,7 @@ import type { PacedAudio } from './paced-audio.ts';
  * and go to every listener of the call. A track that falls silent (one party not speaking, or
  * not sent) does not hold the other back: after a few frames it is mixed with silence.
  */
-type Track = 'inbound' | 'outbound';
+export type Track = 'inbound' | 'outbound';
 const MAX_WAIT_FRAMES = 3;
 
 interface CallMix {

@@ -52,23 +52,26 @@ async function providerCallIdOf(deps: Deps, callId: number): Promise<string | nu
 
 /**
  * Our agent's call on Twilio: the first listener in this process asks Twilio to fork the call's
- * audio to our media socket (a named Media Stream), the last one gone stops it. The socket must
- * reach this process: with several serve processes, route /api/v1/voice/twilio/media and the
- * listeners to the same one (docs/live.md).
+ * audio to our media socket (a Media Stream named for this process, its URL naming it too), the
+ * last one gone stops it. Twilio's socket may land on any process: the frames reach this one's
+ * listeners through PostgreSQL when it lands elsewhere (media-bridge.ts).
  */
 async function listenToTwilioCall(deps: Deps, input: { callId: number; connectionId: number | null; providerCallId: string }): Promise<PacedAudio> {
   const twilio = VENDORS.twilio.agent.adapterOf(await providerFor(deps, { provider: 'twilio', connectionId: input.connectionId }).catch(() => null));
   if (!twilio) throw new HttpError(503, 'The call\'s Twilio credentials are no longer configured');
-  const name = `listen-${input.callId}`;
+  const node = deps.mediaBridge.node;
+  const name = `listen-${input.callId}-${node}`;
   let detach = () => false;
+  const unfollow = await deps.mediaBridge.follow();
   const audio = new PacedAudio(() => {
+    unfollow();
     if (detach()) twilio.stopStream(input.providerCallId, name).catch((error: Error) => deps.log.warn({ err: error, callId: input.callId }, 'listen: stopping the media stream failed'));
   });
   const joined = deps.callAudio.listen(input.callId, audio);
   detach = joined.detach;
   if (joined.first) {
     try {
-      await twilio.startStream(input.providerCallId, twilio.urls(input.callId).media, name);
+      await twilio.startStream(input.providerCallId, `${twilio.urls(input.callId).media}&node=${node}`, name);
     } catch (error) {
       audio.close();
       throw new HttpError(502, `Twilio refused to stream the call's audio: ${(error as Error).message}`);
