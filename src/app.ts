@@ -47,6 +47,7 @@ import { contactTimelineRoutes, messageJobsRoutes, messagesRoutes } from './modu
 import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.routes.ts';
 import { liveRoutes } from './modules/live/live.routes.ts';
 import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
+import { campaignPrivacyRoutes, privacySettingsRoutes } from './modules/privacy/retention/retention.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -207,6 +208,8 @@ export async function buildApp(
       await api.register(campaignMessagingRoutes, { prefix: '/campaigns' });
       await api.register(liveRoutes, { prefix: '/live' });
       await api.register(campaignProtectionRoutes, { prefix: '/campaigns' });
+      await api.register(campaignPrivacyRoutes, { prefix: '/campaigns' });
+      await api.register(privacySettingsRoutes, { prefix: '/privacy' });
     },
     { prefix: '/api/v1' },
   );

@@ -45,6 +45,7 @@ const ConfigSchema = Type.Object({
   SIM_SEED: Type.Integer({ default: 42, description: 'seed of the simulator\'s outcomes' }),
   DIALER_TICK_MS: Type.Integer({ minimum: 10, default: 1000, description: 'how often workers look for due work besides NOTIFY wake-ups' }),
   LIVE_EVENTS_KEEP_MS: Type.Integer({ minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'how long the live stream\'s events are kept for a browser that resumes (GET /api/v1/live/events)' }),
+  PRIVACY_PURGE_EVERY_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 3_600_000, description: 'how often the retention job empties personal data past its account\'s (or campaign\'s) retention_days' }),
   // Post-call webhooks and extraction
   LLM_BASE_URL: Type.Optional(Type.String({ httpUrlExample: 'http://127.0.0.1:11434/v1', description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
   LLM_API_KEY: Type.Optional(Type.String({ secret: true })),

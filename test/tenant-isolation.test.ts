@@ -305,6 +305,26 @@ describe('calls', () => {
   });
 });
 
+describe('privacy settings', () => {
+  it('gives bob 403 on alice\'s campaigns\' retention, changes nothing; a granted sub-user reads it but only the owner changes it', async () => {
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/privacy`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/privacy`, { retention_days: 1 });
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/privacy`)).retention_days).toBeNull();
+    }
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/privacy`)).campaign_id).toBe(granted.campaign);
+    // Owner only, and it says so.
+    for (const url of [`/api/v1/campaigns/${granted.campaign}/privacy`, '/api/v1/privacy/settings']) {
+      const res = await call('sub', 'PUT', url, { retention_days: 1 });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().detail, url).toMatch(/^Only the account owner may change/);
+    }
+    expect((await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}/privacy`)).retention_days).toBeNull();
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/privacy`);
+    expect((await ok('bob', 'GET', '/api/v1/privacy/settings')).retention_days).toBeNull();
+  });
+});
+
 describe('text messages', () => {
   const jobsOf = async (contact: number) => (await t.deps.db.selectFrom('message_jobs').select('id').where('contact_id', '=', contact).execute()).length;
 

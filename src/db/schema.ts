@@ -18,6 +18,7 @@ import type { UsersTables } from './tables/users.ts';
 import type { VoiceTables } from './tables/voice.ts';
 import type { WebhooksTables } from './tables/webhooks.ts';
 import type { LiveTables } from './tables/live.ts';
+import type { PrivacyTables } from './tables/privacy.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -34,4 +35,4 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables {}

@@ -32,6 +32,8 @@ export interface CallsTable {
   voice_connection_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0038: when retention or an erasure emptied its personal fields; null: not yet. */
+  personal_data_purged_at: Generated<Date | null>;
 }
 
 /** Migration 0021: signed numbers of calls per key, appended by triggers on calls; a key's count is the sum of its rows. */

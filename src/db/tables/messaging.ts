@@ -66,6 +66,8 @@ export interface MessagesTable {
   updated_at: Generated<Date>;
   sent_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
+  /** Migration 0038: when retention or an erasure emptied its text; null: not yet. */
+  personal_data_purged_at: Generated<Date | null>;
 }
 
 export interface MessageJobsTable {

@@ -70,6 +70,8 @@ export interface WebhookDeliveriesTable {
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** Migration 0038: when retention or an erasure emptied its payload and response; null: not yet. */
+  personal_data_purged_at: Generated<Date | null>;
 }
 
 export interface WebhooksTables {

@@ -30,6 +30,8 @@ export const AUDIT_KIND_DOCS = {
   'call.ended_by_operator': 'an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider',
   'call.transferred_by_operator': 'an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number',
   'call.whispered': 'an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call\'s call_data.whispers, not in the audit trail)',
+  'privacy.retention_changed': 'the account\'s retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign\'s (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)',
+  'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

@@ -1,0 +1,27 @@
+import type { Generated } from 'kysely';
+import type { NullableTimestamp } from './column-types.ts';
+
+// Privacy (modules/privacy, issue 27): Kysely's view of what migration 0038 creates. The
+// personal_data_purged_at columns it adds to calls, messages and webhook_deliveries are declared
+// with those tables.
+
+export interface PrivacySettingsTable {
+  owner_id: number;
+  /** Days personal data is kept after a call ends (a text is sent, a delivery made); null: for ever. */
+  retention_days: number | null;
+  updated_at: Generated<Date>;
+}
+
+export interface CampaignPrivacyTable {
+  campaign_id: number;
+  owner_id: number;
+  /** A campaign's stricter rule: the shorter of it and the account's applies; null: the account's. */
+  retention_days: number | null;
+  updated_at: Generated<Date>;
+}
+
+export interface PrivacyTables {
+  privacy_settings: PrivacySettingsTable;
+  campaign_privacy: CampaignPrivacyTable;
+}
+
