@@ -28,7 +28,7 @@ export const TAGS = [
   { name: 'messages', description: 'Text messages (SMS, WhatsApp): the texts as the interface\'s Message object, a contact\'s calls and texts in one timeline, texts by hand, drafts, the queue of texts, a campaign\'s text settings' },
   { name: 'live', description: 'What happens as it happens: a server-sent event stream per account (calls starting, transcript turns, outcomes, campaigns paused) and the calls in progress' },
   { name: 'suppressions', description: 'The account\'s do-not-call list: numbers no campaign calls, added by hand, by CSV or by an opt-out in a call' },
-  { name: 'privacy', description: 'Personal data: how long it is kept (retention), and the job that empties it when its time has come' },
+  { name: 'privacy', description: 'Personal data: how long it is kept (retention) and the job that empties it when its time has come; one person\'s data exported or erased on request' },
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAuth: [] }];

@@ -323,6 +323,18 @@ describe('privacy settings', () => {
     await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/privacy`);
     expect((await ok('bob', 'GET', '/api/v1/privacy/settings')).retention_days).toBeNull();
   });
+
+  it('finds only bob\'s own rows when bob exports or erases alice\'s contact\'s number; a sub-user may do neither', async () => {
+    const phone = (await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number as string;
+    expect((await ok('bob', 'POST', '/api/v1/privacy/exports', { phone_number: phone })).counts).toEqual({ contacts: 0, calls: 0, messages: 0, message_jobs: 0, webhook_deliveries: 0, suppressions: 0 });
+    expect((await ok('bob', 'POST', '/api/v1/privacy/erasures', { phone_number: phone })).erased).toMatchObject({ contacts: 0, calls: 0, messages: 0 });
+    expect((await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number).toBe(phone);
+    for (const url of ['/api/v1/privacy/exports', '/api/v1/privacy/erasures']) {
+      const res = await call('sub', 'POST', url, { phone_number: phone });
+      expect(res.statusCode, url).toBe(403);
+    }
+    expect((await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number).toBe(phone);
+  });
 });
 
 describe('text messages', () => {

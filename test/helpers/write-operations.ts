@@ -43,6 +43,8 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/campaigns/{id}/protection': 'upserts the campaign\'s campaign_protection row (keyed by campaign_id, no row id for the row check) from its four named fields, owner_id from the campaign; planted columns are checked in src/modules/breaker/protection.test.ts',
   'put /api/v1/campaigns/{id}/messaging': 'upserts the campaign\'s campaign_messaging row (keyed by campaign_id, no row id for the row check) from its thirteen named fields, owner_id from the campaign; planted columns are checked in src/modules/messaging/messaging-settings.test.ts',
   'post /api/v1/suppressions/import/csv': 'multipart: only the file is read (its phone_number, reason and expires_at columns)',
+  'post /api/v1/privacy/exports': 'writes nothing but its audit event: reads phone_number and email by name and answers the person\'s rows',
+  'post /api/v1/privacy/erasures': 'erases the person phone_number and email name (read by name); every write is built by the service (privacy/erasure/person-erasure.ts)',
   'put /api/v1/privacy/settings': 'upserts the caller\'s own privacy_settings row (keyed by the account, no row id for the row check) from retention_days alone; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
 };

@@ -9,6 +9,8 @@ export interface PrivacySettingsTable {
   owner_id: number;
   /** Days personal data is kept after a call ends (a text is sent, a delivery made); null: for ever. */
   retention_days: number | null;
+  /** The salt of erased numbers' hashes (`erased:<hash>`), made at the account's first erasure. */
+  erasure_salt: string | null;
   updated_at: Generated<Date>;
 }
 

@@ -32,6 +32,8 @@ export const AUDIT_KIND_DOCS = {
   'call.whispered': 'an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call\'s call_data.whispers, not in the audit trail)',
   'privacy.retention_changed': 'the account\'s retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign\'s (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)',
   'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
+  'privacy.person_exported': 'the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)',
+  'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

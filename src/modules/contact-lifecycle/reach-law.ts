@@ -1,3 +1,4 @@
+import { erasedMarkSql } from '../../shared/erased-number.ts';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from '../../db/connection.ts';
@@ -27,12 +28,15 @@ export interface NumberKey {
 export async function suppressionsOf(trx: Trx | Db, keys: NumberKey[], now: Date): Promise<Map<string, { id: number; reason: string | null }>> {
   const found = new Map<string, { id: number; reason: string | null }>();
   if (keys.length === 0) return found;
-  const { rows } = await sql<{ id: number; owner_id: number; phone_number: string; reason: string | null }>`
-    SELECT s.id, s.owner_id, s.phone_number, s.reason
-    FROM suppressions s JOIN unnest(${keys.map((k) => k.ownerId)}::bigint[], ${keys.map((k) => k.phone)}::text[]) AS u(o, p)
-      ON s.owner_id = u.o AND s.phone_number = u.p
+  // A number erased on a person's request is on the list as its salted mark (privacy/erasure): it still blocks.
+  const { rows } = await sql<{ id: number; owner_id: number; phone: string; reason: string | null }>`
+    SELECT s.id, s.owner_id, u.p AS phone, s.reason
+    FROM unnest(${keys.map((k) => k.ownerId)}::bigint[], ${keys.map((k) => k.phone)}::text[]) AS u(o, p)
+    LEFT JOIN privacy_settings ps ON ps.owner_id = u.o AND ps.erasure_salt IS NOT NULL
+    JOIN suppressions s ON s.owner_id = u.o
+      AND s.phone_number = ANY(ARRAY[u.p, CASE WHEN ps.erasure_salt IS NOT NULL THEN ${erasedMarkSql(sql`ps.erasure_salt`, sql`u.p`)} END])
     WHERE s.expires_at IS NULL OR s.expires_at > ${now}::timestamptz`.execute(trx);
-  for (const r of rows) found.set(`${r.owner_id}|${r.phone_number}`, { id: Number(r.id), reason: r.reason });
+  for (const r of rows) found.set(`${r.owner_id}|${r.phone}`, { id: Number(r.id), reason: r.reason });
   return found;
 }
 

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { InboundText } from '../../messaging/text-channel.ts';
 import { normalisePhone } from '../../shared/phone.ts';
 import { finishDueContacts, scheduleContactCall } from '../contact-lifecycle/contact-lifecycle.repository.ts';
+import { suppressionsOf } from '../contact-lifecycle/reach-law.ts';
 import { queueContactsNow } from '../contact-lifecycle/queueing.ts';
 import { tomorrowMorning } from './callback-time.ts';
 import { threadText, type TextThread } from './inbound-thread.ts';
@@ -115,9 +116,7 @@ const wantsReply = (intent: TextIntent) => intent.kind !== 'opt_out' && intent.k
 async function queueReply(deps: Deps, trx: Trx, c: Omit<Context, 'text'> & { intent: TextIntent }): Promise<number | null> {
   if (!c.settings.ai_replies) return null;
   // A suppressed number is never texted, whatever it writes.
-  const suppressed = await trx.selectFrom('suppressions').select('id').where('owner_id', '=', c.thread.ownerId).where('phone_number', '=', c.phone)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', c.now)])).executeTakeFirst();
-  if (suppressed) return null;
+  if ((await suppressionsOf(trx, [{ ownerId: c.thread.ownerId, phone: c.phone }], c.now)).size > 0) return null;
   // "Today" is the last 24 hours: a cap that needs no time zone and cannot be doubled at midnight.
   const { rows } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM message_jobs
