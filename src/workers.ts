@@ -6,6 +6,7 @@ import { createSuppressionImportWorker } from './modules/compliance/suppressions
 import { createWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { createTextSenderWorker } from './modules/messaging/text-sender.worker.ts';
 import { createLivePruneWorker } from './modules/live/live-prune.worker.ts';
+import { createNumberHealthWorker } from './modules/phone-numbers/number-health.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -23,7 +24,7 @@ export interface BackgroundWorker {
  */
 export function createWorkers(deps: Deps): BackgroundWorker[] {
   // The analytics worker folds finished days into the rollup (reports stay exact without it, only slower).
-  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps), createAnalyticsWorker(deps), createLivePruneWorker(deps)];
+  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps), createAnalyticsWorker(deps), createLivePruneWorker(deps), createNumberHealthWorker(deps)];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {

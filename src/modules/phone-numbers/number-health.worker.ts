@@ -1,0 +1,41 @@
+import { createBackgroundLoop } from '../../background-loop.ts';
+import type { Db } from '../../db/connection.ts';
+import type { Deps } from '../../deps.ts';
+import { judgeNumbers } from './number-health.rule.ts';
+import { applyRests, endRests, saveFigures, settingsOf, tryJudgeLock, windowFigures } from './number-health.repository.ts';
+
+/**
+ * Judges every caller-ID number every few minutes: a spam label shows over hours and days, and a
+ * rest lasts hours, so a round every 5 minutes is prompt enough and costs one statement of figures.
+ * The judgement is written to phone_number_health, which every process's dialer reads.
+ */
+const JUDGE_EVERY_MS = 300_000;
+
+/**
+ * One round in one transaction, under the judgement's advisory lock (a process that finds it
+ * taken skips: the other is judging the same figures): ends the rests whose time is over, reads
+ * the window's figures, decides (number-health.rule.ts), writes every number's figures and the
+ * new rests, each rest and each end audited once. Answers the rests made and ended.
+ */
+export async function judgeNumberHealth(db: Db, now: Date): Promise<{ rested: number; ended: number } | null> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await tryJudgeLock(trx))) return null;
+    const ended = await endRests(trx, { now, code: 'rest_over', audit: true });
+    const { accounts, numbers } = await windowFigures(trx, now);
+    const settings = await settingsOf(trx, [...accounts.keys()]);
+    const verdicts = [...numbers].flatMap(([owner, list]) => judgeNumbers(list, accounts.get(owner)!, settings.get(owner)!, now));
+    await saveFigures(trx, [...numbers].flatMap(([owner, list]) => list.map((number) => ({ number, account: accounts.get(owner)! }))), now);
+    const rested = await applyRests(trx, verdicts, now);
+    return { rested: rested.length, ended: ended.length };
+  });
+}
+
+export function createNumberHealthWorker(deps: Deps) {
+  return createBackgroundLoop({
+    name: 'number-health',
+    log: deps.log,
+    tickMs: JUDGE_EVERY_MS,
+    failure: { level: 'warn' },
+    round: async () => void (await judgeNumberHealth(deps.db, deps.clock.now())),
+  });
+}
