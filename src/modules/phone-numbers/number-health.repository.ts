@@ -1,7 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { Database, RestCode } from '../../db/schema.ts';
 import { insertAuditEvent } from '../audit/audit.repository.ts';
+import type { Principal } from '../auth/principal.ts';
+import { campaignVisibleTo } from '../campaigns/campaign-access.ts';
 import { ANSWERED_STATUSES, COUNTED_STATUSES, HEALTH_DEFAULTS, type Figures, type HealthSettings, type NumberFigures, type Verdict } from './number-health.rule.ts';
 
 /** All SQL of number health: its settings, the judgement's figures and rests, and the dialer's read. */
@@ -114,13 +116,14 @@ export async function applyRests(trx: Trx, verdicts: Verdict[], now: Date) {
 /**
  * Ends rests: those whose time is over (`ownerId` undefined), or every rest of an account (number
  * health switched off), or one number's. Calls before the end are not judged again. Audited as
- * `code`; a person's end is audited by the service, so `audit` false.
+ * `code`; a person's end is audited by the service, so `audit` false. An account's or a number's
+ * rest already over is left for the worker, which audits it as rest_over.
  */
 export async function endRests(trx: Trx, input: { now: Date; code: 'rest_over' | 'disabled' | 'manual'; ownerId?: number; phoneNumberId?: number; audit: boolean }) {
   const { rows } = await sql<{ phone_number_id: number; owner_id: number }>`
     UPDATE phone_number_health SET counted_since = least(rested_until, ${input.now}::timestamptz), rested_until = NULL, rest_code = NULL, rest_reason = NULL
      WHERE rested_until IS NOT NULL
-       ${input.ownerId === undefined && input.phoneNumberId === undefined ? sql`AND rested_until <= ${input.now}::timestamptz` : sql``}
+       ${input.ownerId === undefined && input.phoneNumberId === undefined ? sql`AND rested_until <= ${input.now}::timestamptz` : sql`AND rested_until > ${input.now}::timestamptz`}
        ${input.ownerId !== undefined ? sql`AND owner_id = ${input.ownerId}` : sql``}
        ${input.phoneNumberId !== undefined ? sql`AND phone_number_id = ${input.phoneNumberId}` : sql``}
     RETURNING phone_number_id, owner_id`.execute(trx);
@@ -166,3 +169,23 @@ export async function restedNumbersOf(trx: Trx, campaignIds: number[], now: Date
      WHERE p.campaign_id = ANY(${campaignIds}::bigint[]) AND h.rested_until > ${now}::timestamptz`.execute(trx);
   return new Map(rows.map((r) => [r.phone_number, { reason: r.rest_reason ?? 'rested', code: r.rest_code, answerRate: r.calls > 0 ? r.answered / r.calls : null }]));
 }
+
+/** The numbers the principal may see, newest first, each with its health row; and the count. */
+export async function listNumberHealth(db: Db, principal: Principal, filter: { skip: number; limit: number; campaignId?: number | undefined; id?: number }) {
+  const visible = campaignVisibleTo(principal, 'phone_numbers.campaign_id', 'phone_numbers.owner_id');
+  const where = (eb: ExpressionBuilder<Database, 'phone_numbers'>) =>
+    eb.and([visible(eb), ...(filter.campaignId !== undefined ? [eb('phone_numbers.campaign_id', '=', filter.campaignId)] : []), ...(filter.id !== undefined ? [eb('phone_numbers.id', '=', filter.id)] : [])]);
+  const data = await db.selectFrom('phone_numbers')
+    .leftJoin('campaigns', 'campaigns.id', 'phone_numbers.campaign_id')
+    .leftJoin('phone_number_health as h', 'h.phone_number_id', 'phone_numbers.id')
+    .select(['phone_numbers.id', 'phone_numbers.phone_number', 'phone_numbers.campaign_id', 'campaigns.title as campaign_title',
+      'h.calls', 'h.answered', 'h.short_calls', 'h.rested_until', 'h.rested_at', 'h.rest_code', 'h.rest_reason', 'h.judged_at'])
+    .where(where).orderBy('phone_numbers.id', 'desc').offset(filter.skip).limit(filter.limit).execute();
+  const { count } = await db.selectFrom('phone_numbers').select((eb) => eb.fn.countAll<number>().as('count')).where(where).executeTakeFirstOrThrow();
+  return { data, count: Number(count) };
+}
+
+/** The account's figures of its last judgement (every row of one judgement carries them). */
+export const latestAccountFigures = (db: Db, ownerId: number) =>
+  db.selectFrom('phone_number_health').select(['account_calls', 'account_answered', 'account_short_calls'])
+    .where('owner_id', '=', ownerId).where('judged_at', 'is not', null).orderBy('judged_at', 'desc').limit(1).executeTakeFirst();
