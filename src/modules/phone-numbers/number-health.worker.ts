@@ -1,15 +1,10 @@
 import { createBackgroundLoop } from '../../background-loop.ts';
 import type { Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
+import type { BackgroundWorker } from '../../workers.ts';
 import { judgeNumbers } from './number-health.rule.ts';
 import { applyRests, endRests, saveFigures, settingsOf, tryJudgeLock, windowFigures } from './number-health.repository.ts';
 
-/**
- * Judges every caller-ID number every few minutes: a spam label shows over hours and days, and a
- * rest lasts hours, so a round every 5 minutes is prompt enough and costs one statement of figures.
- * The judgement is written to phone_number_health, which every process's dialer reads.
- */
-const JUDGE_EVERY_MS = 300_000;
 
 /**
  * One round in one transaction, under the judgement's advisory lock (a process that finds it
@@ -30,11 +25,19 @@ export async function judgeNumberHealth(db: Db, now: Date): Promise<{ rested: nu
   });
 }
 
-export function createNumberHealthWorker(deps: Deps) {
+/**
+ * Judges every caller-ID number every NUMBER_HEALTH_EVERY_MS (5 minutes): a spam label shows over
+ * hours and days, and a rest lasts hours, so that is prompt enough for one statement of figures.
+ * The judgement is written to phone_number_health, which every process's dialer reads; a process
+ * with 0 never judges (its loop does nothing), another does.
+ */
+export function createNumberHealthWorker(deps: Deps): BackgroundWorker {
+  const every = deps.config.NUMBER_HEALTH_EVERY_MS;
+  if (every === 0) return { name: 'number-health', start() {}, stop: async () => {} };
   return createBackgroundLoop({
     name: 'number-health',
     log: deps.log,
-    tickMs: JUDGE_EVERY_MS,
+    tickMs: every,
     failure: { level: 'warn' },
     round: async () => void (await judgeNumberHealth(deps.db, deps.clock.now())),
   });
