@@ -12,6 +12,12 @@ import { sql, type Kysely } from 'kysely';
  *   rested_until when it chooses a caller ID, so a rest holds across processes. counted_since:
  *   calls before it are not judged again (set when a rest ends, so a rested number is judged on
  *   its calls after the rest, not rested again at once for the calls that rested it).
+ * - calls_from_number_cover_idx replaces calls_from_number_idx (same key, the dialer's daily caps
+ *   read it as before) and carries owner_id, status and call_duration, so a number's figures are an
+ *   index-only range of its window's calls. Measured on PostgreSQL 15, 2M calls in the window (20
+ *   accounts, 200 numbers), a loaded 2-core machine: a judgement took 21-32 s through the old index
+ *   (a heap fetch per call, 2M random pages) and 1.9-2.4 s with this one and JIT off. Building it
+ *   blocks writes to calls while it builds (about 3 s per million calls there).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -44,9 +50,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       rest_reason text
     )`.execute(db);
   await sql`CREATE INDEX phone_number_health_owner_idx ON phone_number_health (owner_id)`.execute(db);
+  await sql`CREATE INDEX calls_from_number_cover_idx ON calls (from_number, start_time) INCLUDE (owner_id, status, call_duration) WHERE call_type = 'outbound'`.execute(db);
+  await sql`DROP INDEX IF EXISTS calls_from_number_idx`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE INDEX IF NOT EXISTS calls_from_number_idx ON calls (from_number, start_time) WHERE call_type = 'outbound'`.execute(db);
+  await sql`DROP INDEX IF EXISTS calls_from_number_cover_idx`.execute(db);
   await sql`DROP TABLE IF EXISTS phone_number_health`.execute(db);
   await sql`DROP TABLE IF EXISTS number_health_settings`.execute(db);
 }

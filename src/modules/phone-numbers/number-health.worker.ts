@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { BackgroundWorker } from '../../workers.ts';
 import { judgeNumbers } from './number-health.rule.ts';
-import { applyRests, endRests, saveFigures, settingsOf, tryJudgeLock, windowFigures } from './number-health.repository.ts';
+import { applyRests, endRests, noJit, saveFigures, settingsOf, tryJudgeLock, windowFigures } from './number-health.repository.ts';
 
 
 /**
@@ -15,6 +15,7 @@ import { applyRests, endRests, saveFigures, settingsOf, tryJudgeLock, windowFigu
 export async function judgeNumberHealth(db: Db, now: Date): Promise<{ rested: number; ended: number } | null> {
   return db.transaction().execute(async (trx) => {
     if (!(await tryJudgeLock(trx))) return null;
+    await noJit(trx);
     const ended = await endRests(trx, { now, code: 'rest_over', audit: true });
     const { accounts, numbers } = await windowFigures(trx, now);
     const settings = await settingsOf(trx, [...accounts.keys()]);
