@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeNumberHealth } from '../src/modules/phone-numbers/number-health.worker.ts';
 import { dialerHarness, type DialerHarness } from './helpers/dialer-harness.ts';
-import { createSubUser } from './helpers/factories.ts';
+import { callAroundTheClock, createAccount, createSubUser } from './helpers/factories.ts';
 import { seed } from './helpers/seed.ts';
 
 /**
@@ -70,6 +70,21 @@ describe('number health', () => {
       expect(call.from_number).toBe(GOOD);
       expect(call.call_data.caller_id.reason).toBe('same area code as the contact (1 number(s) rested: answer rate 5% vs account 40%)');
     }
+    for (let i = 0; i < 5; i++) await h.advance(10 * 60_000);
+  });
+
+  it('rests a number for its own account only: another account with the same number calls from it as before', async () => {
+    const bob = await createAccount(h.t);
+    await callAroundTheClock(h.t.deps.db, bob.id);
+    const his = await h.campaign({ phones: [BAD], owner_id: bob.id, call_allowed_from_time: '00:00:00', call_allowed_to_time: '23:59:59' });
+    const [id] = await h.contacts(his, [nyNumber()], { owner_id: bob.id });
+    const [hers] = await h.contacts(campaign, [nyNumber()]);
+    await h.enqueue(his, bob.headers);
+    await h.enqueue(campaign);
+    // One round dials both campaigns: the rests it reads are alice's BAD, not bob's.
+    expect(await h.round()).toBe(2);
+    expect((await h.callsOf(id!))[0]).toMatchObject({ from_number: BAD, call_data: { caller_id: { reason: 'next in rotation' } } });
+    expect((await h.callsOf(hers!))[0].from_number).toBe(GOOD);
     for (let i = 0; i < 5; i++) await h.advance(10 * 60_000);
   });
 

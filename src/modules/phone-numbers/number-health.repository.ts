@@ -168,16 +168,23 @@ export interface RestedNumber {
 }
 
 /**
- * The dialer's read, once per round: the rested numbers of these campaigns, by number. Through
+ * The dialer's read, once per round: the rested numbers of these campaigns, per campaign and
+ * number (two accounts may hold the same number; each rests its own). Through
  * phone_numbers_campaign_idx and the health table's key: a few rows per campaign.
  */
-export async function restedNumbersOf(trx: Trx, campaignIds: number[], now: Date): Promise<Map<string, RestedNumber>> {
-  if (campaignIds.length === 0) return new Map();
-  const { rows } = await sql<{ phone_number: string; rest_reason: string | null; rest_code: RestCode; calls: number; answered: number }>`
-    SELECT p.phone_number, h.rest_reason, h.rest_code, h.calls, h.answered
+export async function restedNumbersOf(trx: Trx, campaignIds: number[], now: Date): Promise<Map<number, Map<string, RestedNumber>>> {
+  const byCampaign = new Map<number, Map<string, RestedNumber>>();
+  if (campaignIds.length === 0) return byCampaign;
+  const { rows } = await sql<{ campaign_id: number; phone_number: string; rest_reason: string | null; rest_code: RestCode; calls: number; answered: number }>`
+    SELECT p.campaign_id, p.phone_number, h.rest_reason, h.rest_code, h.calls, h.answered
       FROM phone_numbers p JOIN phone_number_health h ON h.phone_number_id = p.id
      WHERE p.campaign_id = ANY(${campaignIds}::bigint[]) AND h.rested_until > ${now}::timestamptz`.execute(trx);
-  return new Map(rows.map((r) => [r.phone_number, { reason: r.rest_reason ?? 'rested', code: r.rest_code, answerRate: r.calls > 0 ? r.answered / r.calls : null }]));
+  for (const r of rows) {
+    const id = Number(r.campaign_id);
+    if (!byCampaign.has(id)) byCampaign.set(id, new Map());
+    byCampaign.get(id)!.set(r.phone_number, { reason: r.rest_reason ?? 'rested', code: r.rest_code, answerRate: r.calls > 0 ? r.answered / r.calls : null });
+  }
+  return byCampaign;
 }
 
 /** The numbers the principal may see, newest first, each with its health row; and the count. */

@@ -82,7 +82,7 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const rested = await restedNumbersOf(trx, [...new Set(paced.kept.filter((c) => (c.campaign.phones ?? []).length > 0).map((c) => c.campaign.id))], startAt);
   const withCallerId: RoundPlan['chosen'] = [];
   for (const c of paced.kept) {
-    const callerId = chooseCallerId(c.campaign, c.contact, used, rested);
+    const callerId = chooseCallerId(c.campaign, c.contact, used, rested.get(c.campaign.id));
     // A campaign without a number calls from its route's own (recorded on the call, as the vendor will use it).
     if (callerId && callerId.number === null) {
       const routeFrom = (await providerFor(deps, c.route)).defaultFrom ?? null;
