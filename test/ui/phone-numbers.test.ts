@@ -4,7 +4,7 @@ import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserSc
 
 /**
  * Number health in Debian's Chromium: the Phone numbers page shows each number's answer rate
- * beside the account's and why a number rests; the owner ends a rest with one click.
+ * beside the account's and why a number rests; the owner ends a rest with one click and tunes the rule.
  */
 let s: BrowserScene;
 let rested: number;
@@ -42,6 +42,21 @@ describe.skipIf(!HAS_BROWSER)('phone numbers in the browser', () => {
     await row.getByText('Healthy').waitFor();
     await expect.poll(async () => (await s.t.request({ method: 'GET', url: '/api/v1/phone-numbers/health', headers: s.alice.headers })).json().data
       .find((n: { phone_number_id: number }) => n.phone_number_id === rested).state).toBe('healthy');
+    await page.close();
+  });
+
+  it('lets the owner change the rule, the answer-rate ratio in percent', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto('/phone-numbers');
+    const form = page.getByRole('form', { name: 'Number health settings' });
+    await expect.poll(() => form.getByRole('textbox', { name: /Answer rate under/ }).inputValue()).toBe('50%');
+    await form.getByRole('textbox', { name: /Answer rate under/ }).fill('40');
+    await form.getByRole('textbox', { name: 'Rest (hours)' }).fill('48');
+    await form.getByRole('button', { name: 'Save number health' }).click();
+    await page.getByText('Number health saved').waitFor();
+    await page.getByText(/is rested for 48 hours/).waitFor();
+    const saved = (await s.t.request({ method: 'GET', url: '/api/v1/phone-numbers/health-settings', headers: s.alice.headers })).json();
+    expect(saved).toMatchObject({ enabled: true, answer_rate_ratio: 0.4, rest_hours: 48, min_calls: 30 });
     await page.close();
   });
 });

@@ -3,6 +3,7 @@ import { Pagination, Stack, Text, Title } from '@mantine/core';
 import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { useSession } from './session/queries';
+import { HealthSettings } from './phone-numbers/HealthSettings';
 import { HealthTable, percent } from './phone-numbers/HealthTable';
 import { useNumberHealthPage, useNumberHealthSettings, useRestNumber } from './phone-numbers/queries';
 
@@ -45,6 +46,7 @@ export default function PhoneNumbers() {
       {account && <HealthTable rows={rows} account={account} f={f} busy={rest.isPending} onRest={owner ? (n, r) => rest.mutate({ id: n.phone_number_id, rest: r }) : undefined} />}
       {!list.isPending && rows.length === 0 && <Text c="dimmed">No phone numbers yet.</Text>}
       {total > PAGE && <Pagination total={Math.ceil(total / PAGE)} value={page} onChange={setPage} aria-label="Phone number pages" />}
+      {owner && <HealthSettings />}
     </Stack>
   );
 }

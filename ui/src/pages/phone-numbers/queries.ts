@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, must } from '../../api/client';
+import type { Body } from '../../api/types';
 
 /** Phone numbers' health (GET /api/v1/phone-numbers/health) and the owner's rest / end of rest. */
 
@@ -31,5 +32,18 @@ export function useRestNumber() {
       ? must(api.POST('/api/v1/phone-numbers/{id}/rest', { params: { path: { id } } }))
       : must(api.POST('/api/v1/phone-numbers/{id}/unrest', { params: { path: { id } } }))),
     onSuccess: () => void client.invalidateQueries({ queryKey: phoneNumberKeys.health }),
+  });
+}
+
+/** Saves the owner's rule (a partial update; the API answers the whole rule). */
+export function useSaveNumberHealthSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_phone_number_health_settings'>) => must(api.PUT('/api/v1/phone-numbers/health-settings', { body })),
+    onSuccess: (saved) => {
+      client.setQueryData(phoneNumberKeys.settings, saved);
+      // Switching it off ends every rest.
+      void client.invalidateQueries({ queryKey: phoneNumberKeys.health });
+    },
   });
 }
