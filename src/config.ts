@@ -44,6 +44,7 @@ const ConfigSchema = Type.Object({
   SIM_TIME_SCALE: Type.Number({ exclusiveMinimum: 0, default: 1, description: 'simulator speed: 60 makes a one-minute call last one second' }),
   SIM_SEED: Type.Integer({ default: 42, description: 'seed of the simulator\'s outcomes' }),
   DIALER_TICK_MS: Type.Integer({ minimum: 10, default: 1000, description: 'how often workers look for due work besides NOTIFY wake-ups' }),
+  NUMBER_HEALTH_EVERY_MS: Type.Integer({ minimum: 0, maximum: 86_400_000, default: 300_000, description: 'how often this process judges the caller-ID numbers\' health (docs/number-health.md); 0 = never here (another process does; one judging process is enough)' }),
   LIVE_EVENTS_KEEP_MS: Type.Integer({ minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'how long the live stream\'s events are kept for a browser that resumes (GET /api/v1/live/events)' }),
   PRIVACY_PURGE_EVERY_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 3_600_000, description: 'how often the retention job empties personal data past its account\'s (or campaign\'s) retention_days' }),
   // Post-call webhooks and extraction

@@ -7,6 +7,7 @@ import { createWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { createTextSenderWorker } from './modules/messaging/text-sender.worker.ts';
 import { createLivePruneWorker } from './modules/live/live-prune.worker.ts';
 import { createRetentionWorker } from './modules/privacy/retention/retention.worker.ts';
+import { createNumberHealthWorker } from './modules/phone-numbers/number-health.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -24,7 +25,10 @@ export interface BackgroundWorker {
  */
 export function createWorkers(deps: Deps): BackgroundWorker[] {
   // The analytics worker folds finished days into the rollup (reports stay exact without it, only slower).
-  return [createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps), createAnalyticsWorker(deps), createLivePruneWorker(deps), createRetentionWorker(deps)];
+  return [
+    createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps),
+    createAnalyticsWorker(deps), createLivePruneWorker(deps), createNumberHealthWorker(deps), createRetentionWorker(deps),
+  ];
 }
 
 export function startWorkers(deps: Deps): { workers: BackgroundWorker[]; stop(): Promise<void> } {

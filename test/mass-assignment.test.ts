@@ -148,7 +148,7 @@ describe('mass assignment', () => {
 
   it('keeps another account\'s rows out of reach: the victim sees nothing new', async () => {
     const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE owner_id = ${victim.id}`.execute(t.deps.db)).rows[0]!.n);
-    for (const table of ['campaigns', 'contacts', 'phone_numbers', 'sub_users', 'contact_integrations', 'webhook_integrations', 'api_keys', 'calls', 'import_tasks', 'message_jobs', 'campaign_messaging', 'campaign_protection']) {
+    for (const table of ['campaigns', 'contacts', 'phone_numbers', 'sub_users', 'contact_integrations', 'webhook_integrations', 'api_keys', 'calls', 'import_tasks', 'message_jobs', 'campaign_messaging', 'campaign_protection', 'number_health_settings']) {
       expect(await count(table), table).toBe(table === 'campaigns' || table === 'api_keys' ? 1 : 0);
     }
   });

@@ -449,6 +449,29 @@ describe('phone numbers', () => {
   });
 });
 
+describe('number health', () => {
+  it('lists to bob and the sub-user only the numbers they may see, and lets neither rest nor unrest alice\'s', async () => {
+    const healthIds = (body: { data: { phone_number_id: number }[] }) => body.data.map((n) => n.phone_number_id).sort((a, b) => a - b);
+    expect(healthIds(await ok('bob', 'GET', '/api/v1/phone-numbers/health?limit=1000'))).toEqual([bobs.phoneNumber]);
+    expect(await ok('bob', 'GET', `/api/v1/phone-numbers/health?campaign_id=${granted.campaign}`)).toMatchObject({ data: [], count: 0 });
+    expect(healthIds(await ok('sub', 'GET', '/api/v1/phone-numbers/health?limit=1000'))).toEqual([granted.phoneNumber]);
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'POST', `/api/v1/phone-numbers/${f.phoneNumber}/rest`);
+      await expectForbidden('bob', 'POST', `/api/v1/phone-numbers/${f.phoneNumber}/unrest`);
+      await expectForbidden('sub', 'POST', `/api/v1/phone-numbers/${f.phoneNumber}/rest`);
+      await expectForbidden('sub', 'POST', `/api/v1/phone-numbers/${f.phoneNumber}/unrest`);
+    }
+    expect((await ok('alice', 'GET', '/api/v1/phone-numbers/health?limit=1000')).data.every((n: { state: string }) => n.state !== 'rested')).toBe(true);
+  });
+
+  it('keeps the rule to its account: bob reads and changes only his own, the sub-user reads it but may not change it', async () => {
+    expect((await ok('bob', 'PUT', '/api/v1/phone-numbers/health-settings', { rest_hours: 12 })).rest_hours).toBe(12);
+    expect((await ok('alice', 'GET', '/api/v1/phone-numbers/health-settings')).rest_hours).toBe(24);
+    expect((await ok('sub', 'GET', '/api/v1/phone-numbers/health-settings')).rest_hours).toBe(24);
+    await expectForbidden('sub', 'PUT', '/api/v1/phone-numbers/health-settings', { rest_hours: 1 });
+  });
+});
+
 describe('bulk import tasks', () => {
   it('gives bob 403 on alice\'s tasks and never lists them', async () => {
     for (const f of [granted, ungranted]) await expectForbidden('bob', 'GET', `/api/v1/contacts/bulk/${f.importTask}`);

@@ -31,6 +31,7 @@ import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 import * as callsStatusOrder from './migrations/0033_calls_status_order.ts';
 import * as liveEvents from './migrations/0034_live_events.ts';
 import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
+import * as numberHealth from './migrations/0036_number_health.ts';
 import * as privacyRetention from './migrations/0038_privacy_retention.ts';
 
 /**
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0033_calls_status_order': callsStatusOrder,
   '0034_live_events': liveEvents,
   '0035_campaign_breaker': campaignBreaker,
+  '0036_number_health': numberHealth,
   '0038_privacy_retention': privacyRetention,
 };
 

@@ -40,6 +40,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/messages/draft': 'writes nothing: composes a text and answers it (message-draft.service.ts)',
   'post /api/v1/calls/{id}/transfer': 'an operator\'s transfer of a live call: phone_number read by name; writes only call_data.operator, built by the service (call-controls.repository.ts markOperatorAct)',
   'post /api/v1/calls/{id}/whisper': 'an operator\'s whisper: message read by name; appends one element to call_data.whispers, built by the service (call-controls.repository.ts addWhisper)',
+  'put /api/v1/phone-numbers/health-settings': 'upserts the caller\'s own number_health_settings row (keyed by the account, no row id for the row check) from its seven named fields (number-health.repository.ts saveHealthSettings); owner_id from the principal',
   'put /api/v1/campaigns/{id}/protection': 'upserts the campaign\'s campaign_protection row (keyed by campaign_id, no row id for the row check) from its four named fields, owner_id from the campaign; planted columns are checked in src/modules/breaker/protection.test.ts',
   'put /api/v1/campaigns/{id}/messaging': 'upserts the campaign\'s campaign_messaging row (keyed by campaign_id, no row id for the row check) from its thirteen named fields, owner_id from the campaign; planted columns are checked in src/modules/messaging/messaging-settings.test.ts',
   'post /api/v1/suppressions/import/csv': 'multipart: only the file is read (its phone_number, reason and expires_at columns)',

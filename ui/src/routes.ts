@@ -25,6 +25,7 @@ export const ROUTES = [
   { paths: ['/analytics'], load: () => import('./pages/Analytics'), nav: { label: 'Analytics' } },
   { paths: ['/integrations'], load: () => import('./pages/Integrations'), nav: { label: 'Integrations' } },
   { paths: ['/assistants'], load: () => import('./pages/Assistants'), nav: { label: 'Assistants' } },
+  { paths: ['/phone-numbers'], load: () => import('./pages/PhoneNumbers'), nav: { label: 'Phone numbers' } },
   { paths: ['/voice-connections'], load: () => import('./pages/VoiceConnections'), nav: { label: 'Voice connections', ownersOnly: true } },
   { paths: ['/compliance', '/compliance/settings', '/compliance/audit'], load: () => import('./pages/Compliance'), nav: { label: 'Compliance' } },
   { paths: ['/account', '/api-keys', '/sub-users'], load: () => import('./pages/Profile'), nav: { label: 'Profile' } },

@@ -29,6 +29,9 @@ export const AUDIT_KIND_DOCS = {
   'message.manual_queued': 'an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)',
   'call.ended_by_operator': 'an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider',
   'call.transferred_by_operator': 'an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number',
+  'phone_number.rested': 'a caller-ID number was rested: the dialer passes it over until rested_until (number health, GET /api/v1/phone-numbers/health); subject: the phone number; actor: number health for an automatic rest (details: code answer_rate or short_calls, reason, the figures, rested_until), or the owner who rested it by hand (code manual)',
+  'phone_number.unrested': 'a caller-ID number\'s rest ended: its time was over (actor: number health, details: code rest_over), the owner ended it by hand (code manual), or number health was switched off (code disabled); subject: the phone number',
+  'account.number_health_changed': 'the account\'s number-health rule changed (PUT /api/v1/phone-numbers/health-settings); details: changed (the field names), from, to',
   'call.whispered': 'an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call\'s call_data.whispers, not in the audit trail)',
   'privacy.retention_changed': 'the account\'s retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign\'s (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)',
   'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
@@ -41,7 +44,7 @@ export const AUDIT_KINDS = Object.keys(AUDIT_KIND_DOCS) as AuditKind[];
 export const AuditKindSchema = StringEnum(AUDIT_KINDS as [AuditKind, ...AuditKind[]], { description: 'what happened (see the operation\'s description)' });
 
 /** What an event is about; subject_id is that row's id (the account's own id for account). */
-export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call'] as const;
+export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call', 'phone_number'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const SubjectTypeSchema = StringEnum(SUBJECT_TYPES);
 

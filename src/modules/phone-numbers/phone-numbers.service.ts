@@ -7,7 +7,7 @@ import * as repo from './phone-numbers.repository.ts';
 import type { PhoneNumberCreate, PhoneNumberListQuery, PhoneNumberUpdate } from './phone-numbers.schemas.ts';
 
 /** Numbers are account settings: only the account owner changes them. */
-function ownerOnly(principal: Principal) {
+export function ownerOnly(principal: Principal) {
   if (principal.kind !== 'user') throw forbidden();
   return principal;
 }
@@ -24,7 +24,7 @@ async function guardDuplicate<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** 404 for an unknown id, 403 for a number of another account or (for a sub-user) of a campaign not granted. */
-async function requireVisible(db: Db, principal: Principal, id: number) {
+export async function requireVisible(db: Db, principal: Principal, id: number) {
   const row = await repo.findPhoneNumber(db, id);
   if (!row) throw notFound('Phone number');
   if (row.owner_id !== principal.ownerId) throw forbidden();

@@ -680,6 +680,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/phone-numbers/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each caller-ID number's health
+         * @description Newest number first, with its figures of the last judgement beside the account's, and its rest if one holds. The owner sees every number of the account; a sub-user sees the numbers of the campaigns granted to it (and the account's figures). Number health: every 5 minutes, for each caller-ID number of the account (phone_numbers), the outbound calls from it that started in the last window_days (and since its last rest ended) are counted: calls that reached the network (finished, terminated, silence, busy_or_rejected, rejected, unavailable, voicemail; failed, invalid number and insufficient funds are a broken setup, not how people see the number), answered ones (finished, terminated, silence: someone picked up) and short ones (answered, under short_call_seconds of conversation: people who hang up at once). The account's figures are all its outbound calls of the window. A number with at least min_calls calls whose answer rate is under answer_rate_ratio × the account's, or whose short-call rate (of its answered calls) is at least short_call_ratio × the account's and 10 points above it, is rested for rest_hours: the dialer passes it over when it chooses a campaign's caller ID, and the call's call_data.caller_id.reason says so (e.g. "same area code as the contact (1 number(s) rested: answer rate 4% vs account 31%)"). When every number of a campaign is rested the campaign still calls, from the least bad one (the highest answer rate), and the reason says that too. A number alone in its account is its average and never rests. When a rest ends, the number is judged afresh on its calls after it. Each rest and its end are audited (phone_number.rested, phone_number.unrested).
+         */
+        get: operations["list_phone_number_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone-numbers/health-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's number-health rule
+         * @description An account that never saved any answers the defaults, with updated_at null. Owner and sub-users may read it. Number health: every 5 minutes, for each caller-ID number of the account (phone_numbers), the outbound calls from it that started in the last window_days (and since its last rest ended) are counted: calls that reached the network (finished, terminated, silence, busy_or_rejected, rejected, unavailable, voicemail; failed, invalid number and insufficient funds are a broken setup, not how people see the number), answered ones (finished, terminated, silence: someone picked up) and short ones (answered, under short_call_seconds of conversation: people who hang up at once). The account's figures are all its outbound calls of the window. A number with at least min_calls calls whose answer rate is under answer_rate_ratio × the account's, or whose short-call rate (of its answered calls) is at least short_call_ratio × the account's and 10 points above it, is rested for rest_hours: the dialer passes it over when it chooses a campaign's caller ID, and the call's call_data.caller_id.reason says so (e.g. "same area code as the contact (1 number(s) rested: answer rate 4% vs account 31%)"). When every number of a campaign is rested the campaign still calls, from the least bad one (the highest answer rate), and the reason says that too. A number alone in its account is its average and never rests. When a rest ends, the number is judged afresh on its calls after it. Each rest and its end are audited (phone_number.rested, phone_number.unrested).
+         */
+        get: operations["read_phone_number_health_settings"];
+        /**
+         * Change the account's number-health rule
+         * @description Partial update: the fields present change, the others keep their value (the defaults before the first save); the answer is the whole rule. Owner only (a sub-user gets 403). Out-of-range values are 422 naming the field. Changes are audited (account.number_health_changed) and apply from the next judgement (within 5 minutes); a rest already made keeps its end, except that switching the rule off ends every rest at once. Number health: every 5 minutes, for each caller-ID number of the account (phone_numbers), the outbound calls from it that started in the last window_days (and since its last rest ended) are counted: calls that reached the network (finished, terminated, silence, busy_or_rejected, rejected, unavailable, voicemail; failed, invalid number and insufficient funds are a broken setup, not how people see the number), answered ones (finished, terminated, silence: someone picked up) and short ones (answered, under short_call_seconds of conversation: people who hang up at once). The account's figures are all its outbound calls of the window. A number with at least min_calls calls whose answer rate is under answer_rate_ratio × the account's, or whose short-call rate (of its answered calls) is at least short_call_ratio × the account's and 10 points above it, is rested for rest_hours: the dialer passes it over when it chooses a campaign's caller ID, and the call's call_data.caller_id.reason says so (e.g. "same area code as the contact (1 number(s) rested: answer rate 4% vs account 31%)"). When every number of a campaign is rested the campaign still calls, from the least bad one (the highest answer rate), and the reason says that too. A number alone in its account is its average and never rests. When a rest ends, the number is judged afresh on its calls after it. Each rest and its end are audited (phone_number.rested, phone_number.unrested).
+         */
+        put: operations["update_phone_number_health_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone-numbers/{id}/rest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rest a number by hand
+         * @description The dialer passes the number over for rest_hours (the account's rule) from now, as for an automatic rest (rest_code manual); resting a rested number sets a new end. Owner only (a sub-user gets 403; another account's number is 403, an unknown id 404). Audited (phone_number.rested).
+         */
+        post: operations["rest_phone_number"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/phone-numbers/{id}/unrest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a number's rest
+         * @description The number is back in rotation at once; it is judged afresh on its calls from now (the calls that rested it are not counted again). A number not rested is left as it is. Owner only, as rest_phone_number. Audited (phone_number.unrested) when a rest ended.
+         */
+        post: operations["unrest_phone_number"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/phone-numbers/{id}": {
         parameters: {
             query?: never;
@@ -1514,6 +1598,9 @@ export interface paths {
          *     - `message.manual_queued`: an operator queued a text by hand (POST /api/v1/messages/); subject: the message job; details: contact_id, campaign_id and characters (the length; the words are not recorded)
          *     - `call.ended_by_operator`: an operator ended a call in progress (POST /api/v1/calls/{id}/end); subject: the call; details: campaign_id, provider
          *     - `call.transferred_by_operator`: an operator transferred a call in progress to a person (POST /api/v1/calls/{id}/transfer); subject: the call; details: campaign_id, provider, phone_number
+         *     - `phone_number.rested`: a caller-ID number was rested: the dialer passes it over until rested_until (number health, GET /api/v1/phone-numbers/health); subject: the phone number; actor: number health for an automatic rest (details: code answer_rate or short_calls, reason, the figures, rested_until), or the owner who rested it by hand (code manual)
+         *     - `phone_number.unrested`: a caller-ID number's rest ended: its time was over (actor: number health, details: code rest_over), the owner ended it by hand (code manual), or number health was switched off (code disabled); subject: the phone number
+         *     - `account.number_health_changed`: the account's number-health rule changed (PUT /api/v1/phone-numbers/health-settings); details: changed (the field names), from, to
          *     - `call.whispered`: an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call's call_data.whispers, not in the audit trail)
          */
         get: operations["list_audit_events"];
@@ -6114,6 +6201,561 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_phone_number_health: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+                /** @description only numbers assigned to this campaign (a campaign you cannot see matches nothing) */
+                campaign_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's figures of the last judgement (all its outbound calls of the window); zeros before the first. */
+                        account: {
+                            /** @description outbound calls of the window that reached the network */
+                            calls: number;
+                            /** @description of them, answered (finished, terminated, silence) */
+                            answered: number;
+                            /** @description of the answered, shorter than short_call_seconds */
+                            short_calls: number;
+                            /** @description answered / calls; null without calls */
+                            answer_rate: number | null;
+                            /** @description short_calls / answered; null without answered calls */
+                            short_call_rate: number | null;
+                        };
+                        data: {
+                            phone_number_id: number;
+                            /** @description E.164 */
+                            phone_number: string;
+                            campaign_id: number | null;
+                            campaign_title: string | null;
+                            /** @description outbound calls of the window that reached the network */
+                            calls: number;
+                            /** @description of them, answered (finished, terminated, silence) */
+                            answered: number;
+                            /** @description of the answered, shorter than short_call_seconds */
+                            short_calls: number;
+                            /** @description answered / calls; null without calls */
+                            answer_rate: number | null;
+                            /** @description short_calls / answered; null without answered calls */
+                            short_call_rate: number | null;
+                            /**
+                             * @description rested: the dialer passes it over until rested_until; not_judged: the worker has not counted its calls yet
+                             * @enum {string}
+                             */
+                            state: "healthy" | "rested" | "not_judged";
+                            /**
+                             * Format: date-time
+                             * @description while rested, when the rest ends; null otherwise
+                             */
+                            rested_until: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the current rest began; null when not rested
+                             */
+                            rested_at: string | null;
+                            /**
+                             * @description why it is rested: answer_rate, short_calls (number health), manual (the owner)
+                             * @enum {string|null}
+                             */
+                            rest_code: "answer_rate" | "short_calls" | "manual" | null;
+                            /** @description the same for people, e.g. "answer rate 4% vs account 31%"; never parse it */
+                            rest_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when its figures were last counted
+                             */
+                            judged_at: string | null;
+                        }[];
+                        /** @description total number of matches, not the page size */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_phone_number_health_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description rest numbers automatically (default true); switching it off ends every automatic and manual rest of the account */
+                        enabled: boolean;
+                        /** @description the days of calls judged (default 3, from 1 to 30) */
+                        window_days: number;
+                        /** @description calls from a number in the window before it is judged at all (default 30, from 5) */
+                        min_calls: number;
+                        /** @description a number is rested when its answer rate is under this fraction of the account's (default 0.5: half) */
+                        answer_rate_ratio: number;
+                        /** @description an answered call under this many seconds of conversation is short (default 10) */
+                        short_call_seconds: number;
+                        /** @description a number is rested when its short-call rate is at least this many times the account's and 10 points above it (default 2) */
+                        short_call_ratio: number;
+                        /** @description how long a rest lasts, in hours (default 24, up to 720) */
+                        rest_hours: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_phone_number_health_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every field optional; omitted = unchanged. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description rest numbers automatically (default true); switching it off ends every automatic and manual rest of the account */
+                    enabled?: boolean;
+                    /** @description the days of calls judged (default 3, from 1 to 30) */
+                    window_days?: number;
+                    /** @description calls from a number in the window before it is judged at all (default 30, from 5) */
+                    min_calls?: number;
+                    /** @description a number is rested when its answer rate is under this fraction of the account's (default 0.5: half) */
+                    answer_rate_ratio?: number;
+                    /** @description an answered call under this many seconds of conversation is short (default 10) */
+                    short_call_seconds?: number;
+                    /** @description a number is rested when its short-call rate is at least this many times the account's and 10 points above it (default 2) */
+                    short_call_ratio?: number;
+                    /** @description how long a rest lasts, in hours (default 24, up to 720) */
+                    rest_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description rest numbers automatically (default true); switching it off ends every automatic and manual rest of the account */
+                        enabled: boolean;
+                        /** @description the days of calls judged (default 3, from 1 to 30) */
+                        window_days: number;
+                        /** @description calls from a number in the window before it is judged at all (default 30, from 5) */
+                        min_calls: number;
+                        /** @description a number is rested when its answer rate is under this fraction of the account's (default 0.5: half) */
+                        answer_rate_ratio: number;
+                        /** @description an answered call under this many seconds of conversation is short (default 10) */
+                        short_call_seconds: number;
+                        /** @description a number is rested when its short-call rate is at least this many times the account's and 10 points above it (default 2) */
+                        short_call_ratio: number;
+                        /** @description how long a rest lasts, in hours (default 24, up to 720) */
+                        rest_hours: number;
+                        /**
+                         * Format: date-time
+                         * @description when they were last saved; null: never, these are the defaults
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    rest_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        phone_number_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        campaign_id: number | null;
+                        campaign_title: string | null;
+                        /** @description outbound calls of the window that reached the network */
+                        calls: number;
+                        /** @description of them, answered (finished, terminated, silence) */
+                        answered: number;
+                        /** @description of the answered, shorter than short_call_seconds */
+                        short_calls: number;
+                        /** @description answered / calls; null without calls */
+                        answer_rate: number | null;
+                        /** @description short_calls / answered; null without answered calls */
+                        short_call_rate: number | null;
+                        /**
+                         * @description rested: the dialer passes it over until rested_until; not_judged: the worker has not counted its calls yet
+                         * @enum {string}
+                         */
+                        state: "healthy" | "rested" | "not_judged";
+                        /**
+                         * Format: date-time
+                         * @description while rested, when the rest ends; null otherwise
+                         */
+                        rested_until: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the current rest began; null when not rested
+                         */
+                        rested_at: string | null;
+                        /**
+                         * @description why it is rested: answer_rate, short_calls (number health), manual (the owner)
+                         * @enum {string|null}
+                         */
+                        rest_code: "answer_rate" | "short_calls" | "manual" | null;
+                        /** @description the same for people, e.g. "answer rate 4% vs account 31%"; never parse it */
+                        rest_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when its figures were last counted
+                         */
+                        judged_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    unrest_phone_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        phone_number_id: number;
+                        /** @description E.164 */
+                        phone_number: string;
+                        campaign_id: number | null;
+                        campaign_title: string | null;
+                        /** @description outbound calls of the window that reached the network */
+                        calls: number;
+                        /** @description of them, answered (finished, terminated, silence) */
+                        answered: number;
+                        /** @description of the answered, shorter than short_call_seconds */
+                        short_calls: number;
+                        /** @description answered / calls; null without calls */
+                        answer_rate: number | null;
+                        /** @description short_calls / answered; null without answered calls */
+                        short_call_rate: number | null;
+                        /**
+                         * @description rested: the dialer passes it over until rested_until; not_judged: the worker has not counted its calls yet
+                         * @enum {string}
+                         */
+                        state: "healthy" | "rested" | "not_judged";
+                        /**
+                         * Format: date-time
+                         * @description while rested, when the rest ends; null otherwise
+                         */
+                        rested_until: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the current rest began; null when not rested
+                         */
+                        rested_at: string | null;
+                        /**
+                         * @description why it is rested: answer_rate, short_calls (number health), manual (the owner)
+                         * @enum {string|null}
+                         */
+                        rest_code: "answer_rate" | "short_calls" | "manual" | null;
+                        /** @description the same for people, e.g. "answer rate 4% vs account 31%"; never parse it */
+                        rest_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when its figures were last counted
+                         */
+                        judged_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11836,7 +12478,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered")[];
                 skip?: number;
                 limit?: number;
             };
@@ -11859,7 +12501,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -11876,7 +12518,7 @@ export interface operations {
                             };
                             subject: {
                                 /** @enum {string} */
-                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job" | "call";
+                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job" | "call" | "phone_number";
                                 /** @description the id of the row the event is about; it may since have been deleted */
                                 id: number | null;
                             };

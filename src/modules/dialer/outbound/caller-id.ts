@@ -2,12 +2,14 @@ import { sql, type Transaction } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Database } from '../../../db/schema.ts';
 import type { DialCampaign } from './concurrency-locks.ts';
+import type { RestedNumber } from '../../phone-numbers/number-health.repository.ts';
 
 /**
  * Which of a campaign's numbers a call goes out from (local presence): the number that best
  * matches the contact, same area code first, then same country, else the next in rotation; a
  * number at its daily cap (outbound calls in the last 24 hours) is passed over, so volume is
- * spread and no number is flagged as spam. The choice and why are recorded on the call.
+ * spread and no number is flagged as spam; a number rested by number health is passed over too.
+ * The choice and why are recorded on the call.
  */
 export interface CallerId {
   number: string | null;
@@ -53,16 +55,26 @@ export async function callsFromToday(trx: Transaction<Database>, campaigns: Dial
 
 /**
  * The number for this contact's call, or null when every number of the campaign is at its daily
- * cap. `used` counts calls per number (the last 24 hours'); the choice is added to it.
+ * cap. `used` counts calls per number (the last 24 hours'); the choice is added to it. `rested`
+ * (number health, modules/phone-numbers/number-health.rule.ts) are passed over while another
+ * number is open; when every open number is rested the campaign still calls, from the least bad
+ * (highest answer rate): holding a running campaign for a day would surprise its operator more
+ * than a weaker number does, and the reason says so.
  */
-export function chooseCallerId(campaign: DialCampaign, contact: { id: number; phone_number: string; calls_attempts: number }, used: Map<string, number>): CallerId | null {
+export function chooseCallerId(
+  campaign: DialCampaign,
+  contact: { id: number; phone_number: string; calls_attempts: number },
+  used: Map<string, number>,
+  rested: Map<string, RestedNumber> = new Map(),
+): CallerId | null {
   const phones = campaign.phones ?? [];
   if (phones.length === 0) return { number: campaign.campaign_phone, reason: campaign.campaign_phone ? "the campaign's number" : 'no campaign number (the route\'s default)' };
-  const open = phones.filter((p, i) => {
+  const uncapped = phones.filter((p, i) => {
     const cap = campaign.phone_caps?.[i];
     return cap == null || (used.get(p) ?? 0) < cap;
   });
-  if (open.length === 0) return null;
+  if (uncapped.length === 0) return null;
+  const { open, note } = passOverRested(uncapped, rested);
   const rotation = contact.id + contact.calls_attempts;
   let tier = open;
   let reason = 'next in rotation';
@@ -74,7 +86,21 @@ export function chooseCallerId(campaign: DialCampaign, contact: { id: number; ph
     else if (country.length > 0 && country.length < open.length) [tier, reason] = [country, 'same country as the contact'];
   }
   const number = tier[rotation % tier.length]!;
-  if (open.length < phones.length) reason += ` (${phones.length - open.length} number(s) at their daily cap)`;
+  if (uncapped.length < phones.length) reason += ` (${phones.length - uncapped.length} number(s) at their daily cap)`;
+  if (note) reason += ` (${note})`;
   used.set(number, (used.get(number) ?? 0) + 1);
   return { number, reason };
+}
+
+/** The numbers to choose among once the rested ones are passed over, and what the reason adds. */
+function passOverRested(numbers: string[], rested: Map<string, RestedNumber>): { open: string[]; note: string | null } {
+  const resting = numbers.filter((p) => rested.has(p));
+  if (resting.length === 0) return { open: numbers, note: null };
+  const why = (p: string) => rested.get(p)!.reason;
+  const open = numbers.filter((p) => !rested.has(p));
+  if (open.length > 0) return { open, note: `${resting.length} number(s) rested: ${resting.map(why).join('; ')}` };
+  const rate = (p: string) => rested.get(p)!.answerRate ?? 0;
+  const best = Math.max(...resting.map(rate));
+  const least = resting.filter((p) => rate(p) === best);
+  return { open: least, note: `every number rested; calling from the least bad: ${why(least[0]!)}` };
 }

@@ -14,12 +14,14 @@ import { providerFor } from '../../../voice/registry.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { capVerdicts, suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
+import { restedNumbersOf } from '../../phone-numbers/number-health.repository.ts';
 
 /**
  * A dialling round's decisions, taken in its transaction and written by round-writer.ts. Each
  * step decides for the contacts the steps before it kept: the claim, the campaign's state, the
  * law (do-not-call list), the calling window (schedule, contact's zones, quiet hours), usage and
- * concurrency limits, the frequency caps, the vendor routes' pacing, the caller id. A contact a
+ * concurrency limits, the frequency caps, the vendor routes' pacing, the caller id (daily caps,
+ * number health's rests). A contact a
  * step holds back gets its next step (`moves`, or `deferrals` when its status stays).
  *
  * Lock order (docs/dialer.md): the caller holds the service-wide cap lock if any; the claim locks
@@ -76,9 +78,11 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   chosen = await capStep(trx, chosen, compliance, startAt, moves);
   const paced = await paceByRoute(trx, deps, chosen, startAt);
   const used = await callsFromToday(trx, [...campaigns.values()], startAt);
+  // Number health's rests, written by any process's worker: one read per round, only for campaigns with numbers.
+  const rested = await restedNumbersOf(trx, [...new Set(paced.kept.filter((c) => (c.campaign.phones ?? []).length > 0).map((c) => c.campaign.id))], startAt);
   const withCallerId: RoundPlan['chosen'] = [];
   for (const c of paced.kept) {
-    const callerId = chooseCallerId(c.campaign, c.contact, used);
+    const callerId = chooseCallerId(c.campaign, c.contact, used, rested.get(c.campaign.id));
     // A campaign without a number calls from its route's own (recorded on the call, as the vendor will use it).
     if (callerId && callerId.number === null) {
       const routeFrom = (await providerFor(deps, c.route)).defaultFrom ?? null;
