@@ -31,6 +31,7 @@ import * as messagesTextSearch from './migrations/0032_messages_text_search.ts';
 import * as callsStatusOrder from './migrations/0033_calls_status_order.ts';
 import * as liveEvents from './migrations/0034_live_events.ts';
 import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
+import * as accountCapacity from './migrations/0037_account_capacity.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0033_calls_status_order': callsStatusOrder,
   '0034_live_events': liveEvents,
   '0035_campaign_breaker': campaignBreaker,
+  '0037_account_capacity': accountCapacity,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -4,6 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import { conflict } from '../../../http/errors.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
+import { lockAccountCapacity } from '../account-capacity.ts';
 
 export interface InboundCampaign {
   id: number;
@@ -15,7 +16,8 @@ export interface InboundCampaign {
  * Records an inbound call to one of a campaign's numbers: finds the caller among the
  * campaign's contacts (or creates it) and writes the call with call_type inbound. The contact
  * is `in progress` during the call (one with do_not_disturb or paused keeps it). 409 when that
- * caller is already in a call with this account.
+ * caller is already in a call with this account. The account's concurrency cap never refuses it
+ * (account-capacity.ts): it uses the capacity kept for inbound first.
  */
 export async function recordInboundCall(deps: Deps, input: {
   campaign: InboundCampaign;
@@ -44,6 +46,10 @@ export async function recordInboundCall(deps: Deps, input: {
     } else if (contact.status === 'in progress') {
       throw conflict('This caller is already in a call');
     }
+    // Never refused for the account's cap: an inbound call takes the reserve, then any room. It is
+    // written under the account's lock (when capped) so a round counting the account's calls sees
+    // it or waits for it (lock order: the contact row, the account lock, the call row).
+    await lockAccountCapacity(trx, [campaign.owner_id]);
     const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
     const call = await sql<{ id: number; start_time: Date }>`
       INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)

@@ -14,6 +14,7 @@ import { providerFor } from '../../../voice/registry.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { capVerdicts, suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
+import { accountBusyReason, lockAccountCapacity, outboundRoom } from '../account-capacity.ts';
 
 /**
  * A dialling round's decisions, taken in its transaction and written by round-writer.ts. Each
@@ -23,8 +24,9 @@ import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
  * step holds back gets its next step (`moves`, or `deferrals` when its status stays).
  *
  * Lock order (docs/dialer.md): the caller holds the service-wide cap lock if any; the claim locks
- * the contacts (SKIP LOCKED), then the campaign locks, the number locks of the caps, the vendor
- * route rows. Reads need no other lock.
+ * the contacts (SKIP LOCKED), then the campaign locks, the number locks of the caps, the capped
+ * accounts' locks (waited, in owner order: account-capacity.ts), the vendor route rows. Reads need
+ * no other lock.
  */
 
 type Trx = Transaction<Database>;
@@ -74,6 +76,8 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const inWindow = await windowStep(open, campaigns, compliance, startAt, moves);
   let chosen = await limitStep(trx, deps.config.VOICE_PROVIDER, inWindow, campaigns, input.globalRoom, startAt);
   chosen = await capStep(trx, chosen, compliance, startAt, moves);
+  const held: RoundPlan['deferrals'] = [];
+  chosen = await accountStep(trx, chosen, held);
   const paced = await paceByRoute(trx, deps, chosen, startAt);
   const used = await callsFromToday(trx, [...campaigns.values()], startAt);
   const withCallerId: RoundPlan['chosen'] = [];
@@ -87,7 +91,7 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
     if (callerId) withCallerId.push({ ...c, callerId });
     else moves.push({ id: c.contact.id, status: 'call_scheduled', at: new Date(startAt.getTime() + CALLER_ID_CAP_RETRY_MS), next: { code: 'caller_id_cap', reason: 'every number of the campaign reached its daily cap' } });
   }
-  return { claimed: claimed.length, busy, chosen: withCallerId, moves, deferrals: paced.deferred, startAt };
+  return { claimed: claimed.length, busy, chosen: withCallerId, moves, deferrals: [...held, ...paced.deferred], startAt };
 }
 
 /** Keeps the contacts whose calling window is open at `at`; the others wait for its next opening. */
@@ -143,6 +147,26 @@ async function capStep(trx: Trx, chosen: Chosen[], compliance: Map<number, Compl
       moves.push({ id: contact.id, status: 'call_scheduled', at: allowedAt, next: { code: 'frequency_cap', reason } });
     }
     return !allowedAt;
+  });
+}
+
+/**
+ * The accounts' caps on calls in progress, the reserve for inbound kept (account-capacity.ts): under
+ * each capped account's lock, keeps as many contacts as it has outbound room; the others stay due
+ * as they were (their time unchanged), with the reason. Last before the vendor routes, so a contact
+ * another step holds back takes no room.
+ */
+async function accountStep(trx: Trx, chosen: Chosen[], held: RoundPlan['deferrals']): Promise<Chosen[]> {
+  const capacity = await lockAccountCapacity(trx, chosen.map((c) => c.contact.owner_id));
+  if (capacity.size === 0) return chosen;
+  const room = new Map([...capacity].map(([owner, c]) => [owner, outboundRoom(c)]));
+  return chosen.filter(({ contact }) => {
+    const left = room.get(contact.owner_id);
+    if (left === undefined) return true;
+    room.set(contact.owner_id, left - 1);
+    if (left > 0) return true;
+    held.push({ id: contact.id, at: contact.next_action_time, next: { code: 'account_concurrency', reason: accountBusyReason(capacity.get(contact.owner_id)!) } });
+    return false;
   });
 }
 
