@@ -1495,6 +1495,7 @@ export interface paths {
          *     - `suppression.removed`: a suppression was removed
          *     - `account.quiet_hours_changed`: the account's quiet hours changed
          *     - `account.caps_changed`: the account's call frequency caps changed (details: from, to as [per day, per week]), or its text caps (details: channel text, from, to)
+         *     - `account.capacity_changed`: the account's cap on calls in progress or its reserve for inbound calls changed (PUT /api/v1/compliance/capacity); details: from, to as [max_concurrent_calls, reserved_inbound_calls]
          *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
          *     - `campaign.paused`: is_paused went from false to true
          *     - `campaign.resumed`: is_paused went from true to false
@@ -1542,6 +1543,30 @@ export interface paths {
          * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. Texts (SMS, WhatsApp) keep the same quiet hours and have caps of their own (max_texts_per_day, max_texts_per_week), counted apart from calls. The window must not cross midnight (from < to). max_texts_per_day and max_texts_per_week may be left out (they keep their value); each week cap is at least its day cap (422 otherwise).
          */
         put: operations["update_compliance_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's cap on calls in progress and its reserve for inbound calls
+         * @description max_concurrent_calls caps the account's calls in progress at once, every campaign, inbound and outbound; reserved_inbound_calls of them are kept for inbound campaigns while outbound campaigns run. The dialer starts an outbound call only while outbound + max(inbound, reserved_inbound_calls) stays within max_concurrent_calls, so the reserve is free for callers, and inbound calls beyond it take room outbound calls would have had. Inbound calls are never refused for the cap (the vendor has already delivered them). A contact the cap holds back stays due, with next_action_code `account_concurrency`, and is called when a call ends. The counts are taken under an account-wide lock, so the rule holds across any number of processes on PostgreSQL. Campaigns' own concurrent_call_limit and the service's MAX_CONCURRENT_CALLS still apply.
+         */
+        get: operations["read_call_capacity"];
+        /**
+         * Change the account's cap on calls in progress and its inbound reserve (owner only, audited)
+         * @description max_concurrent_calls caps the account's calls in progress at once, every campaign, inbound and outbound; reserved_inbound_calls of them are kept for inbound campaigns while outbound campaigns run. The dialer starts an outbound call only while outbound + max(inbound, reserved_inbound_calls) stays within max_concurrent_calls, so the reserve is free for callers, and inbound calls beyond it take room outbound calls would have had. Inbound calls are never refused for the cap (the vendor has already delivered them). A contact the cap holds back stays due, with next_action_code `account_concurrency`, and is called when a call ends. The counts are taken under an account-wide lock, so the rule holds across any number of processes on PostgreSQL. Campaigns' own concurrent_call_limit and the service's MAX_CONCURRENT_CALLS still apply. reserved_inbound_calls left out is 0. A reserve without a cap, or larger than it, is a 422 naming reserved_inbound_calls and changes nothing. Lowering the cap ends no call in progress: outbound calls wait until the account is under it.
+         */
+        put: operations["update_call_capacity"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2286,7 +2311,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2510,7 +2535,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2549,7 +2574,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6462,7 +6487,7 @@ export interface operations {
                              * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6615,7 +6640,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6745,7 +6770,7 @@ export interface operations {
                              * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -6868,7 +6893,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -6996,7 +7021,7 @@ export interface operations {
                          * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -11836,7 +11861,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered")[];
                 skip?: number;
                 limit?: number;
             };
@@ -11859,7 +11884,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "call.whispered";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -12057,6 +12082,153 @@ export interface operations {
                         max_texts_per_day: number;
                         /** @description outbound texts to one number per rolling 7 days across all campaigns (default 5); at least max_texts_per_day */
                         max_texts_per_week: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_call_capacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                        max_concurrent_calls: number | null;
+                        /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                        reserved_inbound_calls: number;
+                        /** @description counted when the answer was made (read-only) */
+                        calls_in_progress: {
+                            /** @description the account's outbound calls in progress now */
+                            outbound: number;
+                            /** @description the account's inbound calls in progress now */
+                            inbound: number;
+                        };
+                        /** @description how many more outbound calls may start now: max_concurrent_calls - outbound - max(inbound, reserved_inbound_calls), at least 0; null without a cap (read-only) */
+                        outbound_room: number | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    update_call_capacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                    max_concurrent_calls: number | null;
+                    /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                    reserved_inbound_calls?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                        max_concurrent_calls: number | null;
+                        /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                        reserved_inbound_calls: number;
+                        /** @description counted when the answer was made (read-only) */
+                        calls_in_progress: {
+                            /** @description the account's outbound calls in progress now */
+                            outbound: number;
+                            /** @description the account's inbound calls in progress now */
+                            inbound: number;
+                        };
+                        /** @description how many more outbound calls may start now: max_concurrent_calls - outbound - max(inbound, reserved_inbound_calls), at least 0; null without a cap (read-only) */
+                        outbound_room: number | null;
                     };
                 };
             };
