@@ -27,8 +27,8 @@ const scenario = fc.integer({ min: 1, max: 6 }).chain((max) => fc.record({
   max: fc.constant(max),
   reserve: fc.integer({ min: 0, max }),
   campaigns: fc.array(fc.record({ limit: fc.integer({ min: 0, max: 4 }), contacts: fc.array(call, { minLength: 1, maxLength: 6 }) }), { minLength: 1, maxLength: 3 }),
-  // Per step: callers arriving before the round (each with its call), then minutes to move on.
-  steps: fc.array(fc.record({ arrivals: fc.array(call, { maxLength: 3 }), minutes: fc.integer({ min: 1, max: 12 }) }), { minLength: 3, maxLength: 10 }),
+  // Per step: callers arriving before the round (each with its call; one a step on average, so outbound calls get room too), then minutes to move on.
+  steps: fc.array(fc.record({ arrivals: fc.array(call, { maxLength: 2 }), minutes: fc.integer({ min: 1, max: 15 }) }), { minLength: 3, maxLength: 10 }),
   // Now and then the owner changes the setting mid-run (a lower cap ends no call).
   change: fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 6 }), fc.nat()), { nil: null, freq: 3 }),
 }));

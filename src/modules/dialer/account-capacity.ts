@@ -17,13 +17,15 @@ import type { Db } from '../../db/connection.ts';
  * Lock order: the lock is waited for (a round cannot skip an account the way it skips a busy
  * campaign: the account's every campaign would be skipped with it). That is safe because it is
  * taken after every lock a round holds and that anyone else waits for:
- *   - a dialling round: cap lock → contacts (SKIP LOCKED) → campaign try-locks → number cap locks
- *     → these account locks, in owner-id order → vendor route rows → call rows;
+ *   - a dialling round: cap lock → contacts (SKIP LOCKED) → campaign try-locks → these account
+ *     locks, in owner-id order → number cap locks → vendor route rows → call rows;
  *   - an inbound call: its contact row → its account's lock → its call row.
  * Nobody waits for a campaign lock (try-locks) nor, holding an account lock, for a contact row (the
  * round's contacts are its own, claimed with SKIP LOCKED; the inbound call locked its contact
- * first), so a holder of an account lock only ever waits for route rows and call rows, which are
- * locked last by everyone. Accounts without a cap take no lock and pay one indexed read.
+ * first), so a holder of an account lock only ever waits for locks taken after it in that order
+ * (number cap locks, route rows, call rows). Accounts without a cap take no lock and pay one
+ * indexed read. The round takes its calls' start_time after these locks, so a call never starts,
+ * on the record, before the end of a call whose place it took.
  */
 
 type Trx = Transaction<Database>;

@@ -28,7 +28,6 @@ export async function recordInboundCall(deps: Deps, input: {
   assistantId: number | null;
 }) {
   const { campaign, caller, number } = input;
-  const now = deps.clock.now();
   const recorded = await deps.db.transaction().execute(async (trx) => {
     const callerRow = () => trx.selectFrom('contacts').select(['id', 'status', 'contact_data', 'phone_number']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
     let contact = await callerRow();
@@ -50,6 +49,8 @@ export async function recordInboundCall(deps: Deps, input: {
     // written under the account's lock (when capped) so a round counting the account's calls sees
     // it or waits for it (lock order: the contact row, the account lock, the call row).
     await lockAccountCapacity(trx, [campaign.owner_id]);
+    // Its start is taken under the lock, as a round's is: the record never shows it in a count it was not in.
+    const now = deps.clock.now();
     const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
     const call = await sql<{ id: number; start_time: Date }>`
       INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)

@@ -14,7 +14,7 @@ import { providerFor } from '../../../voice/registry.ts';
 import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } from '../../contact-lifecycle/usage-limit.ts';
 import { capVerdicts, suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
-import { accountBusyReason, lockAccountCapacity, outboundRoom } from '../account-capacity.ts';
+import { accountBusyReason, lockAccountCapacity, outboundRoom, type AccountCapacity } from '../account-capacity.ts';
 
 /**
  * A dialling round's decisions, taken in its transaction and written by round-writer.ts. Each
@@ -24,9 +24,9 @@ import { accountBusyReason, lockAccountCapacity, outboundRoom } from '../account
  * step holds back gets its next step (`moves`, or `deferrals` when its status stays).
  *
  * Lock order (docs/dialer.md): the caller holds the service-wide cap lock if any; the claim locks
- * the contacts (SKIP LOCKED), then the campaign locks, the number locks of the caps, the capped
- * accounts' locks (waited, in owner order: account-capacity.ts), the vendor route rows. Reads need
- * no other lock.
+ * the contacts (SKIP LOCKED), then the campaign locks, the capped accounts' locks (waited, in owner
+ * order: account-capacity.ts), the number locks of the caps, the vendor route rows. Reads need no
+ * other lock.
  */
 
 type Trx = Transaction<Database>;
@@ -50,6 +50,9 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const claimed = await claimDueContacts(trx, { now: input.now, limit: input.limit, routeRooms: input.routeRooms, defaultProvider: deps.config.VOICE_PROVIDER });
   if (claimed.length === 0) return null;
   const campaigns = await lockCampaigns(trx, claimed.map((c) => c.campaign_id));
+  // Counted under their locks before the round's time is taken: a call never starts (start_time)
+  // before the end of a call whose place in the account's cap it takes.
+  const capacity = await lockAccountCapacity(trx, claimed.filter((c) => campaigns.has(c.campaign_id)).map((c) => c.owner_id));
   const startAt = deps.clock.now();
   const moves: ContactStep[] = [];
   const owners = [...new Set(claimed.map((c) => c.owner_id))];
@@ -77,7 +80,7 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   let chosen = await limitStep(trx, deps.config.VOICE_PROVIDER, inWindow, campaigns, input.globalRoom, startAt);
   chosen = await capStep(trx, chosen, compliance, startAt, moves);
   const held: RoundPlan['deferrals'] = [];
-  chosen = await accountStep(trx, chosen, held);
+  chosen = accountStep(chosen, capacity, held);
   const paced = await paceByRoute(trx, deps, chosen, startAt);
   const used = await callsFromToday(trx, [...campaigns.values()], startAt);
   const withCallerId: RoundPlan['chosen'] = [];
@@ -151,13 +154,12 @@ async function capStep(trx: Trx, chosen: Chosen[], compliance: Map<number, Compl
 }
 
 /**
- * The accounts' caps on calls in progress, the reserve for inbound kept (account-capacity.ts): under
- * each capped account's lock, keeps as many contacts as it has outbound room; the others stay due
+ * The accounts' caps on calls in progress, the reserve for inbound kept (account-capacity.ts): with
+ * the counts taken under each capped account's lock (held to commit), keeps as many contacts as it has outbound room; the others stay due
  * as they were (their time unchanged), with the reason. Last before the vendor routes, so a contact
  * another step holds back takes no room.
  */
-async function accountStep(trx: Trx, chosen: Chosen[], held: RoundPlan['deferrals']): Promise<Chosen[]> {
-  const capacity = await lockAccountCapacity(trx, chosen.map((c) => c.contact.owner_id));
+function accountStep(chosen: Chosen[], capacity: Map<number, AccountCapacity>, held: RoundPlan['deferrals']): Chosen[] {
   if (capacity.size === 0) return chosen;
   const room = new Map([...capacity].map(([owner, c]) => [owner, outboundRoom(c)]));
   return chosen.filter(({ contact }) => {
