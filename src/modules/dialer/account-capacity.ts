@@ -65,7 +65,7 @@ export async function lockAccountCapacity(trx: Trx, ownerIds: number[]): Promise
   return countUnder(trx, locked);
 }
 
-/** The capacity and live counts of these accounts (under their locks: exact; without: an estimate). */
+/** The capacity and live counts of these accounts (exact under their locks). */
 async function countUnder(db: Db, ownerIds: number[]): Promise<Map<number, AccountCapacity>> {
   const { rows } = await sql<{ owner_id: number; max: number; reserve: number; outbound: number; inbound: number }>`
     SELECT s.owner_id, s.max_concurrent_calls AS max, s.reserved_inbound_calls AS reserve,
@@ -75,11 +75,6 @@ async function countUnder(db: Db, ownerIds: number[]): Promise<Map<number, Accou
     WHERE s.owner_id = ANY(${ownerIds}::bigint[]) AND s.max_concurrent_calls IS NOT NULL
     GROUP BY s.owner_id, s.max_concurrent_calls, s.reserved_inbound_calls`.execute(db);
   return new Map(rows.map((r) => [Number(r.owner_id), { max: r.max, reserve: r.reserve, outbound: r.outbound, inbound: r.inbound }]));
-}
-
-/** The account's capacity and calls in progress, without the lock (what the settings page shows). */
-export async function readAccountCapacity(db: Db, ownerId: number): Promise<AccountCapacity | null> {
-  return (await countUnder(db, [ownerId])).get(ownerId) ?? null;
 }
 
 /**
