@@ -657,6 +657,17 @@ describe('compliance settings', () => {
     await expectForbidden('sub', 'PUT', '/api/v1/compliance/settings', { ...wide, quiet_hours_to: '23:00' });
     expect(await ok('alice', 'GET', '/api/v1/compliance/settings')).toEqual(wide);
   });
+
+  it('keeps each account\'s call capacity and its counts to itself; only the owner changes it', async () => {
+    expect(await ok('alice', 'PUT', '/api/v1/compliance/capacity', { max_concurrent_calls: 9, reserved_inbound_calls: 2 })).toMatchObject({ max_concurrent_calls: 9, reserved_inbound_calls: 2 });
+    expect(await ok('bob', 'GET', '/api/v1/compliance/capacity')).toMatchObject({ max_concurrent_calls: null, reserved_inbound_calls: 0, outbound_room: null });
+    expect(await ok('sub', 'GET', '/api/v1/compliance/capacity')).toMatchObject({ max_concurrent_calls: 9, reserved_inbound_calls: 2 });
+    await expectForbidden('sub', 'PUT', '/api/v1/compliance/capacity', { max_concurrent_calls: null });
+    await ok('bob', 'PUT', '/api/v1/compliance/capacity', { max_concurrent_calls: 1 });
+    expect(await ok('alice', 'GET', '/api/v1/compliance/capacity')).toMatchObject({ max_concurrent_calls: 9, reserved_inbound_calls: 2 });
+    await ok('alice', 'PUT', '/api/v1/compliance/capacity', { max_concurrent_calls: null });
+    await ok('bob', 'PUT', '/api/v1/compliance/capacity', { max_concurrent_calls: null });
+  });
 });
 
 describe('the live board', () => {

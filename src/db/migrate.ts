@@ -32,6 +32,7 @@ import * as callsStatusOrder from './migrations/0033_calls_status_order.ts';
 import * as liveEvents from './migrations/0034_live_events.ts';
 import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
 import * as numberHealth from './migrations/0036_number_health.ts';
+import * as accountCapacity from './migrations/0037_account_capacity.ts';
 import * as privacyRetention from './migrations/0038_privacy_retention.ts';
 
 /**
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0034_live_events': liveEvents,
   '0035_campaign_breaker': campaignBreaker,
   '0036_number_health': numberHealth,
+  '0037_account_capacity': accountCapacity,
   '0038_privacy_retention': privacyRetention,
 };
 

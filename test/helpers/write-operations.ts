@@ -25,6 +25,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/users/me/password': 'the caller\'s own password: current_password and new_password read field by field; writes only hashed_password and credential_version (password-change.service.ts)',
   'post /api/v1/session': 'the dashboard sign-in: username and password read field by field; writes the failed-login count and a session row whose columns session.repository.ts names',
   'put /api/v1/compliance/settings': 'upserts the caller\'s own account_compliance row from its six named fields (the two text caps optional) (owner_id from the principal, updated_at by the service); the table is keyed by the account, with no row id for the row check',
+  'put /api/v1/compliance/capacity': 'sets max_concurrent_calls and reserved_inbound_calls by name on the caller\'s own account_compliance row (owner_id from the principal, updated_at by the service); keyed by the account, with no row id for the row check',
   'put /api/v1/users/me/preferences': 'updates the caller\'s own account row (the principal\'s owner id), setting only display_timezone and display_currency by name; no row id for the row check',
   'post /api/v1/voice/{provider}/events': 'a provider event, verified by signature and read field by field by the provider adapter',
   'post /api/v1/voice/twilio/twiml': 'Twilio\'s voice request, verified by X-Twilio-Signature; reads CallSid, From and To by name (an inbound caller becomes a contact through the inbound rules)',

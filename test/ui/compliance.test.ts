@@ -222,4 +222,25 @@ describe.skipIf(!HAS_BROWSER)('the Compliance area', () => {
     expect(listed).toMatchObject({ suppressed: true, suppression: { source: 'opt_out', call_id: live.id } });
     await page.context().close();
   });
+
+  it('sets the account\'s calls at once and the inbound reserve: a reserve without a cap is refused next to its field', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto('/compliance/settings');
+    const max = labelled(page, 'Calls at once (account)');
+    const reserve = labelled(page, 'Kept for inbound calls');
+    await expect.poll(() => reserve.inputValue()).toBe('0');
+    await page.getByText('In progress now: 0 outbound, 0 inbound.').waitFor();
+    await reserve.fill('2');
+    await page.getByRole('button', { name: 'Update call capacity' }).click();
+    await expect.poll(() => describedBy(reserve)).toMatch(/reserved_inbound_calls needs max_concurrent_calls/);
+    expect(await get('/api/v1/compliance/capacity')).toMatchObject({ max_concurrent_calls: null, reserved_inbound_calls: 0 });
+    await max.fill('10');
+    await page.getByRole('button', { name: 'Update call capacity' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await get('/api/v1/compliance/capacity')).toMatchObject({ max_concurrent_calls: 10, reserved_inbound_calls: 2, outbound_room: 8 });
+    await page.getByText('In progress now: 0 outbound, 0 inbound; 8 more outbound may start.').waitFor();
+    await settled(page);
+    await expectAccessible(page, 'call capacity');
+    await page.context().close();
+  });
 });

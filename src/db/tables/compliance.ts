@@ -28,6 +28,10 @@ export interface AccountComplianceTable {
   /** Texts the account starts to one number (migration 0028); replies in a conversation are bounded per campaign. */
   max_texts_per_day: Generated<number>;
   max_texts_per_week: Generated<number>;
+  /** The account's calls in progress at once, inbound and outbound (migration 0037); null = no cap. */
+  max_concurrent_calls: number | null;
+  /** Of those, kept free for inbound calls while outbound campaigns run (0 = none). */
+  reserved_inbound_calls: Generated<number>;
   updated_at: Timestamp;
 }
 

@@ -10,6 +10,7 @@ export const AUDIT_KIND_DOCS = {
   'suppression.removed': 'a suppression was removed',
   'account.quiet_hours_changed': 'the account\'s quiet hours changed',
   'account.caps_changed': 'the account\'s call frequency caps changed (details: from, to as [per day, per week]), or its text caps (details: channel text, from, to)',
+  'account.capacity_changed': 'the account\'s cap on calls in progress or its reserve for inbound calls changed (PUT /api/v1/compliance/capacity); details: from, to as [max_concurrent_calls, reserved_inbound_calls]',
   'campaign.started': 'calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer\'s message, which says how many were queued (0 included)',
   'campaign.paused': 'is_paused went from false to true',
   'campaign.resumed': 'is_paused went from true to false',

@@ -24,6 +24,8 @@ export const NEXT_ACTION_CODES = [
   'caller_id_cap',
   /** Another call to the same number is in progress. */
   'number_busy',
+  /** The account's concurrent calls are in use (max_concurrent_calls, some kept for inbound): stays due. */
+  'account_concurrency',
   /** Waits for a free line of the vendor route (pacing), or for the vendor to be reachable. */
   'vendor_pacing',
   /** The vendor refused the call for its own limits; retried, the attempt not counted. */

@@ -25,7 +25,8 @@ export type ContactStatus = Static<typeof ContactStatus>;
 export const NextActionCode = StringEnum(NEXT_ACTION_CODES, {
   description: 'NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by '
     + 'this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), '
-    + 'no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, '
+    + 'no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account\'s concurrent calls are in use, '
+    + 'its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, '
     + 'campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), '
     + 'suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).',
 });

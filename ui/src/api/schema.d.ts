@@ -1579,6 +1579,7 @@ export interface paths {
          *     - `suppression.removed`: a suppression was removed
          *     - `account.quiet_hours_changed`: the account's quiet hours changed
          *     - `account.caps_changed`: the account's call frequency caps changed (details: from, to as [per day, per week]), or its text caps (details: channel text, from, to)
+         *     - `account.capacity_changed`: the account's cap on calls in progress or its reserve for inbound calls changed (PUT /api/v1/compliance/capacity); details: from, to as [max_concurrent_calls, reserved_inbound_calls]
          *     - `campaign.started`: calls were queued campaign-wide (POST /api/v1/campaigns/enqueue_calls/{campaign_id} or POST /api/v1/contacts/enqueue_calls/{campaign_id}); details: route, status, limit and the answer's message, which says how many were queued (0 included)
          *     - `campaign.paused`: is_paused went from false to true
          *     - `campaign.resumed`: is_paused went from true to false
@@ -1602,6 +1603,10 @@ export interface paths {
          *     - `phone_number.unrested`: a caller-ID number's rest ended: its time was over (actor: number health, details: code rest_over), the owner ended it by hand (code manual), or number health was switched off (code disabled); subject: the phone number
          *     - `account.number_health_changed`: the account's number-health rule changed (PUT /api/v1/phone-numbers/health-settings); details: changed (the field names), from, to
          *     - `call.whispered`: an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call's call_data.whispers, not in the audit trail)
+         *     - `privacy.retention_changed`: the account's retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign's (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)
+         *     - `privacy.retention_purged`: the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at
+         *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
+         *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -1629,6 +1634,30 @@ export interface paths {
          * @description Every campaign's calling window is clipped to the quiet hours, read in the contact's own time zone (its `timezone`, else its number's zones, all of which must be open). A contact whose number reached a cap is rescheduled to the first moment the cap allows, with the reason on the contact. The defaults follow common rules for unsolicited calls (e.g. the US TCPA's 8 am-9 pm); widening them is the account's decision and is audited. Texts (SMS, WhatsApp) keep the same quiet hours and have caps of their own (max_texts_per_day, max_texts_per_week), counted apart from calls. The window must not cross midnight (from < to). max_texts_per_day and max_texts_per_week may be left out (they keep their value); each week cap is at least its day cap (422 otherwise).
          */
         put: operations["update_compliance_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's cap on calls in progress and its reserve for inbound calls
+         * @description max_concurrent_calls caps the account's calls in progress at once, every campaign, inbound and outbound; reserved_inbound_calls of them are kept for inbound campaigns while outbound campaigns run. The dialer starts an outbound call only while outbound + max(inbound, reserved_inbound_calls) stays within max_concurrent_calls, so the reserve is free for callers, and inbound calls beyond it take room outbound calls would have had. Inbound calls are never refused for the cap (the vendor has already delivered them). A contact the cap holds back stays due, with next_action_code `account_concurrency`, and is called when a call ends. The counts are taken under an account-wide lock, so the rule holds across any number of processes on PostgreSQL. Campaigns' own concurrent_call_limit and the service's MAX_CONCURRENT_CALLS still apply.
+         */
+        get: operations["read_call_capacity"];
+        /**
+         * Change the account's cap on calls in progress and its inbound reserve (owner only, audited)
+         * @description max_concurrent_calls caps the account's calls in progress at once, every campaign, inbound and outbound; reserved_inbound_calls of them are kept for inbound campaigns while outbound campaigns run. The dialer starts an outbound call only while outbound + max(inbound, reserved_inbound_calls) stays within max_concurrent_calls, so the reserve is free for callers, and inbound calls beyond it take room outbound calls would have had. Inbound calls are never refused for the cap (the vendor has already delivered them). A contact the cap holds back stays due, with next_action_code `account_concurrency`, and is called when a call ends. The counts are taken under an account-wide lock, so the rule holds across any number of processes on PostgreSQL. Campaigns' own concurrent_call_limit and the service's MAX_CONCURRENT_CALLS still apply. reserved_inbound_calls left out is 0. A reserve without a cap, or larger than it, is a 422 naming reserved_inbound_calls and changes nothing. Lowering the cap ends no call in progress: outbound calls wait until the account is under it.
+         */
+        put: operations["update_call_capacity"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1897,7 +1926,7 @@ export interface paths {
         };
         /**
          * Listen to a call in progress
-         * @description The call's audio as it happens: `audio/basic` (G.711 mu-law, 8 kHz, mono; 160 bytes are 20 ms), streamed until the call ends or the client goes. The service relays it: no vendor URL reaches the client. The owner, or a sub-user granted the call's campaign; another account's call is 403. Each listening is audited (`call.listened`). 409 when the call is not in progress or its provider has no listening here yet: the simulator's calls are spoken from their live transcript turns (espeak-ng; 503 when it is not installed).
+         * @description The call's audio as it happens: `audio/basic` (G.711 mu-law, 8 kHz, mono; 160 bytes are 20 ms), streamed until the call ends or the client goes. The service relays it: no vendor URL reaches the client. The owner, or a sub-user granted the call's campaign; another account's call is 403. Each listening is audited (`call.listened`). Sources: the simulator's calls are spoken from their live transcript turns (espeak-ng; 503 when it is not installed); our agent's calls on Twilio fork their media stream to the service; Vapi's calls are heard through the call's listen socket, which the service opens per listener (502 with the vendor's words when it refuses). 409 when the call is not in progress, has no vendor call yet, or runs on a vendor without live audio (Retell).
          */
         get: operations["listen_to_call"];
         put?: never;
@@ -1944,7 +1973,7 @@ export interface paths {
          *     Events and their data:
          *     - `call.started`: call_id, campaign_id, contact_id, direction, phone_number, campaign_title, contact_name, status, start_time.
          *     - `call.ringing`, `call.answered`: call_id, campaign_id, at.
-         *     - `call.turn`: call_id, campaign_id, role (`assistant` or `user`), text, at: a transcript turn as it is spoken (the simulator, our Twilio agent, Vapi's transcript messages; Retell sends none during a call).
+         *     - `call.turn`: call_id, campaign_id, role (`assistant` or `user`), text, at: a transcript turn as it is spoken (the simulator, our Twilio agent, Vapi's transcript messages, Retell's transcript_updated); from Retell also seq, the turn's place in the transcript (0 = first): Retell resends the whole transcript with each update, and each place is told once.
          *     - `call.ended`: call_id, campaign_id, contact_id, direction, phone_number, status, action_status, call_duration, cost, call_ended_by, end_time, and the contact after the call: contact_status, next_action_code, next_action_time.
          *     - `campaign.paused`, `campaign.resumed`: campaign_id, title, reason (`operator`, `insufficient_funds`, `failure_rate`); a pause by the circuit breaker (`failure_rate`) also carries failures, attempts and window_seconds (GET /campaigns/{id}/protection).
          *     - `campaign.limit_reached`: campaign_id, title, limit_unit, limit_value, limit_usage.
@@ -1976,6 +2005,94 @@ export interface paths {
          */
         put: operations["update_campaign_protection"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a campaign's retention of personal data
+         * @description A campaign may keep its data for fewer days than its account: the shorter applies (effective_retention_days). Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_privacy"];
+        /**
+         * Change a campaign's retention of personal data (owner only, audited)
+         * @description A campaign's own retention_days (null: the account's applies); the shorter of it and the account's applies, so a campaign can only keep less. Only the account owner changes it (a sub-user's change is 403); audited (privacy.retention_changed, subject the campaign). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_privacy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the account's retention of personal data
+         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default).
+         */
+        get: operations["read_privacy_settings"];
+        /**
+         * Change the account's retention of personal data (owner only, audited)
+         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). Only the account owner changes it (a sub-user's change is 403); a change is audited (privacy.retention_changed) and applies from the job's next run.
+         */
+        put: operations["update_privacy_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything the account holds about one person (right of access; owner only, audited)
+         * @description The person is found by phone number (and e-mail when given): the account's contacts with that number or e-mail in any campaign, the calls and texts of those contacts and any other call or text to their numbers, the webhook deliveries that told of them, the texts queued for them, our agent's conversations, and their do-not-call entries. Owner only (a sub-user is 403: these reach every campaign). The answer is one JSON document: subject, exported_at, counts, and the rows whole (contacts, calls, agent_conversations, messages, message_jobs, webhook_deliveries, suppressions). Audited (privacy.person_exported, with the counts, not the number).
+         */
+        post: operations["export_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one person from the account (right to be forgotten; owner only, audited)
+         * @description The person is found by phone number (and e-mail when given): the account's contacts with that number or e-mail in any campaign, the calls and texts of those contacts and any other call or text to their numbers, the webhook deliveries that told of them, the texts queued for them, our agent's conversations, and their do-not-call entries. Owner only (a sub-user is 403: these reach every campaign). In one transaction: the contacts keep their place (calls and analytics count them) but lose their data, their number becomes `erased:<salted hash>` and their status do_not_disturb; calls lose their transcript, analysis, recording link, copy of the contact and the person's number (personal_data_purged_at set); agent conversations, texts and webhook deliveries lose their words and bodies; texts not yet sent are cancelled; the live stream's events of those calls go; audit details and import rows that wrote the number or e-mail get `[erased]`. The law's part stays, unreadable: the do-not-call list keeps each of the person's numbers as its salted hash (added when absent), which still blocks every call and text to the number. 409 while a call with the person is in progress. The answer is the report: counts of what was erased, and the mark the number became. Audited (privacy.person_erased, with the counts and the mark, not the number). Erasing again finds nothing more (the contacts no longer carry the number).
+         */
+        post: operations["erase_person"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2370,10 +2487,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2594,10 +2711,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -2633,10 +2750,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -7101,10 +7218,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -7254,10 +7371,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -7384,10 +7501,10 @@ export interface operations {
                             next_action_time?: string | null;
                             next_action_reason?: string | null;
                             /**
-                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                             * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                              * @enum {string|null}
                              */
-                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                            next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                             /** Format: date-time */
                             created_at?: string | null;
                             /** Format: date-time */
@@ -7507,10 +7624,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -7635,10 +7752,10 @@ export interface operations {
                         next_action_time?: string | null;
                         next_action_reason?: string | null;
                         /**
-                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
+                         * @description NextActionCode: the machine-readable kind of next_action_reason, set by the service with it (not an interface field; added by this service). queued, calling, inbound_call, retry_scheduled, outside_window (calling window, schedule or quiet hours closed), no_window (they never open), frequency_cap, caller_id_cap, number_busy, account_concurrency (the account's concurrent calls are in use, its inbound reserve kept: still due; GET /api/v1/compliance/capacity), vendor_pacing, vendor_refused, campaign_paused, campaign_archived, campaign_inbound, usage_limit, insufficient_funds, requeued (the campaign cause it waited for is gone), suppressed (do-not-call list or opt-out), completed (no further call), set_by_user (status or next step written through the API), callback_requested (the person asked by text to be called back at a time).
                          * @enum {string|null}
                          */
-                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
+                        next_action_code?: "queued" | "calling" | "inbound_call" | "retry_scheduled" | "outside_window" | "no_window" | "frequency_cap" | "caller_id_cap" | "number_busy" | "account_concurrency" | "vendor_pacing" | "vendor_refused" | "campaign_paused" | "campaign_archived" | "campaign_inbound" | "usage_limit" | "insufficient_funds" | "requeued" | "suppressed" | "completed" | "set_by_user" | "callback_requested" | null;
                         /** Format: date-time */
                         created_at?: string | null;
                         /** Format: date-time */
@@ -12478,7 +12595,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12501,7 +12618,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -12699,6 +12816,153 @@ export interface operations {
                         max_texts_per_day: number;
                         /** @description outbound texts to one number per rolling 7 days across all campaigns (default 5); at least max_texts_per_day */
                         max_texts_per_week: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_call_capacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                        max_concurrent_calls: number | null;
+                        /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                        reserved_inbound_calls: number;
+                        /** @description counted when the answer was made (read-only) */
+                        calls_in_progress: {
+                            /** @description the account's outbound calls in progress now */
+                            outbound: number;
+                            /** @description the account's inbound calls in progress now */
+                            inbound: number;
+                        };
+                        /** @description how many more outbound calls may start now: max_concurrent_calls - outbound - max(inbound, reserved_inbound_calls), at least 0; null without a cap (read-only) */
+                        outbound_room: number | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    update_call_capacity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                    max_concurrent_calls: number | null;
+                    /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                    reserved_inbound_calls?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the account's calls in progress at once, every campaign, inbound and outbound; null = no account cap (campaigns' concurrent_call_limit and MAX_CONCURRENT_CALLS still apply) */
+                        max_concurrent_calls: number | null;
+                        /** @description of max_concurrent_calls, how many are kept free for inbound calls while outbound campaigns run (default 0); needs max_concurrent_calls and is at most it */
+                        reserved_inbound_calls: number;
+                        /** @description counted when the answer was made (read-only) */
+                        calls_in_progress: {
+                            /** @description the account's outbound calls in progress now */
+                            outbound: number;
+                            /** @description the account's inbound calls in progress now */
+                            inbound: number;
+                        };
+                        /** @description how many more outbound calls may start now: max_concurrent_calls - outbound - max(inbound, reserved_inbound_calls), at least 0; null without a cap (read-only) */
+                        outbound_room: number | null;
                     };
                 };
             };
@@ -14631,6 +14895,17 @@ export interface operations {
                 };
             };
             /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/basic": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14944,6 +15219,525 @@ export interface operations {
                          * @description when they were last saved; null: never, these are the defaults
                          */
                         updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_privacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign's own retention; null: the account's applies */
+                        retention_days: number | null;
+                        /** @description the account's retention (GET /api/v1/privacy/settings) */
+                        account_retention_days: number | null;
+                        /** @description what applies to the campaign's data: the shorter of its own and the account's; null: kept */
+                        effective_retention_days: number | null;
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's setting was last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_privacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the campaign's own retention, from 1 to 36500 days; null: the account's applies */
+                    retention_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign's own retention; null: the account's applies */
+                        retention_days: number | null;
+                        /** @description the account's retention (GET /api/v1/privacy/settings) */
+                        account_retention_days: number | null;
+                        /** @description what applies to the campaign's data: the shorter of its own and the account's; null: kept */
+                        effective_retention_days: number | null;
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's setting was last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_privacy_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description days personal data is kept, from 1 to 36500; null: kept until deleted */
+                        retention_days: number | null;
+                        /**
+                         * Format: date-time
+                         * @description when the settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_privacy_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description days personal data is kept, from 1 to 36500; null: kept until deleted */
+                    retention_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description days personal data is kept, from 1 to 36500; null: kept until deleted */
+                        retention_days: number | null;
+                        /**
+                         * Format: date-time
+                         * @description when the settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    export_person: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the person's number, any common format (read in DEFAULT_COUNTRY without +) */
+                    phone_number: string;
+                    /**
+                     * Format: email
+                     * @description the person's e-mail, matched against contacts' contact_data.email (case-insensitive)
+                     */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            contacts: number;
+                            calls: number;
+                            messages: number;
+                            message_jobs: number;
+                            webhook_deliveries: number;
+                            suppressions: number;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    erase_person: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the person's number, any common format (read in DEFAULT_COUNTRY without +) */
+                    phone_number: string;
+                    /**
+                     * Format: email
+                     * @description the person's e-mail, matched against contacts' contact_data.email (case-insensitive)
+                     */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        erased: {
+                            contacts: number;
+                            calls: number;
+                            messages: number;
+                            message_jobs: number;
+                            webhook_deliveries: number;
+                            suppressions: number;
+                            suppressions_added: number;
+                            audit_events: number;
+                            import_chunks: number;
+                        };
+                        /** @description what the number became on the do-not-call list and the contacts: erased:<salted hash> */
+                        mark: string;
+                        /** @description always true: the number stays on the do-not-call list as its mark */
+                        dialling_blocked: boolean;
                     };
                 };
             };

@@ -4,6 +4,7 @@ import { useSession } from './session/queries';
 import { AuditLog } from './compliance/AuditLog';
 import { DoNotCall } from './compliance/DoNotCall';
 import { SettingsTab } from './compliance/SettingsTab';
+import { CallCapacity } from './compliance/CallCapacity';
 
 // Longest address first: /compliance is a prefix of the other two.
 const TABS = [
@@ -35,6 +36,7 @@ export default function Compliance() {
       </Tabs>
       {tab.value === 'list' && <DoNotCall owner={owner} />}
       {tab.value === 'settings' && <SettingsTab owner={owner} />}
+      {tab.value === 'settings' && <CallCapacity owner={owner} />}
       {tab.value === 'audit' && owner && <AuditLog />}
     </Stack>
   );

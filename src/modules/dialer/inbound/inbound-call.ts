@@ -4,6 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import { conflict } from '../../../http/errors.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
+import { lockAccountCapacity } from '../account-capacity.ts';
 
 export interface InboundCampaign {
   id: number;
@@ -15,7 +16,8 @@ export interface InboundCampaign {
  * Records an inbound call to one of a campaign's numbers: finds the caller among the
  * campaign's contacts (or creates it) and writes the call with call_type inbound. The contact
  * is `in progress` during the call (one with do_not_disturb or paused keeps it). 409 when that
- * caller is already in a call with this account.
+ * caller is already in a call with this account. The account's concurrency cap never refuses it
+ * (account-capacity.ts): it uses the capacity kept for inbound first.
  */
 export async function recordInboundCall(deps: Deps, input: {
   campaign: InboundCampaign;
@@ -26,7 +28,6 @@ export async function recordInboundCall(deps: Deps, input: {
   assistantId: number | null;
 }) {
   const { campaign, caller, number } = input;
-  const now = deps.clock.now();
   const recorded = await deps.db.transaction().execute(async (trx) => {
     const callerRow = () => trx.selectFrom('contacts').select(['id', 'status', 'contact_data', 'phone_number']).where('campaign_id', '=', campaign.id).where('phone_number', '=', caller).forUpdate().executeTakeFirst();
     let contact = await callerRow();
@@ -44,6 +45,12 @@ export async function recordInboundCall(deps: Deps, input: {
     } else if (contact.status === 'in progress') {
       throw conflict('This caller is already in a call');
     }
+    // Never refused for the account's cap: an inbound call takes the reserve, then any room. It is
+    // written under the account's lock (when capped) so a round counting the account's calls sees
+    // it or waits for it (lock order: the contact row, the account lock, the call row).
+    await lockAccountCapacity(trx, [campaign.owner_id]);
+    // Its start is taken under the lock, as a round's is: the record never shows it in a count it was not in.
+    const now = deps.clock.now();
     const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
     const call = await sql<{ id: number; start_time: Date }>`
       INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)

@@ -13,7 +13,10 @@ import type { Database } from '../../../db/schema.ts';
  *   2. the claimed contact rows (due-contacts-claim.ts, SKIP LOCKED: never waited for);
  *   3. (LOCK_CLASS, campaign id) for each claimed campaign, in id order, with try-locks:
  *      a campaign another round holds is skipped, never waited for;
- *   4. the new call rows (call-rows.ts).
+ *   4. (7304, owner id) for each capped account, in owner order, waited for (../account-capacity.ts:
+ *      safe because nothing waits for a campaign lock, and a holder of an account lock waits only
+ *      for what comes after it here); then the number cap locks and the vendor route rows;
+ *   5. the new call rows (call-rows.ts).
  * Ending a call (call-events/) takes none of these advisory locks: a slot freed meanwhile
  * is seen by the next round's count.
  */

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema.ts';
 import { campaignRouteSql } from './vendor-pacing.ts';
 import { dueStatusesSql } from '../../contact-lifecycle/contact-states.ts';
 import { reachableCampaignSql } from '../../contact-lifecycle/reachable-campaign.ts';
+import { accountRoomSql } from '../account-capacity.ts';
 
 /**
  * The claim of due contacts. Invariant: a due contact is dialled by at most one round at a
@@ -29,6 +30,8 @@ export interface ClaimedContact {
   contact_data: Record<string, unknown> | null;
   calls_attempts: number;
   status: string;
+  /** When it became due: a contact held back by its account's cap stays due from then (round-plan.ts). */
+  next_action_time: Date;
 }
 
 /**
@@ -54,16 +57,21 @@ export async function claimDueContacts(trx: Trx, input: {
       -- Counted once (MATERIALIZED): inlined, a stale row estimate can make the planner
       -- recount the live calls for every campaign.
       SELECT campaign_id, count(*)::int AS n FROM calls WHERE status = 'in progress' GROUP BY campaign_id
+    ), account AS MATERIALIZED (
+      -- Capped accounts' outbound room (account-capacity.ts); an account's every campaign may
+      -- claim up to it, the lock's recount keeps the rest due.
+      ${accountRoomSql()}
     ), room AS MATERIALIZED (
       SELECT cp.id,
-             least(CASE WHEN coalesce(cp.concurrent_call_limit, 0) > 0 THEN cp.concurrent_call_limit - coalesce(l.n, 0) ELSE ${input.limit} END, ${routeCap}) AS free
-      FROM campaigns cp LEFT JOIN live l ON l.campaign_id = cp.id
+             least(CASE WHEN coalesce(cp.concurrent_call_limit, 0) > 0 THEN cp.concurrent_call_limit - coalesce(l.n, 0) ELSE ${input.limit} END, ${routeCap},
+                   coalesce(acc.free, ${input.limit})) AS free
+      FROM campaigns cp LEFT JOIN live l ON l.campaign_id = cp.id LEFT JOIN account acc ON acc.owner_id = cp.owner_id
       WHERE ${reachableCampaignSql('cp')}
         AND EXISTS (SELECT 1 FROM contacts d WHERE d.campaign_id = cp.id AND d.status IN ${dueStatusesSql()} AND d.next_action_time <= ${input.now})
       ORDER BY random()
     )
     SELECT c.* FROM room r CROSS JOIN LATERAL (
-      SELECT id, campaign_id, owner_id, phone_number, timezone, contact_data, calls_attempts, status
+      SELECT id, campaign_id, owner_id, phone_number, timezone, contact_data, calls_attempts, status, next_action_time
       FROM contacts c
       WHERE c.campaign_id = r.id AND c.status IN ${dueStatusesSql()} AND c.next_action_time <= ${input.now}
       ORDER BY c.next_action_time, c.id

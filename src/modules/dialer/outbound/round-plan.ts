@@ -15,6 +15,7 @@ import { contactsCalledInPeriod, limitActive, periodCostPerCall, periodUsage } f
 import { capVerdicts, suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { callsFromToday, chooseCallerId, type CallerId } from './caller-id.ts';
 import { restedNumbersOf } from '../../phone-numbers/number-health.repository.ts';
+import { accountBusyReason, lockAccountCapacity, outboundRoom, type AccountCapacity } from '../account-capacity.ts';
 
 /**
  * A dialling round's decisions, taken in its transaction and written by round-writer.ts. Each
@@ -25,8 +26,9 @@ import { restedNumbersOf } from '../../phone-numbers/number-health.repository.ts
  * step holds back gets its next step (`moves`, or `deferrals` when its status stays).
  *
  * Lock order (docs/dialer.md): the caller holds the service-wide cap lock if any; the claim locks
- * the contacts (SKIP LOCKED), then the campaign locks, the number locks of the caps, the vendor
- * route rows. Reads need no other lock.
+ * the contacts (SKIP LOCKED), then the campaign locks, the capped accounts' locks (waited, in owner
+ * order: account-capacity.ts), the number locks of the caps, the vendor route rows. Reads need no
+ * other lock.
  */
 
 type Trx = Transaction<Database>;
@@ -50,6 +52,9 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const claimed = await claimDueContacts(trx, { now: input.now, limit: input.limit, routeRooms: input.routeRooms, defaultProvider: deps.config.VOICE_PROVIDER });
   if (claimed.length === 0) return null;
   const campaigns = await lockCampaigns(trx, claimed.map((c) => c.campaign_id));
+  // Counted under their locks before the round's time is taken: a call never starts (start_time)
+  // before the end of a call whose place in the account's cap it takes.
+  const capacity = await lockAccountCapacity(trx, claimed.filter((c) => campaigns.has(c.campaign_id)).map((c) => c.owner_id));
   const startAt = deps.clock.now();
   const moves: ContactStep[] = [];
   const owners = [...new Set(claimed.map((c) => c.owner_id))];
@@ -76,6 +81,8 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
   const inWindow = await windowStep(open, campaigns, compliance, startAt, moves);
   let chosen = await limitStep(trx, deps.config.VOICE_PROVIDER, inWindow, campaigns, input.globalRoom, startAt);
   chosen = await capStep(trx, chosen, compliance, startAt, moves);
+  const held: RoundPlan['deferrals'] = [];
+  chosen = accountStep(chosen, capacity, held);
   const paced = await paceByRoute(trx, deps, chosen, startAt);
   const used = await callsFromToday(trx, [...campaigns.values()], startAt);
   // Number health's rests, written by any process's worker: one read per round, only for campaigns with numbers.
@@ -91,7 +98,7 @@ export async function planRound(trx: Trx, deps: Deps, input: { now: Date; limit:
     if (callerId) withCallerId.push({ ...c, callerId });
     else moves.push({ id: c.contact.id, status: 'call_scheduled', at: new Date(startAt.getTime() + CALLER_ID_CAP_RETRY_MS), next: { code: 'caller_id_cap', reason: 'every number of the campaign reached its daily cap' } });
   }
-  return { claimed: claimed.length, busy, chosen: withCallerId, moves, deferrals: paced.deferred, startAt };
+  return { claimed: claimed.length, busy, chosen: withCallerId, moves, deferrals: [...held, ...paced.deferred], startAt };
 }
 
 /** Keeps the contacts whose calling window is open at `at`; the others wait for its next opening. */
@@ -147,6 +154,25 @@ async function capStep(trx: Trx, chosen: Chosen[], compliance: Map<number, Compl
       moves.push({ id: contact.id, status: 'call_scheduled', at: allowedAt, next: { code: 'frequency_cap', reason } });
     }
     return !allowedAt;
+  });
+}
+
+/**
+ * The accounts' caps on calls in progress, the reserve for inbound kept (account-capacity.ts): with
+ * the counts taken under each capped account's lock (held to commit), keeps as many contacts as it has outbound room; the others stay due
+ * as they were (their time unchanged), with the reason. Last before the vendor routes, so a contact
+ * another step holds back takes no room.
+ */
+function accountStep(chosen: Chosen[], capacity: Map<number, AccountCapacity>, held: RoundPlan['deferrals']): Chosen[] {
+  if (capacity.size === 0) return chosen;
+  const room = new Map([...capacity].map(([owner, c]) => [owner, outboundRoom(c)]));
+  return chosen.filter(({ contact }) => {
+    const left = room.get(contact.owner_id);
+    if (left === undefined) return true;
+    room.set(contact.owner_id, left - 1);
+    if (left > 0) return true;
+    held.push({ id: contact.id, at: contact.next_action_time, next: { code: 'account_concurrency', reason: accountBusyReason(capacity.get(contact.owner_id)!) } });
+    return false;
   });
 }
 

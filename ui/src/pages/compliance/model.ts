@@ -24,7 +24,7 @@ export const SOURCE_LABEL: Record<SuppressionSource, string> = {
 };
 
 export const AUDIT_KINDS = [
-  'suppression.added', 'suppression.removed', 'account.quiet_hours_changed', 'account.caps_changed',
+  'suppression.added', 'suppression.removed', 'account.quiet_hours_changed', 'account.caps_changed', 'account.capacity_changed',
   'campaign.started', 'campaign.paused', 'campaign.resumed', 'campaign.archived', 'campaign.unarchived',
   'prompt.approved', 'prompt.rejected', 'api_key.created', 'api_key.deleted',
   'sub_user.grant_added', 'sub_user.grant_removed', 'webhook.target_changed', 'campaign.messaging_changed', 'campaign.protection_changed', 'campaign.paused_by_breaker', 'message.manual_queued',

@@ -9,6 +9,7 @@ export const complianceKeys = {
   suppressions: ['suppressions'] as const,
   suppressionsPage: (query: Query<'list_suppressions'>) => ['suppressions', query] as const,
   settings: ['compliance-settings'] as const,
+  capacity: ['call-capacity'] as const,
   /** Every page of the audit log: a change of the settings is a new event in it. */
   auditEvents: ['audit-events'] as const,
   auditEventsPage: (query: Query<'list_audit_events'>) => ['audit-events', query] as const,
@@ -67,6 +68,21 @@ export function useSaveComplianceSettings() {
     mutationFn: (body: Body<'update_compliance_settings'>) => must(api.PUT('/api/v1/compliance/settings', { body })),
     onSuccess: (saved) => {
       client.setQueryData(complianceKeys.settings, saved);
+      void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
+    },
+  });
+}
+
+export function useCallCapacity() {
+  return useQuery({ queryKey: complianceKeys.capacity, queryFn: () => must(api.GET('/api/v1/compliance/capacity')) });
+}
+
+export function useSaveCallCapacity() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_call_capacity'>) => must(api.PUT('/api/v1/compliance/capacity', { body })),
+    onSuccess: (saved) => {
+      client.setQueryData(complianceKeys.capacity, saved);
       void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
     },
   });
