@@ -6,8 +6,10 @@
  *
  * Dates are read numeric (03/04/1985, 1985-03-04, 3.4.85), with month names in en/es/fr/de,
  * with English ordinals ("the third of March") and English spoken years ("nineteen
- * eighty-five"). A bare year ("born in 1985") is redacted too. Not handled: the date before
- * the birth word ("March 3, 1985 is my birthday"), spoken years in es/fr/de.
+ * eighty-five"). A bare year ("born in 1985") is redacted too. German puts the date before
+ * the participle ("Ich bin am 3. März 1985 in Köln geboren"), so for "geboren" the date is
+ * also looked for just before it. Not handled: the date before the birth word in the other
+ * languages ("March 3, 1985 is my birthday"), spoken years in es/fr/de.
  */
 import type { DetectorInput, Finding } from './redaction.types.ts';
 
@@ -51,13 +53,37 @@ const DATE = new RegExp(
     ')(?![\\p{L}\\d])',
   'iu',
 );
-/** Words that may sit between the cue and the date ("born on the", "né le", "nací el"). */
-const FILLER = /^[\s,:]*(?:(?:is|was|on|in|the|it's|es|fue|el|en|le|est|c'est|am|ist|war|im|:)[\s,:]+)*/iu;
+/** Words that may sit between the cue and the date ("born on", "né le", "nací el"); "the" belongs to the date. */
+const FILLER = /^[\s,:]*(?:(?:is|was|on|in|it's|es|fue|el|en|le|est|c'est|am|ist|war|im|:)[\s,:]+)*/iu;
+
+/** Between a German date and "geboren": nothing, or a place ("in Köln"). */
+const BEFORE_GEBOREN = /^\s*(?:in\s+[\p{Lu}][\p{L}-]*\s*)?$/u;
+const WORD_START = /(?<![\p{L}\d.])[\p{L}\d]/gu;
+
+function dateBefore(text: string, cueStart: number): Finding | null {
+  const from = Math.max(0, cueStart - CONTEXT_CHARS - 20);
+  const window = text.slice(from, cueStart);
+  WORD_START.lastIndex = 0;
+  for (let word = WORD_START.exec(window); word !== null; word = WORD_START.exec(window)) {
+    const date = DATE.exec(window.slice(word.index));
+    if (date && BEFORE_GEBOREN.test(window.slice(word.index + date[0].length))) {
+      return { category: 'dob', start: from + word.index, end: from + word.index + date[0].length };
+    }
+  }
+  return null;
+}
 
 export function detectDatesOfBirth(input: DetectorInput, out: Finding[]): void {
   const text = input.text;
   BIRTH_CUE.lastIndex = 0;
   for (let cue = BIRTH_CUE.exec(text); cue !== null; cue = BIRTH_CUE.exec(text)) {
+    if (cue[0].toLowerCase() === 'geboren') {
+      const before = dateBefore(text, cue.index);
+      if (before) {
+        out.push(before);
+        continue;
+      }
+    }
     const after = cue.index + cue[0].length;
     const window = text.slice(after, after + CONTEXT_CHARS + 40);
     const filler = FILLER.exec(window)![0].length;

@@ -1,17 +1,21 @@
 /**
  * Phone numbers other than the contact's own, written or spoken: the digits of a number
  * run are valid for libphonenumber (full metadata: number ranges, not just lengths) either
- * as written with "+" or "00", as a national number of the default country, or, for 11
- * digits and more, as an international number said without its "+" ("33 6 12 34 56 78").
+ * as written with "+" or "00", or as a national number of the default country. An
+ * international number said without its "+" ("33 6 12 34 56 78") is not tried: any 11 to
+ * 13 digits are valid somewhere, so order and card-like numbers became phones.
  *
- * A run that is not valid whole is retried without one or two tokens at either end, so a
- * stray "one" before or "2 times" after does not hide the number. The contact's own numbers
+ * A run that is not valid whole is retried without one or two short tokens (a spoken digit,
+ * or one or two written digits) at either end, so a stray "one" before or "2 times" after
+ * does not hide the number; a 4-digit group is never dropped, or "6011 5022 0111" would be
+ * a phone inside a mistyped card. Runs shaped like an SSN (3-2-4 dashed) or a date
+ * (21.07.1978, 03/04/1985) are not phones. The contact's own numbers
  * (keepPhones, compared in E.164) are left as they are. A look-alike cue just before the
  * run ("order number 2125550100") keeps it: ten digits are a valid US number very often.
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { lookAlikeCueBefore } from './look-alikes.ts';
-import type { NumberRun } from './number-runs.ts';
+import type { NumberRun, NumberToken } from './number-runs.ts';
 import type { DetectorInput, Finding } from './redaction.types.ts';
 
 const MIN_PHONE_DIGITS = 7;
@@ -27,12 +31,7 @@ export function validPhone(digits: string, international: boolean, country: Coun
     return parsed?.isValid() ? parsed.number : null;
   }
   const national = parsePhoneNumberFromString(digits, country);
-  if (national?.isValid()) return national.number;
-  if (digits.length >= 11) {
-    const withPlus = parsePhoneNumberFromString(`+${digits}`);
-    if (withPlus?.isValid()) return withPlus.number;
-  }
-  return null;
+  return national?.isValid() ? national.number : null;
 }
 
 /** E.164 form of the contact's own numbers; unreadable ones are skipped. */
@@ -45,10 +44,21 @@ export function normaliseKeepPhones(keepPhones: readonly string[], country: Coun
   return kept;
 }
 
+const DATE_SHAPED = /^\d{1,4}([./-])\d{1,2}\1\d{1,4}$/;
+const SSN_SHAPED = /^\d{3}-\d{2}-\d{4}$/;
+
+function droppable(token: NumberToken): boolean {
+  return token.spoken || token.digits.length <= 2;
+}
+
 function phoneInRun(input: DetectorInput, run: NumberRun): Finding | null {
   const tokens = run.tokens;
+  const written = input.text.slice(run.start, run.end).replace(/\s+/g, '');
+  if (DATE_SHAPED.test(written) || SSN_SHAPED.test(written)) return null;
   for (let trimStart = 0; trimStart <= MAX_TRIM && trimStart < tokens.length; trimStart++) {
+    if (trimStart > 0 && !droppable(tokens[trimStart - 1]!)) break;
     for (let trimEnd = 0; trimEnd <= MAX_TRIM && trimStart + trimEnd < tokens.length; trimEnd++) {
+      if (trimEnd > 0 && !droppable(tokens[tokens.length - trimEnd]!)) break;
       const last = tokens.length - 1 - trimEnd;
       let digits = '';
       for (let i = trimStart; i <= last; i++) digits += tokens[i]!.digits;

@@ -10,7 +10,7 @@ const LOOK_ALIKE_CUE = new RegExp(
     'commande|facture|suivi|r[ée]f[ée]rence|r[ée]servation|dossier|colis|re[cç]u|' +
     'bestellung|bestellnummer|rechnung|sendung|buchung|auftrag)' +
     '(?:\\s*(?:number|num|no\\.?|nr\\.?|#|n[uú]mero|num[ée]ro|n[ºo°]\\.?|nummer))?' +
-    '(?:\\s*(?:is|was|es|est|ist|:|de|du))?\\s*[:#]?\\s*$',
+    "(?:\\s*(?:is|was|es|est|ist|c'est|:|de|du|el|la|le|the))*\\s*[:#]?\\s*$",
   'i',
 );
 

@@ -43,6 +43,33 @@ const TOKEN = new RegExp(UNIT, 'giu');
 /** Cheap gate: a text with neither a digit nor a digit word has no run at all. */
 const ANY_DIGIT_WORD = new RegExp(`(?<![\\p{L}])(?:${WORD_ALTERNATION})(?![\\p{L}])`, 'iu');
 
+/**
+ * A run that continues an identifier is part of that identifier, not a number of its own:
+ * "INV-2025-0042" (glued by a dash or slash), "FR76 3000 6000 ..." (the word before mixes
+ * letters and digits, as IBANs and codes do). A word of letters only ("VISA 4111 ...") does not.
+ */
+function continuesIdentifier(text: string, start: number): boolean {
+  if (start === 0) return false;
+  const before = text.charCodeAt(start - 1);
+  if ((before === 45 || before === 47 || before === 95) && start >= 2 && isAlphanumeric(text.charCodeAt(start - 2))) return true;
+  if (before !== 32) return false;
+  let wordStart = start - 1;
+  while (wordStart > 0 && isAlphanumeric(text.charCodeAt(wordStart - 1))) wordStart--;
+  if (wordStart === start - 1) return false;
+  let letters = 0;
+  let digits = 0;
+  for (let i = wordStart; i < start - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits++;
+    else letters++;
+  }
+  return letters > 0 && digits > 0;
+}
+
+function isAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
 export type NumberToken = { start: number; end: number; digits: string; spoken: boolean };
 
 export type NumberRun = {
@@ -88,7 +115,7 @@ export function findNumberRuns(text: string, minDigits: number): NumberRun[] {
       tokens.push({ start: runStart + token.index, end: runStart + token.index + raw.length, digits: value, spoken });
       digits += value;
     }
-    if (digits.length < minDigits || tokens.length === 0) continue;
+    if (digits.length < minDigits || tokens.length === 0 || continuesIdentifier(text, runStart)) continue;
     runs.push({ start: runStart, end: tokens[tokens.length - 1]!.end, tokens, digits, plus: runText.charCodeAt(0) === 43 });
   }
   return runs;
