@@ -1,0 +1,64 @@
+/**
+ * Redaction quality (issue "Privacy by default"): precision and recall of the offline
+ * redaction engine per category, overall and per language, on the labelled transcripts in
+ * test/fixtures/redaction/ (planted values and look-alikes, expanded by a seeded generator),
+ * with the misses and false alarms listed. Goal: recall >= 0.98 at precision >= 0.95 for
+ * cards, IBANs and SSNs.
+ *
+ * The rules were written with transcripts-xx.json in view, so these figures are in-sample.
+ * held-out-xx.json, when present, was written after the rules and never tuned on: its
+ * figures are the honest estimate for phrasings the rules have not seen.
+ *
+ *   npm run measure:redaction
+ *   npm run measure:redaction -- --verbose   (every miss and false alarm)
+ *
+ * A measurement, not a test: it always exits 0. test/redaction-quality.test.ts holds the goals.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { REDACTION_CATEGORIES } from '../src/modules/privacy/redaction/redaction.types.ts';
+import { buildLabelledSet, type LabelledTranscript } from '../test/fixtures/redaction/labelled-set.ts';
+import { scoreRedaction, type CategoryScore } from '../test/fixtures/redaction/score.ts';
+
+const verbose = process.argv.includes('--verbose');
+
+function row(label: string, score: CategoryScore): string {
+  return `${label.padEnd(9)} ${String(score.planted).padStart(7)} ${String(score.tp).padStart(4)} ${String(score.fn).padStart(4)} ${String(score.fp).padStart(4)}` +
+    `  ${score.precision.toFixed(3)}  ${score.recall.toFixed(3)}`;
+}
+
+function report(title: string, set: readonly LabelledTranscript[]): void {
+  const score = scoreRedaction(set);
+  const planted = set.reduce((n, t) => n + t.values.length, 0);
+  const lookAlikes = set.reduce((n, t) => n + t.lookAlikes.length, 0);
+  console.log(`\n${title}: ${set.length} transcripts, ${planted} planted values, ${lookAlikes} look-alikes`);
+  console.log('category  planted   TP   FN   FP  precision recall');
+  for (const category of REDACTION_CATEGORIES) {
+    const overall = score.overall[category];
+    console.log(row(category, overall));
+    for (const [language, scores] of score.byLanguage) {
+      if (scores[category].planted > 0 || scores[category].fp > 0) console.log(row(`  ${language}`, scores[category]));
+    }
+    const shown = verbose ? Infinity : 5;
+    for (const miss of overall.misses.slice(0, shown)) console.log(`          miss: ${miss}`);
+    for (const alarm of overall.falseAlarms.slice(0, shown)) console.log(`          false alarm: ${alarm}`);
+  }
+  const kinds = [...score.lookAlikes.keys()].sort();
+  console.log(`look-alikes redacted: ${kinds.map((k) => `${k} ${score.lookAlikesRedacted.get(k) ?? 0}/${score.lookAlikes.get(k)}`).join(', ')}`);
+}
+
+function main(): void {
+  report('transcripts-xx.json (in-sample: the rules were written with it in view)', buildLabelledSet());
+  const heldOut = fileURLToPath(new URL('../test/fixtures/redaction/held-out-en.json', import.meta.url));
+  if (existsSync(heldOut)) report('held-out-xx.json (written after the rules, never tuned on)', buildLabelledSet('held-out'));
+  else console.log('\nheld-out-xx.json: none yet');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (error) {
+    console.error(error);
+  }
+  process.exitCode = 0;
+}
