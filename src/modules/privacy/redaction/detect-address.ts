@@ -45,7 +45,8 @@ const SPANISH = new RegExp(
   `(?<![\\p{L}])(?:${anyCaseFirst(['calle', 'c/', 'avenida', 'avda\\.?', 'paseo', 'plaza', 'camino', 'carretera', 'ronda', 'traves[ií]a', 'glorieta'])})` +
     `\\s+(?:${SPANISH_PARTICLE}\\s+)*${NAME}(?:\\s+(?:${SPANISH_PARTICLE}\\s+)*${NAME}){0,3}` +
     `,?\\s+(?:n[.ºo°]*\\s*|n[uú]mero\\s+)?\\d{1,4}(?:\\s*[A-Za-z](?![\\p{L}]))?` +
-    `(?:,?\\s+\\d{1,2}[ºª°]?\\s*[A-Za-z]?(?![\\p{L}\\d]))?`,
+    // The floor and door: "3º B", "2º izquierda".
+    `(?:,?\\s+\\d{1,2}[ºª°]?\\s*(?:izquierda|derecha|izda\\.?|dcha\\.?|centro|[A-Za-z])?(?![\\p{L}\\d]))?`,
   'gu',
 );
 

@@ -49,6 +49,7 @@ const DATE = new RegExp(
       // the 3rd of March 1985 / 3 de marzo de 1985 / 3 mars 1985 / 3. März 1985
       `(?:the\\s+)?${DAY}\\s+(?:of\\s+|de\\s+)?(?:${MONTHS})\\.?(?:,?\\s+(?:de\\s+|del\\s+)?${YEAR})?`,
       '\\d{4}',
+      SPOKEN_YEAR,
     ].join('|') +
     ')(?![\\p{L}\\d])',
   'iu',
