@@ -61,6 +61,19 @@ describe('SSNs', () => {
   });
 });
 
+describe('other national ids, counted as ssn', () => {
+  it('replaces a Spanish DNI or NIE whose control letter matches, and leaves one whose letter does not', () => {
+    expect(redact('mi DNI es 12345678Z y el NIE X1234567L', only('ssn')).text).toBe('mi DNI es [SSN] y el NIE [SSN]');
+    expect(redact('mi DNI es 12345678A', only('ssn')).found).toEqual({});
+  });
+
+  it('replaces a French NIR whose key matches, grouped or compact, and leaves one whose key does not', () => {
+    expect(redact('sécu 1 85 05 78 006 084 91 merci', only('ssn')).text).toBe('sécu [SSN] merci');
+    expect(redact('sécu 185057800608491', only('ssn')).text).toBe('sécu [SSN]');
+    expect(redact('sécu 1 85 05 78 006 084 36', only('ssn')).found).toEqual({});
+  });
+});
+
 describe('e-mails', () => {
   it('replaces written and spoken addresses', () => {
     expect(redact('mail ana.lopez@gmail.com now', only('email')).text).toBe('mail [EMAIL] now');

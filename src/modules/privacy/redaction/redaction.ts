@@ -1,7 +1,7 @@
 /**
  * Offline redaction of personal data in transcripts and payloads, by rules and checksums:
- * cards (Luhn and issuer prefix), IBANs (ibantools: length, format, mod-97), US SSNs (the
- * SSA's unissued ranges excluded), e-mails, phones other than the contact's own
+ * cards (Luhn and issuer prefix), IBANs (ibantools: length, format, mod-97), national ids (US
+ * SSNs without the SSA's unissued ranges, Spanish DNI/NIE and French NIR by their checks), e-mails, phones other than the contact's own
  * (libphonenumber), street addresses, dates of birth and, opt-in, names after a
  * self-introduction. Each value found is replaced whole by its typed marker ("[CARD]").
  *
@@ -19,6 +19,7 @@ import { detectEmails } from './detect-email.ts';
 import { detectIbans } from './detect-iban.ts';
 import { detectNames } from './detect-name.ts';
 import { detectPhones, normaliseKeepPhones } from './detect-phone.ts';
+import { detectNationalIds } from './detect-national-id.ts';
 import { detectSsns } from './detect-ssn.ts';
 import { findNumberRuns, type NumberRun } from './number-runs.ts';
 import {
@@ -39,12 +40,14 @@ const DETECTION_ORDER: readonly [RedactionCategory, Detector][] = [
   ['iban', detectIbans],
   ['card', detectCards],
   ['ssn', detectSsns],
+  ['ssn', detectNationalIds],
   ['phone', detectPhones],
   ['dob', detectDatesOfBirth],
   ['address', detectAddresses],
   ['name', detectNames],
 ];
-const PRIORITY = new Map(DETECTION_ORDER.map(([category], index) => [category, index]));
+const PRIORITY = new Map<RedactionCategory, number>();
+DETECTION_ORDER.forEach(([category], index) => PRIORITY.set(category, PRIORITY.get(category) ?? index));
 const MIN_RUN_DIGITS = 7;
 
 export type RedactionCounts = Partial<Record<RedactionCategory, number>>;
