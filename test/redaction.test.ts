@@ -29,6 +29,11 @@ describe('cards', () => {
     for (const digits of spoken) expect(redact(`number ${digits}, thanks`, only('card')).text).toBe('number [CARD], thanks');
   });
 
+  it('does not take a card out of the middle of a tracking number', () => {
+    // 5544 3771 7925 7468 is Luhn-valid with a Mastercard prefix; here it is a parcel's number.
+    expect(redact('suivi 9400 5544 3771 7925 7468 46', only('card')).found).toEqual({});
+  });
+
   it('finds the card whole when its expiry follows in the same run of digits', () => {
     expect(redact('4242 4242 4242 4242 12 26', only('card')).text).toBe('[CARD] 12 26');
   });
@@ -93,8 +98,11 @@ describe('phones', () => {
     expect(redact('appelez le 07 98 76 54 32', only('phone', ['+33612345678'])).text).toBe('appelez le [PHONE]');
   });
 
-  it('leaves numbers after a look-alike cue, dates and SSN shapes', () => {
+  it('leaves numbers after a look-alike cue, dates, SSN and card shapes, and the rest of a mistyped IBAN', () => {
     expect(redact('order number 2125550123 shipped on 21.07.2025', only('phone')).found).toEqual({});
+    expect(redact('confirmation code is 7373987663', only('phone')).found).toEqual({});
+    expect(redact('Karte 4953 4596 5144 9472', only('phone', ['+4915112345678'])).found).toEqual({});
+    expect(redact('IBAN NL08 RABO 7351 6864 71', only('phone', ['+4915112345678'])).found).toEqual({});
   });
 });
 

@@ -49,7 +49,7 @@ const FRENCH = new RegExp(
 
 const SPANISH_PARTICLE = '(?:de|del|la|las|los|el|y)';
 const SPANISH = new RegExp(
-  `(?<![${LETTERS}])(?:${anyCaseFirst(['calle', 'c/', 'avenida', 'avda\\.?', 'paseo', 'plaza', 'camino', 'carretera', 'ronda', 'traves[ií]a', 'glorieta'])})` +
+  `(?<![${LETTERS}])(?:${anyCaseFirst(['calle', 'c/', 'avenida', 'avda\\.?', 'av\\.', 'paseo', 'plaza', 'camino', 'carretera', 'ronda', 'traves[ií]a', 'glorieta'])})` +
     `\\s+(?:${SPANISH_PARTICLE}\\s+)*${NAME}(?:\\s+(?:${SPANISH_PARTICLE}\\s+)*${NAME}){0,3}` +
     `,?\\s+(?:n[.ºo°]*\\s*|n[uú]mero\\s+)?\\d{1,4}(?:\\s*[A-Za-z](?![${LETTERS}]))?` +
     // The floor and door: "3º B", "2º izquierda".

@@ -56,8 +56,9 @@ export function isCardNumber(digits: string): boolean {
 /**
  * Each run is tried as windows of whole tokens, the longest valid one from each start, so a
  * card read with its expiry after it, or after a stray "one", is still found whole. A window
- * starts at most MAX_LEADING_TOKENS into a run: a Luhn-valid stretch in the middle of a
- * 22-digit tracking number is one chance in ten per start, not a card someone read out.
+ * starts at most MAX_LEADING_TOKENS into a run, after noise only: a Luhn-valid stretch in
+ * the middle of a 22-digit tracking number is one chance in ten per start, not a card
+ * someone read out.
  */
 export function detectCards(input: DetectorInput, out: Finding[]): void {
   for (const run of input.runs()) {
@@ -66,6 +67,9 @@ export function detectCards(input: DetectorInput, out: Finding[]): void {
     let from = 0;
     let lastStart = MAX_LEADING_TOKENS;
     while (from < tokens.length && from <= lastStart) {
+      // Only noise may come before a card in its run (a stray "one", a "2"): a card starting at
+      // the second 4-digit group of "9400 5544 3771 7925 7468 46" is a tracking number's middle.
+      if (from > 0 && !tokens[from - 1]!.spoken && tokens[from - 1]!.digits.length > 2) break;
       let found = -1;
       let digits = '';
       for (let to = from; to < tokens.length; to++) {

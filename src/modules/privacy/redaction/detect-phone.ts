@@ -8,8 +8,9 @@
  * A run that is not valid whole is retried without one or two short tokens (a spoken digit,
  * or one or two written digits) at either end, so a stray "one" before or "2 times" after
  * does not hide the number; a 4-digit group is never dropped, or "6011 5022 0111" would be
- * a phone inside a mistyped card. Runs shaped like an SSN (3-2-4 dashed) or a date
- * (21.07.1978, 03/04/1985) are not phones. The contact's own numbers
+ * a phone inside a mistyped card. Runs shaped like an SSN (3-2-4 dashed), a date
+ * (21.07.1978, 03/04/1985) or a card (4 groups of 4, Luhn-invalid: a mistyped card) are not
+ * phones. The contact's own numbers
  * (keepPhones, compared in E.164) are left as they are. A look-alike cue just before the
  * run ("order number 2125550100") keeps it: ten digits are a valid US number very often.
  */
@@ -66,6 +67,8 @@ export function normaliseKeepPhones(keepPhones: readonly string[], country: Coun
 
 const DATE_SHAPED = /^\d{1,4}([./-])\d{1,2}\1\d{1,4}$/;
 const SSN_SHAPED = /^\d{3}-\d{2}-\d{4}$/;
+/** Four groups of four: how cards are written, and never a phone number (a mistyped card is not one). */
+const CARD_SHAPED = /^\d{4}([ -]?)\d{4}\1\d{4}\1\d{4}$/;
 
 function droppable(token: NumberToken): boolean {
   return token.spoken || token.digits.length <= 2;
@@ -73,8 +76,9 @@ function droppable(token: NumberToken): boolean {
 
 function phoneInRun(input: DetectorInput, run: NumberRun): Finding | null {
   const tokens = run.tokens;
-  const written = input.text.slice(run.start, run.end).replace(/\s+/g, '');
-  if (DATE_SHAPED.test(written) || SSN_SHAPED.test(written)) return null;
+  const runText = input.text.slice(run.start, run.end);
+  const written = runText.replace(/\s+/g, '');
+  if (DATE_SHAPED.test(written) || SSN_SHAPED.test(written) || CARD_SHAPED.test(runText)) return null;
   for (let trimStart = 0; trimStart <= MAX_TRIM && trimStart < tokens.length; trimStart++) {
     if (trimStart > 0 && !droppable(tokens[trimStart - 1]!)) break;
     for (let trimEnd = 0; trimEnd <= MAX_TRIM && trimStart + trimEnd < tokens.length; trimEnd++) {

@@ -9,8 +9,8 @@ const LOOK_ALIKE_CUE = new RegExp(
   '(?:order|invoice|tracking|reference|ref|confirmation|booking|reservation|case|claim|ticket|receipt|parcel|package|serial|policy|' +
     'pedido|factura|seguimiento|referencia|reserva|confirmaci[oó]n|n[uú]mero de caso|env[ií]o|paquete|recibo|expediente|' +
     'commande|facture|suivi|r[ée]f[ée]rence|r[ée]servation|dossier|colis|re[cç]u|sinistre|' +
-    'bestellung|bestellnummer|rechnung|sendung|sendungsnummer|buchung|auftrag|kundennummer|vorgang)' +
-    '(?:\\s*(?:number|num|no\\.?|nr\\.?|#|n[uú]mero|num[ée]ro|n[ºo°]\\.?|nummer))?' +
+    'bestellung|bestellnummer|rechnung|sendung|sendungsnummer|buchung|reservierung|auftrag|kundennummer|vertragsnummer|vorgang)' +
+    '(?:\\s*(?:number|num|no\\.?|nr\\.?|#|code|id|n[uú]mero|num[ée]ro|c[oó]digo|n[ºo°]\\.?|nummer))?' +
     "(?:\\s*(?:is|was|es|est|ist|c'est|:|de|du|el|la|le|the))*\\s*[:#]?\\s*$",
   'i',
 );

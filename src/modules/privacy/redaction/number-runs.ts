@@ -51,24 +51,33 @@ const ANY_DIGIT_WORD = new RegExp(`(?<![${LETTER}])(?:${WORD_ALTERNATION})(?![${
 /**
  * A run that continues an identifier is part of that identifier, not a number of its own:
  * "INV-2025-0042" (glued by a dash or slash), "FR76 3000 6000 ..." (the word before mixes
- * letters and digits, as IBANs and codes do). A word of letters only ("VISA 4111 ...") does not.
+ * letters and digits, as IBANs and codes do), "NL08 RABO 7351 ..." (a bank code after one).
+ * A word of letters only ("VISA 4111 ...") does not.
  */
 function continuesIdentifier(text: string, start: number): boolean {
   if (start === 0) return false;
   const before = text.charCodeAt(start - 1);
   if ((before === 45 || before === 47 || before === 95) && start >= 2 && isAlphanumeric(text.charCodeAt(start - 2))) return true;
   if (before !== 32) return false;
-  let wordStart = start - 1;
-  while (wordStart > 0 && isAlphanumeric(text.charCodeAt(wordStart - 1))) wordStart--;
-  if (wordStart === start - 1) return false;
-  let letters = 0;
+  const word = wordBefore(text, start - 1);
+  if (word.mixed) return true;
+  // "NL08 RABO 7351 ...": a bank code in capitals after an IBAN's start.
+  return word.capitals === word.end - word.start && word.capitals >= 4 && word.start >= 2 && text.charCodeAt(word.start - 1) === 32 && wordBefore(text, word.start - 1).mixed;
+}
+
+/** The alphanumeric word ending at `end` (exclusive): whether it mixes letters and digits, and how many capitals it has. */
+function wordBefore(text: string, end: number): { start: number; end: number; mixed: boolean; capitals: number } {
+  let start = end;
+  while (start > 0 && isAlphanumeric(text.charCodeAt(start - 1))) start--;
   let digits = 0;
-  for (let i = wordStart; i < start - 1; i++) {
+  let capitals = 0;
+  for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) digits++;
-    else letters++;
+    else if (code >= 65 && code <= 90) capitals++;
   }
-  return letters > 0 && digits > 0;
+  const letters = end - start - digits;
+  return { start, end, mixed: letters > 0 && digits > 0, capitals };
 }
 
 function isAlphanumeric(code: number): boolean {
