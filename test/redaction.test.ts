@@ -83,6 +83,8 @@ describe('e-mails', () => {
   it('replaces written and spoken addresses', () => {
     expect(redact('mail ana.lopez@gmail.com now', only('email')).text).toBe('mail [EMAIL] now');
     expect(redact('es ana punto lopez arroba gmail punto com, gracias', only('email')).text).toBe('es [EMAIL], gracias');
+    // A local part said in several words is taken whole, not from its last word.
+    expect(redact("it's j smith 42 at hotmail dot com", only('email')).text).toBe("it's [EMAIL]");
   });
 });
 
