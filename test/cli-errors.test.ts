@@ -44,7 +44,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the command line', () =
     expect(firstLine(missing.stderr)).toBe("voice-campaigns: users create: Option '--email <value>' argument missing");
   });
 
-  it('says which migrations it applied on an empty database, then that none are left', async () => {
+  it('says which migrations it applied on an empty database, then that none are left', { timeout: 120_000 }, async () => {
     const first = await cli(['migrate']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^applied \d+ migrations: 0001_foundation, /);
