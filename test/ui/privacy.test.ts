@@ -110,6 +110,22 @@ describe.skipIf(!HAS_BROWSER)('the Privacy tab', () => {
     await page.context().close();
   });
 
+  it('sets a campaign\'s own stricter retention on its page and shows the one that applies', async () => {
+    const { campaigns: [campaign] } = await seed(s.t.deps.db, { campaigns: [{ owner: s.alice, title: 'Short memory' }] });
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto(`/campaigns/${campaign.id}`);
+    const field = labelled(page, 'This campaign keeps personal data for (days)');
+    await field.waitFor();
+    await field.fill('7');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByRole('status').filter({ hasText: 'Retention saved.' }).waitFor();
+    await page.getByText(/Applies to this campaign: 7 days\./).waitFor();
+    expect(await get(`/api/v1/campaigns/${campaign.id}/privacy`)).toMatchObject({ retention_days: 7, effective_retention_days: 7 });
+    await settled(page);
+    await expectAccessible(page, 'campaign retention');
+    await page.context().close();
+  });
+
   it('shows a sub-user the retention read only, and no export or erase', async () => {
     const sub = await createSubUser(s.t, s.alice.id);
     const page = await s.page({ signIn: { email: sub.email, password: sub.password }, bypassCSP: true });
