@@ -175,7 +175,7 @@ describe.skipIf(!HAS_BROWSER)('the Compliance area', () => {
     const page = await s.page({ signIn: { email: sub.email, password: sub.password }, bypassCSP: true });
     await openCompliance(page);
     await listRow(page, '+12125551100').waitFor();
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['Do-not-call list', 'Quiet hours and caps']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Do-not-call list', 'Quiet hours and caps', 'Privacy']);
     expect(await page.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
 
     await labelled(page, 'Phone number').fill('+1 212 555 1300');

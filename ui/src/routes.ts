@@ -27,7 +27,7 @@ export const ROUTES = [
   { paths: ['/assistants'], load: () => import('./pages/Assistants'), nav: { label: 'Assistants' } },
   { paths: ['/phone-numbers'], load: () => import('./pages/PhoneNumbers'), nav: { label: 'Phone numbers' } },
   { paths: ['/voice-connections'], load: () => import('./pages/VoiceConnections'), nav: { label: 'Voice connections', ownersOnly: true } },
-  { paths: ['/compliance', '/compliance/settings', '/compliance/audit'], load: () => import('./pages/Compliance'), nav: { label: 'Compliance' } },
+  { paths: ['/compliance', '/compliance/settings', '/compliance/privacy', '/compliance/audit'], load: () => import('./pages/Compliance'), nav: { label: 'Compliance' } },
   { paths: ['/account', '/api-keys', '/sub-users'], load: () => import('./pages/Profile'), nav: { label: 'Profile' } },
 ] as const satisfies readonly PageRoute[];
 

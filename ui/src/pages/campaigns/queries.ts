@@ -20,6 +20,7 @@ export const campaignKeys = {
   one: (id: number) => ['campaign', id] as const,
   summary: (id: number) => ['campaign-summary', id] as const,
   protection: (id: number) => ['campaign-protection', id] as const,
+  privacy: (id: number) => ['campaign-privacy', id] as const,
 };
 
 export function useCampaignsPage(page: number, pageSize: number) {
@@ -198,5 +199,21 @@ export function useSaveCampaignProtection(id: number) {
   return useMutation({
     mutationFn: (body: Body<'update_campaign_protection'>) => must(api.PUT('/api/v1/campaigns/{id}/protection', { params: { path: { id } }, body })),
     onSuccess: (saved) => client.setQueryData(campaignKeys.protection(id), saved),
+  });
+}
+
+/** The campaign's own retention of personal data, beside the account's (GET /campaigns/{id}/privacy). */
+export function useCampaignPrivacy(id: number) {
+  return useQuery({
+    queryKey: campaignKeys.privacy(id),
+    queryFn: () => must(api.GET('/api/v1/campaigns/{id}/privacy', { params: { path: { id } } })),
+  });
+}
+
+export function useSaveCampaignPrivacy(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_campaign_privacy'>) => must(api.PUT('/api/v1/campaigns/{id}/privacy', { params: { path: { id } }, body })),
+    onSuccess: (saved) => client.setQueryData(campaignKeys.privacy(id), saved),
   });
 }

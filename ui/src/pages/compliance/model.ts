@@ -50,3 +50,21 @@ export const addedBy = (s: Suppression) => {
 export function downloadTaskErrors(task: SuppressionTask) {
   downloadCsv(`do-not-call-import-${task.task_id}-errors.csv`, ['row', 'phone_number', 'reason'], task.errors.map((e) => [e.index + 1, e.phone_number, e.reason]));
 }
+
+export type PersonExport = Json<paths['/api/v1/privacy/exports']['post']['responses'][200]>;
+export type Erasure = Json<paths['/api/v1/privacy/erasures']['post']['responses'][200]>;
+
+/** The export's file name: person-<the day it was exported>.json. */
+export const personFileName = (doc: PersonExport) => `person-${String(doc.exported_at ?? new Date().toISOString()).slice(0, 10)}.json`;
+
+/** A person's export as a JSON file the browser downloads. */
+export function downloadPersonExport(document_: PersonExport) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(document_, null, 2)], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = personFileName(document_);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

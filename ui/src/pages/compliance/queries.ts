@@ -95,3 +95,37 @@ export function useAuditEvents(query: Query<'list_audit_events'>) {
     placeholderData: keepPreviousData,
   });
 }
+
+/** Privacy: the account's retention of personal data, and one person's export and erasure (owner only). */
+export const privacyKeys = { settings: ['privacy-settings'] as const };
+
+export function usePrivacySettings() {
+  return useQuery({ queryKey: privacyKeys.settings, queryFn: () => must(api.GET('/api/v1/privacy/settings')) });
+}
+
+export function useSavePrivacySettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_privacy_settings'>) => must(api.PUT('/api/v1/privacy/settings', { body })),
+    onSuccess: (saved) => {
+      client.setQueryData(privacyKeys.settings, saved);
+      void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
+    },
+  });
+}
+
+export function useExportPerson() {
+  return useMutation({ mutationFn: (body: Body<'export_person'>) => must(api.POST('/api/v1/privacy/exports', { body })) });
+}
+
+/** An erasure changes the do-not-call list (the number stays as its hash) and the audit log. */
+export function useErasePerson() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'erase_person'>) => must(api.POST('/api/v1/privacy/erasures', { body })),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: complianceKeys.suppressions });
+      void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
+    },
+  });
+}
