@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -15,6 +14,7 @@ import { vendorScene, type VendorScene } from './helpers/vendor-scene.ts';
 import { createCampaignViaApi } from './helpers/factories.ts';
 import { postgresUrl } from './helpers/test-database.ts';
 import { waitFor } from './helpers/wait-for.ts';
+import { mulawRms, readAudio } from './helpers/listened-audio.ts';
 
 /**
  * Listening to our agent's Twilio call with two service instances on one PostgreSQL database,
@@ -85,23 +85,17 @@ describe.skipIf(!HAS_PG)('listening to a Twilio call with two service instances'
     const controller = new AbortController();
     const res = await fetch(`${a.url}/api/v1/live/calls/${call!.id}/audio`, { headers: b.alice.headers, signal: controller.signal });
     expect(res.status).toBe(200);
-    const chunks: Buffer[] = [];
-    const reader = (async () => {
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-      } catch { /* aborted */ }
-    })();
-    const bytes = () => chunks.reduce((n, c) => n + c.length, 0);
+    const audio = readAudio(res);
+    const bytes = audio.bytes;
     await waitFor(async () => bytes() >= 8000, 15_000, async () => `${bytes()} bytes; streams ${JSON.stringify(fake.streamsOf(twilioCall.sid))}`);
     const [stream] = fake.streamsOf(twilioCall.sid);
     // Asked for by A (named for it), opened on B (the public URL), B listening to nothing itself.
     expect(stream).toMatchObject({ name: `listen-${call!.id}-${a.deps.mediaBridge.node}`, opened: true, refused: null });
     expect(stream!.url.startsWith(b.baseUrl.replace(/^http/, 'ws'))).toBe(true);
     expect(b.t.deps.callAudio.has(call!.id)).toBe(false);
-    const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(Buffer.concat(chunks).subarray(160))));
-    expect(Math.sqrt(samples.reduce((sum: number, x: number) => sum + x * x, 0) / samples.length)).toBeGreaterThan(2000);
+    expect(mulawRms(audio.all().subarray(160))).toBeGreaterThan(2000);
     controller.abort();
-    await reader;
+    await audio.done;
     await waitFor(async () => stream!.stopped, 5000);
   });
 });

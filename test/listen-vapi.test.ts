@@ -1,9 +1,9 @@
-import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeVapi, type FakeVapi } from './fakes/vapi.ts';
 import { vendorScene, type VendorScene } from './helpers/vendor-scene.ts';
 import { createCampaignViaApi, createSubUser } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait-for.ts';
+import { mulawRms, readAudio } from './helpers/listened-audio.ts';
 
 /**
  * An operator listening to a Vapi call, over real sockets: the service reads the call's listen
@@ -45,22 +45,6 @@ async function liveCall(phone: string) {
   return { campaign, vapiCall: vapiCall!, callId: row!.id };
 }
 
-/** Reads an audio answer until it ends or `stop` aborts it. */
-function collect(res: Response) {
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-    } catch { /* aborted */ }
-  })();
-  return { chunks, bytes: () => chunks.reduce((n, b) => n + b.length, 0), done };
-}
-
-const rms = (mulaw: Buffer) => {
-  const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(mulaw)));
-  return Math.sqrt(samples.reduce((sum: number, x: number) => sum + x * x, 0) / samples.length);
-};
-
 describe('an operator listening to a Vapi call', () => {
   it('hears both parties through Vapi\'s listen socket, relayed as mu-law; the socket closes when the operator goes; audited', async () => {
     const { campaign, vapiCall, callId } = await liveCall('+12125550401');
@@ -69,12 +53,12 @@ describe('an operator listening to a Vapi call', () => {
     const res = await fetch(`${s.baseUrl}/api/v1/live/calls/${callId}/audio`, { headers: s.alice.headers, signal: controller.signal });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('audio/basic');
-    const audio = collect(res);
+    const audio = readAudio(res);
     // A second of audio: 8,000 mu-law bytes, after the first frame of silence.
     await waitFor(async () => audio.bytes() >= 8160, 10_000, async () => `${audio.bytes()} bytes`);
     expect(fake.listens.opened.get(vapiCall.id)).toBe(1);
     // The customer's 440 Hz and the assistant's 880 Hz, mixed down: far from silence.
-    expect(rms(Buffer.concat(audio.chunks).subarray(160))).toBeGreaterThan(1500);
+    expect(mulawRms(audio.all().subarray(160))).toBeGreaterThan(1500);
     controller.abort();
     await audio.done;
     await waitFor(async () => fake.listens.open.get(vapiCall.id) === 0, 5000);
@@ -86,7 +70,7 @@ describe('an operator listening to a Vapi call', () => {
     const { callId } = await liveCall('+12125550402');
     const res = await fetch(`${s.baseUrl}/api/v1/live/calls/${callId}/audio`, { headers: s.alice.headers });
     expect(res.status).toBe(200);
-    const audio = collect(res);
+    const audio = readAudio(res);
     await waitFor(async () => audio.bytes() >= 1600, 10_000);
     expect((await s.api('POST', `/api/v1/calls/${callId}/end`)).statusCode).toBe(200);
     // The vendor closes its socket; the stream ends once its queued audio is played.

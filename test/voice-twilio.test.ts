@@ -5,8 +5,8 @@ import { startFakeStreamingLlm, type FakeLlmTurn, type FakeStreamingLlm } from '
 import { vendorScene, type VendorScene } from './helpers/vendor-scene.ts';
 import { createCampaignViaApi } from './helpers/factories.ts';
 import { waitFor } from './helpers/wait-for.ts';
+import { mulawRms, readAudio } from './helpers/listened-audio.ts';
 import { reconcileStaleCalls } from '../src/modules/dialer/call-events/reconciler.ts';
-import alawmulaw from 'alawmulaw';
 
 /**
  * Our own agent on Twilio, over real sockets: the dialer places calls through a fake Twilio
@@ -157,23 +157,17 @@ describe('a campaign on Twilio with our own agent', () => {
     const controller = new AbortController();
     const res = await fetch(`${s.baseUrl}/api/v1/live/calls/${call!.id}/audio`, { headers: s.alice.headers, signal: controller.signal });
     expect(res.status).toBe(200);
-    const chunks: Buffer[] = [];
-    const reader = (async () => {
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-      } catch { /* aborted */ }
-    })();
-    await waitFor(async () => chunks.reduce((n, b) => n + b.length, 0) >= 8000, 10_000, async () => `${chunks.reduce((n, b) => n + b.length, 0)} bytes; streams ${JSON.stringify(fake.streamsOf(twilioCall.sid))}; call ${twilioCall.status}`);
+    const audio = readAudio(res);
+    await waitFor(async () => audio.bytes() >= 8000, 10_000, async () => `${audio.bytes()} bytes; streams ${JSON.stringify(fake.streamsOf(twilioCall.sid))}; call ${twilioCall.status}`);
     const [stream] = fake.streamsOf(twilioCall.sid);
     // A stream per listening process, its URL naming the process (another's frames are sent on to it).
     const node = s.t.deps.mediaBridge.node;
     expect(stream).toMatchObject({ track: 'both_tracks', name: `listen-${call!.id}-${node}`, opened: true, refused: null });
     expect(stream!.url).toBe(`${s.baseUrl.replace(/^http/, 'ws')}/api/v1/voice/twilio/media?call=${call!.id}&node=${node}`);
     // The two parties' tones, mixed: far from silence.
-    const samples = Array.from(alawmulaw.mulaw.decode(new Uint8Array(Buffer.concat(chunks).subarray(160))));
-    expect(Math.sqrt(samples.reduce((sum: number, x: number) => sum + x * x, 0) / samples.length)).toBeGreaterThan(2000);
+    expect(mulawRms(audio.all().subarray(160))).toBeGreaterThan(2000);
     controller.abort();
-    await reader;
+    await audio.done;
     await waitFor(async () => stream!.stopped, 5000);
     // A handshake Twilio did not sign is refused before anything is read.
     const forged = await new Promise<number>((resolve) => {

@@ -5,7 +5,6 @@ import { ErrorResponses } from '../../../http/schemas.ts';
 import { requirePhone } from '../../../shared/phone.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { recordAudit } from '../../audit/audit.service.ts';
-import { erasedMark, erasureSalt } from '../../../shared/erased-number.ts';
 import { erasePerson } from './person-erasure.ts';
 import { exportPerson } from './person-export.ts';
 import type { Person } from './person-selection.ts';
@@ -76,8 +75,7 @@ export async function privacyPersonRoutes(app: App) {
   }, async (request) => {
     const person = personOf(app, request.principal, request.body);
     return db.transaction().execute(async (trx) => {
-      const erased = await erasePerson(trx, person, { userId: request.principal.kind === 'user' ? request.principal.userId : null }, clock.now());
-      const mark = erasedMark(await erasureSalt(trx, person.ownerId), person.phone);
+      const { erased, mark } = await erasePerson(trx, person, { userId: request.principal.kind === 'user' ? request.principal.userId : null }, clock.now());
       await recordAudit(trx, { principal: request.principal, request, kind: 'privacy.person_erased', subject: { type: 'account', id: person.ownerId }, details: { mark, erased } });
       return { erased, mark, dialling_blocked: true };
     });

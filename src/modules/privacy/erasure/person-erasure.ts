@@ -19,7 +19,8 @@ export const ERASED_TEXT = '[erased]';
  * deliveries lose what was said and sent; the do-not-call list keeps the person's numbers as
  * marks only (and gains them if absent), so they are never dialled or texted again; audit details,
  * import rows and the live stream's events lose the number and e-mail. Refused (409) while a
- * call with the person is in progress. Answers the counts of what was erased.
+ * call with the person is in progress. Answers the counts of what was erased and the mark the
+ * number became.
  */
 export async function erasePerson(trx: Trx, person: Person, actor: { userId: number | null }, now: Date) {
   const found = await selectPerson(trx, person);
@@ -59,7 +60,7 @@ export async function erasePerson(trx: Trx, person: Person, actor: { userId: num
 
   const texts = [...found.phones, ...(person.email ? [person.email] : [])];
   const scrubbed = await scrubText(trx, person.ownerId, texts);
-  return { ...countsOf(found), suppressions_added: added.length, ...scrubbed };
+  return { erased: { ...countsOf(found), suppressions_added: added.length, ...scrubbed }, mark: marks.get(person.phone)! };
 }
 
 /** The number and e-mail written out in free text (audit details, import rows and errors) become ERASED_TEXT. */
