@@ -159,6 +159,10 @@ describe.skipIf(!HAS_BROWSER)('a campaign\'s page', () => {
     }
     const page = await s.page({ signIn: s.alice });
     await page.goto(`/campaigns/${campaign.id}`);
+    // The page's sections load before the click: on a loaded machine a click on a Pause that the
+    // first answers re-render was lost, and Resume never came.
+    await page.getByRole('heading', { name: 'Queue by status', level: 2 }).waitFor();
+    await page.waitForLoadState('networkidle');
     // Paused, the queued contacts wait instead of being dialled, so their statuses can be counted.
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByRole('button', { name: 'Resume' }).waitFor();

@@ -37,7 +37,7 @@ export function CallCapacity({ owner }: { owner: boolean }) {
             ends. Callers are never turned away for the cap; beyond the reserve they take room outbound calls would have had. Leave the cap
             empty for none. Every change is written to the audit log.
           </Text>
-          {!owner && <Alert color="gray" title="Read only">Only the account owner changes these settings.</Alert>}
+          {!owner && <Alert color="gray" title="Read only">Only the account owner changes the call capacity.</Alert>}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <NumberInput
               label="Calls at once (account)" description="Inbound and outbound, all campaigns; empty = no cap" min={1} allowDecimal={false} readOnly={!owner}
