@@ -48,6 +48,7 @@ import { campaignMessagingRoutes } from './modules/messaging/messaging-settings.
 import { liveRoutes } from './modules/live/live.routes.ts';
 import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
 import { campaignPrivacyRoutes, privacySettingsRoutes } from './modules/privacy/retention/retention.routes.ts';
+import { campaignRedactionRoutes, redactionSettingsRoutes } from './modules/privacy/redaction-policy/redaction-settings.routes.ts';
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
 
 export type App = FastifyInstance<
@@ -211,6 +212,8 @@ export async function buildApp(
       await api.register(campaignProtectionRoutes, { prefix: '/campaigns' });
       await api.register(campaignPrivacyRoutes, { prefix: '/campaigns' });
       await api.register(privacySettingsRoutes, { prefix: '/privacy' });
+      await api.register(campaignRedactionRoutes, { prefix: '/campaigns' });
+      await api.register(redactionSettingsRoutes, { prefix: '/privacy' });
       await api.register(privacyPersonRoutes, { prefix: '/privacy' });
     },
     { prefix: '/api/v1' },

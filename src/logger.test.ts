@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, humanLine, startupLogLevel } from './logger.ts';
+import { createLogger, humanLine, redactLogLine, startupLogLevel } from './logger.ts';
 
 // JSON lines when stdout is not a terminal are held by test/cli.test.ts, which reads serve's.
 describe('the human log lines (stdout a terminal)', () => {
@@ -25,5 +25,37 @@ describe('the human log lines (stdout a terminal)', () => {
     expect(startupLogLevel('debug')).toBe('debug');
     expect(startupLogLevel('loud')).toBe('info');
     expect(startupLogLevel(undefined)).toBe('info');
+  });
+});
+
+describe('redacted log lines', () => {
+  it('replaces cards, IBANs, e-mails and phone numbers in the message and the fields, and keeps pino\'s own fields', () => {
+    const written: string[] = [];
+    const log = createLogger('info', { pretty: false, write: (text) => written.push(text) });
+    log.info({ heard: 'my card is 4111 1111 1111 1111', nested: { iban: ['DE89 3704 0044 0532 0130 00'] }, count: 4111111111111111 }, 'mail ana.lopez@example.com or call +1 617 555 0148');
+    expect(written).toHaveLength(1);
+    const entry = JSON.parse(written[0]!) as Record<string, unknown>;
+    expect(entry.msg).toBe('mail [EMAIL] or call [PHONE]');
+    expect(entry.heard).toBe('my card is [CARD]');
+    expect(entry.nested).toEqual({ iban: ['[IBAN]'] });
+    // Numbers are not text anyone said; pino's own fields stay as they are.
+    expect(entry.count).toBe(4111111111111111);
+    expect(typeof entry.time).toBe('number');
+    expect(entry.pid).toBe(process.pid);
+  });
+
+  it('leaves a line without personal data as pino wrote it, and redacts a line that is not JSON as text', () => {
+    const written: string[] = [];
+    const log = createLogger('info', { pretty: false, write: (text) => written.push(text) });
+    log.info({ url: 'http://127.0.0.1:8000/api/v1/calls?page=2', campaign_id: 12 }, 'request completed');
+    expect(JSON.parse(written[0]!)).toMatchObject({ url: 'http://127.0.0.1:8000/api/v1/calls?page=2', campaign_id: 12, msg: 'request completed' });
+    expect(redactLogLine('card 4111-1111-1111-1111 said\n')).toBe('card [CARD] said\n');
+  });
+
+  it('redacts what a person reads in the terminal too', () => {
+    const written: string[] = [];
+    const log = createLogger('info', { pretty: true, write: (text) => written.push(text) });
+    log.warn({ ssn: 'SSN 123-45-6789' }, 'relay heard 4111 1111 1111 1111');
+    expect(written[0]).toMatch(/WARN relay heard \[CARD\] ssn=SSN \[SSN\]\n$/);
   });
 });

@@ -1,5 +1,7 @@
 import pino, { type Level, type Logger } from 'pino';
 import type { RawConfig } from './config.ts';
+import { createRedactor } from './modules/privacy/redaction/redaction.ts';
+import { DEFAULT_REDACTION_CATEGORIES } from './modules/privacy/redaction/redaction.types.ts';
 
 /**
  * The one logger of the process. JSON lines (pino's own shape, unchanged) when stdout is not a
@@ -8,9 +10,36 @@ import type { RawConfig } from './config.ts';
  */
 export function createLogger(level: RawConfig['LOG_LEVEL'], options: { pretty?: boolean; write?: (text: string) => void } = {}): Logger {
   const pretty = options.pretty ?? process.stdout.isTTY === true;
-  if (!pretty) return pino({ level });
+  const hooks = { streamWrite: redactLogLine };
+  if (!pretty && !options.write) return pino({ level, hooks });
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
-  return pino({ level }, { write: (line: string) => write(humanLine(line)) });
+  return pino({ level, hooks }, { write: (line: string) => write(pretty ? humanLine(line) : line) });
+}
+
+// Logs are the process's, not an account's: they may be shipped anywhere, so every line is
+// redacted of every category the rules find reliably (names are not), whatever an account chose.
+const logRedactor = createRedactor({ categories: DEFAULT_REDACTION_CATEGORIES });
+// pino's own fields: numbers and names of this machine, never what a person said.
+const STRUCTURAL = new Set(['level', 'time', 'pid', 'hostname']);
+
+/** One JSON log line with the personal data in its values replaced by typed markers ([CARD]…). */
+export function redactLogLine(line: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return logRedactor.redact(line).text;
+  }
+  let changed = false;
+  for (const key of Object.keys(entry)) {
+    if (STRUCTURAL.has(key)) continue;
+    const { value, found } = logRedactor.redactDeep(entry[key]);
+    if (Object.keys(found).length > 0) {
+      entry[key] = value;
+      changed = true;
+    }
+  }
+  return changed ? `${JSON.stringify(entry)}\n` : line;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -324,6 +324,24 @@ describe('privacy settings', () => {
     expect((await ok('bob', 'GET', '/api/v1/privacy/settings')).retention_days).toBeNull();
   });
 
+  it('gives bob 403 on alice\'s campaigns\' redaction and keeps it; a granted sub-user reads it but only the owner changes it', async () => {
+    const choice = { categories: [], places: [] };
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/redaction`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/redaction`, choice);
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/redaction`)).categories).toBeNull();
+    }
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/redaction`)).effective.categories).toEqual(['card', 'iban', 'ssn']);
+    for (const url of [`/api/v1/campaigns/${granted.campaign}/redaction`, '/api/v1/privacy/redaction']) {
+      const res = await call('sub', 'PUT', url, choice);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().detail, url).toMatch(/^Only the account owner may change/);
+    }
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/redaction`);
+    expect((await ok('alice', 'GET', '/api/v1/privacy/redaction')).categories).toEqual(['card', 'iban', 'ssn']);
+    expect((await ok('bob', 'GET', '/api/v1/privacy/redaction')).categories).toEqual(['card', 'iban', 'ssn']);
+  });
+
   it('finds only bob\'s own rows when bob exports or erases alice\'s contact\'s number; a sub-user may do neither', async () => {
     const phone = (await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number as string;
     expect((await ok('bob', 'POST', '/api/v1/privacy/exports', { phone_number: phone })).counts).toEqual({ contacts: 0, calls: 0, messages: 0, message_jobs: 0, webhook_deliveries: 0, suppressions: 0 });

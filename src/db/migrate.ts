@@ -34,6 +34,7 @@ import * as campaignBreaker from './migrations/0035_campaign_breaker.ts';
 import * as numberHealth from './migrations/0036_number_health.ts';
 import * as accountCapacity from './migrations/0037_account_capacity.ts';
 import * as privacyRetention from './migrations/0038_privacy_retention.ts';
+import * as redactionSettings from './migrations/0039_redaction_settings.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0036_number_health': numberHealth,
   '0037_account_capacity': accountCapacity,
   '0038_privacy_retention': privacyRetention,
+  '0039_redaction_settings': redactionSettings,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

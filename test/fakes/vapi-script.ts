@@ -5,8 +5,11 @@ import type { Vapi } from '@vapi-ai/server-sdk';
  * the conversation and Vapi's post-call analysis. Pure; test/fakes/vapi.ts plays it in real time.
  */
 export const FAKE_VAPI_OUTCOMES = [
-  'interested', 'not_interested', 'voicemail', 'busy', 'no_answer', 'refuse', 'lose_end', 'duplicate', 'out_of_order',
+  'interested', 'not_interested', 'voicemail', 'busy', 'no_answer', 'refuse', 'lose_end', 'duplicate', 'out_of_order', 'private',
 ] as const;
+
+/** What the person says on a `private` call: values redaction must never let through. */
+export const PRIVATE_VALUES = { card: '4111 1111 1111 1111', iban: 'DE89 3704 0044 0532 0130 00', email: 'jo.private@example.org' } as const;
 export type FakeVapiOutcome = (typeof FAKE_VAPI_OUTCOMES)[number];
 
 export interface CallScript {
@@ -38,6 +41,16 @@ export function scriptFor(outcome: FakeVapiOutcome, assistant: { firstMessage: s
         answered: true, endedReason: 'assistant-ended-call',
         turns: [{ role: 'user', message: 'No thanks, I am not interested.' }, { role: 'bot', message: 'Understood, sorry to bother you. Goodbye!' }],
         analysis: { summary: 'The contact was not interested.', structuredData: { interested: false }, successEvaluation: 'false' },
+      };
+    case 'private':
+      return {
+        answered: true, endedReason: 'customer-ended-call',
+        turns: [
+          { role: 'user', message: `Yes. My card is ${PRIVATE_VALUES.card}, my IBAN is ${PRIVATE_VALUES.iban} and my mail is ${PRIVATE_VALUES.email}.` },
+          { role: 'bot', message: 'Thank you, someone will call you back tomorrow.' },
+        ],
+        // Vapi's own summary repeats what was said, as an LLM summary does.
+        analysis: { summary: `The contact paid with card ${PRIVATE_VALUES.card} and gave ${PRIVATE_VALUES.email}.`, structuredData: { interested: true, email: PRIVATE_VALUES.email }, successEvaluation: 'true' },
       };
     default:
       // interested, and the delivery faults (lose_end, duplicate, out_of_order) on the same conversation.

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import type { Logger } from 'pino';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -27,6 +28,8 @@ export interface TestOverrides {
   voice?: (config: Config, clock: Clock) => VoiceProvider;
   /** The built dashboard's directory served at / (default: the repository's ui/dist). */
   dashboardDir?: string;
+  /** The process logger (default: silent, Fastify's request lines off); given, the app logs through it as `serve` does. */
+  log?: Logger;
 }
 
 /** One app on one fresh database; call in beforeAll and close in afterAll. */
@@ -38,12 +41,12 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const deps = depsFromDatabase(config, database.handle);
+  const deps = depsFromDatabase(config, database.handle, overrides.log);
   if (overrides.clock) deps.clock = overrides.clock;
   if (overrides.voice) deps.voice = overrides.voice(config, deps.clock);
   // As server.ts does: the simulator's events go to the events service in-process.
   connectProviderEvents(deps);
-  const app = await buildApp(deps, { logger: false, ...(overrides.dashboardDir ? { dashboardDir: overrides.dashboardDir } : {}) });
+  const app = await buildApp(deps, { ...(overrides.log ? {} : { logger: false }), ...(overrides.dashboardDir ? { dashboardDir: overrides.dashboardDir } : {}) });
   await app.ready();
   return {
     app,

@@ -6,7 +6,7 @@ import { createWebhookWorker } from '../../src/modules/webhooks/webhooks.worker.
 import type { BackgroundWorker } from '../../src/workers.ts';
 import { startReceiver, type Receiver } from '../fakes/webhook-receiver.ts';
 import { createAccount, type Account } from './factories.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, type TestOverrides } from './test-app.ts';
 import { waitFor } from './wait-for.ts';
 
 /**
@@ -39,8 +39,9 @@ export async function vendorScene(
   env: Record<string, string>,
   startFake: (serviceUrl: string) => Promise<{ url: string }>,
   baseUrlSetting: 'VAPI_BASE_URL' | 'RETELL_BASE_URL' | 'TWILIO_BASE_URL',
+  overrides: TestOverrides = {},
 ): Promise<VendorScene> {
-  const t = await createTestApp({ DIALER_TICK_MS: '50', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env });
+  const t = await createTestApp({ DIALER_TICK_MS: '50', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env }, overrides);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const fake = await startFake(baseUrl);

@@ -48,6 +48,8 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'post /api/v1/privacy/exports': 'writes nothing but its audit event: reads phone_number and email by name and answers the person\'s rows',
   'post /api/v1/privacy/erasures': 'erases the person phone_number and email name (read by name); every write is built by the service (privacy/erasure/person-erasure.ts)',
   'put /api/v1/privacy/settings': 'upserts the caller\'s own privacy_settings row (keyed by the account, no row id for the row check) from retention_days alone; the body allows no other property',
+  'put /api/v1/privacy/redaction': 'upserts the caller\'s own privacy_settings row (keyed by the account, no row id for the row check) from categories and places alone; the body allows no other property',
+  'put /api/v1/campaigns/{id}/redaction': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from categories and places alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
 };
 

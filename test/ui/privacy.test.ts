@@ -64,6 +64,35 @@ describe.skipIf(!HAS_BROWSER)('the Privacy tab', () => {
     await page.context().close();
   });
 
+  it('chooses what is redacted and where, and keeps the choice after a reload; at 390 px the tab reads in one column', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true, width: 390 });
+    await openPrivacy(page);
+    const email = page.getByRole('checkbox', { name: 'E-mail addresses [EMAIL]' });
+    const card = page.getByRole('checkbox', { name: 'Payment card numbers [CARD]' });
+    const payloads = page.getByRole('checkbox', { name: 'Webhook payloads' });
+    // The default: cards, IBANs and national ids, everywhere.
+    await expect.poll(() => card.isChecked()).toBe(true);
+    expect(await email.isChecked()).toBe(false);
+    await email.check();
+    await payloads.uncheck();
+    await page.getByRole('button', { name: 'Save redaction' }).click();
+    await page.getByRole('status').filter({ hasText: 'Redaction saved.' }).waitFor();
+    expect(await get('/api/v1/privacy/redaction')).toMatchObject({ categories: ['card', 'iban', 'ssn', 'email'], places: ['transcript', 'call_data'] });
+    expect((await get('/api/v1/audit-events/?kind=privacy.redaction_changed')).count).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'E-mail addresses [EMAIL]' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Webhook payloads' }).isChecked()).toBe(false);
+    // Nothing chosen says so before it is saved.
+    for (const name of ['Transcripts and live turns', 'The vendor’s analysis and whispers']) await page.getByRole('checkbox', { name }).uncheck();
+    await page.getByText('Nothing is redacted').waitFor();
+    await settled(page);
+    await expectAccessible(page, 'privacy tab at 390 px');
+    // Nothing is wider than the screen.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'privacy-390');
+    await page.context().close();
+  });
+
   it('exports a person as a JSON file with its counts, then erases them through the confirmation and shows the report', async () => {
     const { contacts: [contact] } = await seed(s.t.deps.db, {
       campaigns: [{ owner: s.alice, title: 'Privacy people' }],
@@ -131,8 +160,10 @@ describe.skipIf(!HAS_BROWSER)('the Privacy tab', () => {
     const page = await s.page({ signIn: { email: sub.email, password: sub.password }, bypassCSP: true });
     await openPrivacy(page);
     await page.getByText('Only the account owner changes the retention.').waitFor();
+    await page.getByText('Only the account owner changes what is redacted.').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Payment card numbers [CARD]' }).isDisabled()).toBe(true);
     await page.getByText(/Only the account owner exports or erases/).waitFor();
-    expect(await page.getByRole('button', { name: /^(Export|Erase|Save retention)/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Export|Erase|Save retention|Save redaction)/ }).count()).toBe(0);
     expect(await labelled(page, 'Keep personal data for (days)').getAttribute('readonly')).not.toBeNull();
     // The API refuses a sub-user's erasure too; the page only spares the person the button.
     const res = await s.t.request({ method: 'POST', url: '/api/v1/privacy/erasures', headers: sub.headers, payload: { phone_number: PHONE } });

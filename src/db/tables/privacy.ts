@@ -11,6 +11,10 @@ export interface PrivacySettingsTable {
   retention_days: number | null;
   /** The salt of erased numbers' hashes (`erased:<hash>`), made at the account's first erasure. */
   erasure_salt: string | null;
+  /** What is redacted (REDACTION_CATEGORIES); null: the default (redaction-policy.ts). */
+  redact_categories: string[] | null;
+  /** Where (REDACTION_PLACES); null: the default. */
+  redact_places: string[] | null;
   updated_at: Generated<Date>;
 }
 
@@ -19,6 +23,10 @@ export interface CampaignPrivacyTable {
   owner_id: number;
   /** A campaign's stricter rule: the shorter of it and the account's applies; null: the account's. */
   retention_days: number | null;
+  /** What is redacted (REDACTION_CATEGORIES); null: the account's. */
+  redact_categories: string[] | null;
+  /** Where (REDACTION_PLACES); null: the account's. */
+  redact_places: string[] | null;
   updated_at: Generated<Date>;
 }
 

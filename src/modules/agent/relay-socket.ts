@@ -11,6 +11,8 @@ import { LlmBrain } from './llm-brain.ts';
 import { RelaySession } from './relay-session.ts';
 import { ScriptedBrain } from './scripted-brain.ts';
 import { insertCallProgress } from '../live/live-events.repository.ts';
+import { redactionAt } from '../privacy/redaction-policy/call-redaction.ts';
+import { redactTurns } from '../privacy/redaction-policy/redact-call-events.ts';
 
 const twilio = VENDORS.twilio.agent;
 const RELAY_PATH = `${twilio.path}/relay`;
@@ -76,8 +78,11 @@ function relayOut(deps: Deps, ws: WebSocket, callId: number) {
     },
     save(update: ConversationUpdate) {
       saving = saving.then(async () => {
-        await saveConversation(deps.db, callId, update);
-        await tell(update);
+        // The agent answers from what it heard; what is kept and shown is redacted by the call's rule.
+        const redactor = update.transcript ? await redactionAt(deps.db, callId, 'transcript') : null;
+        const kept = redactor ? { ...update, transcript: redactTurns(redactor, update.transcript!) } : update;
+        await saveConversation(deps.db, callId, kept);
+        await tell(kept);
       }).catch((error: Error) => deps.log.error({ err: error, callId }, 'could not save the agent\'s conversation'));
       return saving;
     },

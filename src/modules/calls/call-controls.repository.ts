@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { OperatorAct } from './operator-acts.ts';
+import { redactionAt } from '../privacy/redaction-policy/call-redaction.ts';
 
 /**
  * The statements of an operator's controls. Each write is guarded by `status = 'in progress'` in
@@ -53,7 +54,9 @@ export interface Whisper {
 
 /** Appends a whisper to call_data.whispers while the call is in progress and has fewer than `max`; null when it may not. */
 export async function addWhisper(db: Db, callId: number, whisper: Omit<Whisper, 'id'>, max: number): Promise<Whisper | null> {
-  const stored = { id: randomUUID(), ...whisper };
+  // The operator's words are kept as the call's rule for call_data redacts them (the vendor is told them as typed).
+  const redactor = await redactionAt(db, callId, 'call_data');
+  const stored = { id: randomUUID(), ...whisper, ...(redactor && { message: redactor.redact(whisper.message).text }) };
   const { rows } = await sql<{ id: number }>`
     UPDATE calls SET call_data = coalesce(call_data, '{}'::jsonb)
         || jsonb_build_object('whispers', coalesce(call_data->'whispers', '[]'::jsonb) || jsonb_build_array(${JSON.stringify(stored)}::jsonb)),

@@ -9,6 +9,8 @@ import { substitute, usesRecordUrl, type PlaceholderContext } from './placeholde
 import { openForSending } from './sealed-credentials.ts';
 import { sendWebhook, type SigningKeys } from './webhook-sender.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { redactionAt } from '../privacy/redaction-policy/call-redaction.ts';
+import type { Redactor } from '../privacy/redaction/redaction.ts';
 
 /** What building and sending needs from the outside world; the worker and the API each hold one. */
 export interface WebhookRuntime {
@@ -132,7 +134,11 @@ export function targetOf(integration: WebhookIntegrationRow, ctx: PlaceholderCon
 }
 
 /** Opens the integration's credentials and sends the one signed request; the outcome says how it went. */
-export async function sendPayload(rt: WebhookRuntime, args: { integration: WebhookIntegrationRow; url: string; payload: Record<string, unknown>; webhookId: string; outcome: DeliveryOutcome }): Promise<DeliveryOutcome> {
+export async function sendPayload(rt: WebhookRuntime, args: {
+  integration: WebhookIntegrationRow; url: string; payload: Record<string, unknown>; webhookId: string; outcome: DeliveryOutcome;
+  /** The call's rule for payloads: the receiver's answer is kept redacted too (it may echo the payload). */
+  redactor?: Redactor | null;
+}): Promise<DeliveryOutcome> {
   const { integration, outcome } = args;
   let secrets: ReturnType<typeof openForSending>;
   try {
@@ -165,7 +171,7 @@ export async function sendPayload(rt: WebhookRuntime, args: { integration: Webho
     request_url: result.requestUrl,
     http_status: result.httpStatus,
     duration_ms: result.durationMs,
-    response_body: result.responseBody,
+    response_body: args.redactor && result.responseBody ? args.redactor.redact(result.responseBody).text : result.responseBody,
   };
 }
 
@@ -180,6 +186,7 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
     outcome.request_url = url;
     if (refused) return { ...outcome, reason: refused };
     let payload = job.payload ?? null;
+    const redactor = await redactionAt(rt.db, call.id, 'payload');
     if (!payload) {
       const schema = integration.request_schema as PayloadSchema;
       try {
@@ -191,7 +198,8 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
           call: callContextOf(call),
           facts: callFactsOf(call),
         });
-        payload = result.payload;
+        // Redacted by the call's rule before it is stored or sent (a redelivery resends this copy).
+        payload = redactor ? redactor.redactDeep(result.payload).value : result.payload;
         outcome.extraction_method = result.method;
         // The link comes from the call, after extraction: the model never writes it.
         for (const field of RECORDING_FIELDS) if (field in schema.properties) payload[field] = call.record_url ?? null;
@@ -203,7 +211,7 @@ async function buildAndSend(rt: WebhookRuntime, job: DeliveryJob): Promise<Deliv
         return { ...outcome, reason: why };
       }
     }
-    return await sendPayload(rt, { integration, url, payload, webhookId: job.webhookId, outcome });
+    return await sendPayload(rt, { integration, url, payload, webhookId: job.webhookId, outcome, redactor });
   } catch (error) {
     return { ...outcome, reason: `internal error: ${(error as Error).message}` };
   }

@@ -1604,6 +1604,7 @@ export interface paths {
          *     - `account.number_health_changed`: the account's number-health rule changed (PUT /api/v1/phone-numbers/health-settings); details: changed (the field names), from, to
          *     - `call.whispered`: an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call's call_data.whispers, not in the audit trail)
          *     - `privacy.retention_changed`: the account's retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign's (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)
+         *     - `privacy.redaction_changed`: what the account redacts changed (PUT /api/v1/privacy/redaction), or a campaign's (PUT /api/v1/campaigns/{id}/redaction; subject: the campaign); details: from, to ({ categories, places }; null on a campaign = the account's)
          *     - `privacy.retention_purged`: the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at
          *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
@@ -2052,6 +2053,54 @@ export interface paths {
          * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). Only the account owner changes it (a sub-user's change is 403); a change is audited (privacy.retention_changed) and applies from the job's next run.
          */
         put: operations["update_privacy_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/redaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what a campaign redacts, and where
+         * @description A campaign's own categories and places (null: the account's) and what applies (effective). Redaction: before a call's data is stored or sent, the values of the chosen categories are replaced whole by a typed marker ([CARD], [IBAN], [SSN], [EMAIL], [PHONE], [ADDRESS], [DOB], [NAME]); the original is never written. Categories: card (payment card numbers, Luhn and issuer checked), iban (bank accounts by their checksum), ssn (national ids: US SSN, Spanish DNI/NIE, French NIR), email, phone (numbers other than the contact's own), address (street addresses and postal codes), dob (dates of birth), name (after a self-introduction; opt-in, weak). Places: transcript (the call's transcript, its live turns, our agent's saved conversation), call_data (the vendor's post-call analysis, the operators' whispers), payload (the payload a webhook sends, built by extraction, its stored copy and the receiver's answer). Extraction reads the transcript as stored: a category redacted there cannot reach a payload. Default: card, iban and ssn in every place (nobody's CRM needs a card number read out on a call). Log lines are always redacted of every category but name. A change applies to data written from then on (within 5 seconds in other processes); what is stored stays as it was. Detection is offline, by rules and checksums (docs/privacy.md has the measured precision and recall). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_redaction"];
+        /**
+         * Change what a campaign redacts, and where (owner only, audited)
+         * @description A campaign may redact more or less than its account (a campaign whose webhook needs the e-mail, say): its own categories and places replace the account's (null: the account's). Only the account owner changes it (a sub-user's change is 403); audited (privacy.redaction_changed, subject the campaign). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_redaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/privacy/redaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what the account redacts, and where
+         * @description Redaction: before a call's data is stored or sent, the values of the chosen categories are replaced whole by a typed marker ([CARD], [IBAN], [SSN], [EMAIL], [PHONE], [ADDRESS], [DOB], [NAME]); the original is never written. Categories: card (payment card numbers, Luhn and issuer checked), iban (bank accounts by their checksum), ssn (national ids: US SSN, Spanish DNI/NIE, French NIR), email, phone (numbers other than the contact's own), address (street addresses and postal codes), dob (dates of birth), name (after a self-introduction; opt-in, weak). Places: transcript (the call's transcript, its live turns, our agent's saved conversation), call_data (the vendor's post-call analysis, the operators' whispers), payload (the payload a webhook sends, built by extraction, its stored copy and the receiver's answer). Extraction reads the transcript as stored: a category redacted there cannot reach a payload. Default: card, iban and ssn in every place (nobody's CRM needs a card number read out on a call). Log lines are always redacted of every category but name. A change applies to data written from then on (within 5 seconds in other processes); what is stored stays as it was. Detection is offline, by rules and checksums (docs/privacy.md has the measured precision and recall).
+         */
+        get: operations["read_redaction_settings"];
+        /**
+         * Change what the account redacts, and where (owner only, audited)
+         * @description Redaction: before a call's data is stored or sent, the values of the chosen categories are replaced whole by a typed marker ([CARD], [IBAN], [SSN], [EMAIL], [PHONE], [ADDRESS], [DOB], [NAME]); the original is never written. Categories: card (payment card numbers, Luhn and issuer checked), iban (bank accounts by their checksum), ssn (national ids: US SSN, Spanish DNI/NIE, French NIR), email, phone (numbers other than the contact's own), address (street addresses and postal codes), dob (dates of birth), name (after a self-introduction; opt-in, weak). Places: transcript (the call's transcript, its live turns, our agent's saved conversation), call_data (the vendor's post-call analysis, the operators' whispers), payload (the payload a webhook sends, built by extraction, its stored copy and the receiver's answer). Extraction reads the transcript as stored: a category redacted there cannot reach a payload. Default: card, iban and ssn in every place (nobody's CRM needs a card number read out on a call). Log lines are always redacted of every category but name. A change applies to data written from then on (within 5 seconds in other processes); what is stored stays as it was. Detection is offline, by rules and checksums (docs/privacy.md has the measured precision and recall). Only the account owner changes it (a sub-user's change is 403); audited (privacy.redaction_changed). An empty list of categories or places redacts nothing.
+         */
+        put: operations["update_redaction_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -12595,7 +12644,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12618,7 +12667,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -15549,6 +15598,356 @@ export interface operations {
                         /**
                          * Format: date-time
                          * @description when the settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_redaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign's own categories; null: the account's */
+                        categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[] | null;
+                        /** @description the campaign's own places; null: the account's */
+                        places: ("transcript" | "call_data" | "payload")[] | null;
+                        /** @description what applies to the campaign's calls */
+                        effective: {
+                            /** @description what is redacted, of card, iban, ssn, email, phone, address, dob, name */
+                            categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[];
+                            /** @description where, of transcript, call_data, payload */
+                            places: ("transcript" | "call_data" | "payload")[];
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's privacy settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_redaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the campaign's own categories (it may redact more or less than the account); null: the account's */
+                    categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[] | null;
+                    /** @description the campaign's own places; null: the account's */
+                    places: ("transcript" | "call_data" | "payload")[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description the campaign's own categories; null: the account's */
+                        categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[] | null;
+                        /** @description the campaign's own places; null: the account's */
+                        places: ("transcript" | "call_data" | "payload")[] | null;
+                        /** @description what applies to the campaign's calls */
+                        effective: {
+                            /** @description what is redacted, of card, iban, ssn, email, phone, address, dob, name */
+                            categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[];
+                            /** @description where, of transcript, call_data, payload */
+                            places: ("transcript" | "call_data" | "payload")[];
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's privacy settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_redaction_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description what is redacted, of card, iban, ssn, email, phone, address, dob, name */
+                        categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[];
+                        /** @description where, of transcript, call_data, payload */
+                        places: ("transcript" | "call_data" | "payload")[];
+                        /**
+                         * Format: date-time
+                         * @description when the account's privacy settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_redaction_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what is redacted, of card, iban, ssn, email, phone, address, dob, name */
+                    categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[];
+                    /** @description where, of transcript, call_data, payload */
+                    places: ("transcript" | "call_data" | "payload")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description what is redacted, of card, iban, ssn, email, phone, address, dob, name */
+                        categories: ("card" | "iban" | "ssn" | "email" | "phone" | "address" | "dob" | "name")[];
+                        /** @description where, of transcript, call_data, payload */
+                        places: ("transcript" | "call_data" | "payload")[];
+                        /**
+                         * Format: date-time
+                         * @description when the account's privacy settings were last saved; null: never
                          */
                         updated_at: string | null;
                     };

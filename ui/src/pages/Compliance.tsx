@@ -6,6 +6,7 @@ import { DoNotCall } from './compliance/DoNotCall';
 import { SettingsTab } from './compliance/SettingsTab';
 import { CallCapacity } from './compliance/CallCapacity';
 import { Retention } from './compliance/Retention';
+import { Redaction } from './compliance/Redaction';
 import { PersonData } from './compliance/PersonData';
 
 // Longest address first: /compliance is a prefix of the others.
@@ -42,6 +43,7 @@ export default function Compliance() {
       {tab.value === 'settings' && <SettingsTab owner={owner} />}
       {tab.value === 'settings' && <CallCapacity owner={owner} />}
       {tab.value === 'privacy' && <Retention owner={owner} />}
+      {tab.value === 'privacy' && <Redaction owner={owner} />}
       {tab.value === 'privacy' && <PersonData owner={owner} />}
       {tab.value === 'audit' && owner && <AuditLog />}
     </Stack>

@@ -8,6 +8,7 @@ import { GroupCommitBatcher } from './event-batcher.ts';
 import { lockCalls, storeEventIds } from './call-locks.ts';
 import { enqueueWebhookDeliveries } from '../../webhooks/enqueue-deliveries.ts';
 import { publishCallProgress } from './live-progress.ts';
+import { redactCallEvents } from '../../privacy/redaction-policy/redact-call-events.ts';
 
 export { type CallOutcome } from './call-finish.ts';
 
@@ -26,7 +27,9 @@ export type CallEventBatchers = Map<string, GroupCommitBatcher<CallEvent, Outcom
  * route whose credentials verified the events, are touched (route-scope.ts): an event naming a
  * call of another route is an unknown call's.
  */
-export async function applyCallEvents({ deps, route, events }: { deps: Deps; route: Route; events: CallEvent[] }) {
+export async function applyCallEvents({ deps, route, events: received }: { deps: Deps; route: Route; events: CallEvent[] }) {
+  // What the person said is redacted by their call's rule before anything below stores or shows it.
+  const events = await redactCallEvents(deps.db, received);
   // Progress events change nothing stored (applyBatch): a vendor's ringing and answered
   // messages and transcript turns, most of its traffic, cost no transaction; the live stream shows them.
   await publishCallProgress(deps, route, events);

@@ -6,6 +6,7 @@ import { applyCallEvents } from './call-events.service.ts';
 import { scopeEventsToRoute } from './route-scope.ts';
 import { withActionStatus } from './analysis-outcome.ts';
 import { withLlmOptOut } from '../../compliance/opt-out/llm-opt-out.ts';
+import { redactCallEvents } from '../../privacy/redaction-policy/redact-call-events.ts';
 
 export type EventsAnswer =
   | { statusCode: 200; body: { received: number; applied: number; duplicates: number; unknown_calls: number } }
@@ -51,7 +52,8 @@ export async function handleProviderEvents({ deps, provider: name, input, connec
   // route's call is answered as an unknown call is.
   const received = events.length;
   const scoped = await scopeEventsToRoute(deps.db, deps.config.VOICE_PROVIDER, route, events);
-  events = scoped.events;
+  // Redacted by each call's rule before anything reads them (the LLM's checks below included).
+  events = await redactCallEvents(deps.db, scoped.events);
   if (provider.settleEvents) events = await provider.settleEvents(events);
   if (provider.runsConversation) events = await deps.completeAgentCallEnds(events);
   events = await withActionStatus(deps, events);

@@ -97,7 +97,7 @@ export function useAuditEvents(query: Query<'list_audit_events'>) {
 }
 
 /** Privacy: the account's retention of personal data, and one person's export and erasure (owner only). */
-export const privacyKeys = { settings: ['privacy-settings'] as const };
+export const privacyKeys = { settings: ['privacy-settings'] as const, redaction: ['privacy-redaction'] as const };
 
 export function usePrivacySettings() {
   return useQuery({ queryKey: privacyKeys.settings, queryFn: () => must(api.GET('/api/v1/privacy/settings')) });
@@ -109,6 +109,21 @@ export function useSavePrivacySettings() {
     mutationFn: (body: Body<'update_privacy_settings'>) => must(api.PUT('/api/v1/privacy/settings', { body })),
     onSuccess: (saved) => {
       client.setQueryData(privacyKeys.settings, saved);
+      void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
+    },
+  });
+}
+
+export function useRedactionSettings() {
+  return useQuery({ queryKey: privacyKeys.redaction, queryFn: () => must(api.GET('/api/v1/privacy/redaction')) });
+}
+
+export function useSaveRedactionSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_redaction_settings'>) => must(api.PUT('/api/v1/privacy/redaction', { body })),
+    onSuccess: (saved) => {
+      client.setQueryData(privacyKeys.redaction, saved);
       void client.invalidateQueries({ queryKey: complianceKeys.auditEvents });
     },
   });
