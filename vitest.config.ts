@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -15,5 +16,6 @@ export default defineConfig({
     // once per worker instead of once per file cut the PostgreSQL pass from 5.3 to 3.3 min.
     // Every file builds its own app and database, and no test mocks a module.
     isolate: false,
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

@@ -342,6 +342,20 @@ describe('privacy settings', () => {
     expect((await ok('bob', 'GET', '/api/v1/privacy/redaction')).categories).toEqual(['card', 'iban', 'ssn']);
   });
 
+  it('gives bob 403 on alice\'s campaigns\' recording rule and keeps it; a granted sub-user reads it but only the owner changes it', async () => {
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/recording`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/recording`, { rule: 'always' });
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/recording`)).rule).toBe('auto');
+    }
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/recording`)).rule).toBe('auto');
+    const res = await call('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/recording`, { rule: 'always' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toMatch(/^Only the account owner may change/);
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/recording`);
+    expect((await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}/recording`)).rule).toBe('auto');
+  });
+
   it('finds only bob\'s own rows when bob exports or erases alice\'s contact\'s number; a sub-user may do neither', async () => {
     const phone = (await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number as string;
     expect((await ok('bob', 'POST', '/api/v1/privacy/exports', { phone_number: phone })).counts).toEqual({ contacts: 0, calls: 0, messages: 0, message_jobs: 0, webhook_deliveries: 0, suppressions: 0 });

@@ -38,6 +38,8 @@ describe('Twilio with the scripted demo agent', () => {
     const connectionId = connection.json().id as number;
     const a = await s.assistant({ name: 'Demo', provider: 'twilio', voice_connection_id: connectionId, first_message: 'Hello {{contact.name}}, this is {{campaign.title}}.' });
     const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Demo line', assistant_id: a.id, max_call_attempts: 1 });
+    // Recorded from the start (Californian numbers: `auto` would disclose first, test/recording-consent.test.ts).
+    expect((await s.api('PUT', `/api/v1/campaigns/${campaign.id}/recording`, { rule: 'always' })).statusCode).toBe(200);
     const yes = await s.contact(campaign.id, '+14155550201', 'Ann');
     const no = await s.contact(campaign.id, '+14155550202', 'Bo');
     await s.api('POST', `/api/v1/campaigns/enqueue_calls/${campaign.id}`);

@@ -76,6 +76,8 @@ describe('a campaign on Twilio with our own agent', () => {
   it('calls through Twilio: the conversation, interruptions, tools, voicemail by AMD, busy, no answer, recordings, prices and webhooks', async () => {
     const a = await assistant();
     const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Spring offer', assistant_id: a.id, max_call_attempts: 1 });
+    // Recorded from the start (these 415 numbers are Californian: `auto` would disclose first, test/recording-consent.test.ts).
+    expect((await s.api('PUT', `/api/v1/campaigns/${campaign.id}/recording`, { rule: 'always' })).statusCode).toBe(200);
     const hook = await s.api('POST', '/api/v1/integrations/webhooks/', { url: `${s.receiver.url}/crm`, request_schema: { name: 'client name' }, campaign_ids: [campaign.id], only_interested: false });
     expect(hook.statusCode, hook.body).toBe(200);
     const names = { interested: 'Ann', transfer: 'Bo', voicemail: 'Cy', busy: 'Di', no_answer: 'Ed' } as const;

@@ -1,3 +1,4 @@
+import type { CallRecording } from './call-recording.ts';
 /**
  * The boundary between the dialer and a voice vendor. The dialer writes the call row
  * first and passes our call id as the idempotency key, so a retried startCall can
@@ -57,6 +58,8 @@ export interface StartCallRequest {
   variables?: Record<string, string>;
   /** Where the vendor must post this call's events (PUBLIC_BASE_URL + the events route); null = the vendor's configured URL. */
   eventsUrl?: string | null;
+  /** How the call is recorded (privacy/recording-consent): absent = from the start, as always. */
+  recording?: CallRecording | null;
 }
 
 /** A vendor asking which assistant answers a call to one of the account's numbers (Vapi assistant-request, Retell call_inbound). */
@@ -104,6 +107,8 @@ export interface CallEvent {
    * Retell: `call_analysis`). An assistant's action-status rules read dotted paths in it.
    */
   analysis?: Record<string, unknown>;
+  /** The vendor asked for consent to record (Vapi's recording-consent plan): whether it was given. */
+  recordingConsent?: boolean;
   /** The vendor ended the call without placing it (its concurrency fallback): the attempt is not counted. */
   refundAttempt?: boolean;
   /** Who found that the person asked not to be called again: the assistant itself, or the LLM's reading. */
@@ -176,6 +181,11 @@ export interface VoiceProvider {
    * browser. Absent where the vendor has none; our agent on Twilio forks its media stream instead.
    */
   liveAudio?(providerCallId: string): Promise<LiveAudioSocket>;
+  /**
+   * Starts recording a call in progress (our agent on Twilio, under after_disclosure or once the
+   * person consented); the recording's link arrives as a recording event like any other.
+   */
+  startRecording?(providerCallId: string, callId: number): Promise<void>;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
 }

@@ -163,19 +163,23 @@ async function finish(env: CallEnv, live: LiveCall, status: CallStatus) {
   live.final = true;
   env.onFinal(call);
   if (!call.callee.dropCompleted) await statusEvent(env, live, 'completed', status);
-  const p = call.params;
-  if (p.Record !== 'true' || live.answeredAt === null || call.callee.recording === false) return;
-  const recordingSid = newSid('RE');
+  // Recorded from the start (Record=true on create), or from when the Recordings API started it.
+  const api = call.apiRecording;
+  const p = api?.params ?? call.params;
+  if ((!api && p.Record !== 'true') || live.answeredAt === null || call.callee.recording === false) return;
+  const recordingSid = api?.sid ?? newSid('RE');
   env.recordings.add(recordingSid);
   call.recordingUrl = `${env.baseUrl()}/${API_VERSION}/Accounts/${env.accountSid}/Recordings/${recordingSid}`;
   const events = (p.RecordingStatusCallbackEvent ?? 'completed').split(/[\s,]+/);
   if (!p.RecordingStatusCallback || !events.includes('completed')) return;
+  const recorded = api ? Math.max(1, Math.round(((now - api.startedAt) * env.timeScale) / 1000)) : seconds;
   await sendSigned({
     call, authToken: env.authToken, kind: 'recording', url: p.RecordingStatusCallback, method: p.RecordingStatusCallbackMethod,
     params: {
       AccountSid: env.accountSid, CallSid: call.sid, RecordingSid: recordingSid, RecordingUrl: call.recordingUrl,
-      RecordingStatus: 'completed', RecordingDuration: String(seconds), RecordingChannels: p.RecordingChannels === 'dual' ? '2' : '1',
-      RecordingStartTime: call.resource.start_time ?? '', RecordingSource: 'OutboundAPI', RecordingTrack: p.RecordingTrack ?? 'both',
+      RecordingStatus: 'completed', RecordingDuration: String(recorded), RecordingChannels: p.RecordingChannels === 'dual' ? '2' : '1',
+      RecordingStartTime: api ? rfc2822(env.reported(api.startedAt)) : call.resource.start_time ?? '',
+      RecordingSource: api ? 'StartCallRecordingAPI' : 'OutboundAPI', RecordingTrack: p.RecordingTrack ?? 'both',
     },
   });
 }

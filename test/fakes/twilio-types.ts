@@ -102,6 +102,8 @@ export interface FakeTwilioCall {
   updates: Record<string, string>[];
   callbacks: FakeCallback[];
   recordingUrl?: string;
+  /** A recording started through POST /Calls/{sid}/Recordings.json while the call ran (its form, and when, real ms). */
+  apiRecording?: { sid: string; params: Record<string, string>; startedAt: number };
   /** Resolves when the call ended and every callback of it was sent. */
   done: Promise<void>;
 }

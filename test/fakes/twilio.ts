@@ -118,6 +118,22 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     return { status: 201, body: live.call.resource };
   }
 
+  /** Twilio's call Recordings API: one recording of a call in progress (a call recorded from its start, or already, is refused). */
+  function startRecording(live: LiveCall, params: Record<string, string>): Answer {
+    const call = live.call;
+    if (call.status !== 'in-progress') return { status: 400, body: twilioError(400, 21220, 'Call is not in-progress. Cannot create a recording.') };
+    if (call.params.Record === 'true' || call.apiRecording) return { status: 400, body: twilioError(400, 21220, 'Call is already being recorded.') };
+    if (params.RecordingStatusCallback && !/^https?:\/\//.test(params.RecordingStatusCallback)) return { status: 400, body: twilioError(400, 21609, 'RecordingStatusCallback is not a valid URL') };
+    call.apiRecording = { sid: newSid('RE'), params, startedAt: Date.now() };
+    return {
+      status: 201,
+      body: {
+        sid: call.apiRecording.sid, account_sid: accountSid, call_sid: call.sid, status: 'in-progress', source: 'StartCallRecordingAPI', channels: 1, track: 'both',
+        start_time: rfc2822(Date.now()), uri: `${base}/Calls/${call.sid}/Recordings/${call.apiRecording.sid}.json`,
+      },
+    };
+  }
+
   async function updateCall(live: LiveCall, params: Record<string, string>): Promise<Answer> {
     const { call } = live;
     call.updates.push(params);
@@ -167,6 +183,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       const live = byId.get(streamCall[1]!);
       const answer = live && req.method === 'POST' ? media.route(live, rest, params) : null;
       return answer ?? notFound;
+    }
+    const recordingOf = /^\/Calls\/(CA[0-9a-f]{32})\/Recordings\.json$/.exec(rest);
+    if (recordingOf) {
+      const live = byId.get(recordingOf[1]!);
+      return live && req.method === 'POST' ? startRecording(live, params) : notFound;
     }
     const one = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(rest);
     const live = one ? byId.get(one[1]!) : undefined;

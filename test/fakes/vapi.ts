@@ -70,6 +70,8 @@ export interface FakeVapi {
   peakConcurrency: number;
   refusals: number;
   script(customerNumber: string, outcome: FakeVapiOutcome): void;
+  /** The person at this number declines a recording-consent plan's question (default: they agree). */
+  declineRecording(customerNumber: string): void;
   ring(input: { from: string; toPhoneNumberId: string }): Promise<{ call: Vapi.Call; answer: unknown }>;
   /** Resolves when no call is running and every message went out. */
   idle(): Promise<void>;
@@ -90,6 +92,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   const talkMs = options.talkMs ?? 60;
   const timeScale = options.timeScale ?? 1;
   const scripted = new Map<string, FakeVapiOutcome>();
+  const declining = new Set<string>();
   const byId = new Map<string, FakeVapiCall>();
   const running = new Set<Promise<void>>();
   let active = 0;
@@ -98,6 +101,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], listens: { opened: new Map(), open: new Map() }, peakConcurrency: 0, refusals: 0,
     get active() { return active; },
     script: (number, outcome) => void scripted.set(number, outcome),
+    declineRecording: (number) => void declining.add(number),
     ring: (input) => ring(input),
     idle: async () => { while (running.size) await Promise.all([...running]); },
     close: () => new Promise<void>((resolve) => { listen.close(); server.closeAllConnections(); server.close(() => resolve()); }),
@@ -170,9 +174,18 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     const talkSec = answeredAt === null ? 0 : ((now - answeredAt) * timeScale) / 1000;
     const text = assistantText(rec.call);
     wakers.get(rec.id)?.();
+    // A recording-consent plan: Vapi asks before the assistant joins, records only once it is granted, and says so on the call.
+    const plan = rec.call.assistantOverrides?.compliancePlan?.recordingConsentPlan ?? rec.call.assistant?.compliancePlan?.recordingConsentPlan;
+    const granted = plan && answeredAt !== null ? !declining.has(rec.call.customer?.number ?? '') : null;
+    const artifact = script ? artifactFor({ callId: rec.id, baseUrl: fake.url, systemPrompt: text.systemPrompt, firstMessage: text.firstMessage, script, startMs: reported(answeredAt ?? now), talkSec }) : { messages: [] };
+    if (granted === false) {
+      delete artifact.recordingUrl;
+      delete artifact.recording;
+    }
     Object.assign(rec.call, {
       status: 'ended', endedReason, endedAt: iso(now), updatedAt: iso(now), ...costFor(talkSec),
-      ...(script ? { artifact: artifactFor({ callId: rec.id, baseUrl: fake.url, systemPrompt: text.systemPrompt, firstMessage: text.firstMessage, script, startMs: reported(answeredAt ?? now), talkSec }), analysis: script.analysis } : { artifact: { messages: [] }, analysis: {} }),
+      artifact, analysis: script ? script.analysis : {},
+      ...(plan && granted !== null ? { compliance: { recordingConsent: { type: plan.type, ...(granted ? { grantedAt: iso(answeredAt!) } : {}) } } } : {}),
     });
     active--;
     return true;

@@ -66,7 +66,9 @@ describe.skipIf(!HAS_BROWSER)('the Privacy tab', () => {
 
   it('chooses what is redacted and where, and keeps the choice after a reload; at 390 px the tab reads in one column', async () => {
     const page = await s.page({ signIn: s.alice, bypassCSP: true, width: 390 });
-    await openPrivacy(page);
+    // On a phone the main navigation is behind the menu button: the tab is opened by its address.
+    await page.goto('/compliance/privacy');
+    await page.getByRole('heading', { name: 'Redaction', level: 3 }).waitFor();
     const email = page.getByRole('checkbox', { name: 'E-mail addresses [EMAIL]' });
     const card = page.getByRole('checkbox', { name: 'Payment card numbers [CARD]' });
     const payloads = page.getByRole('checkbox', { name: 'Webhook payloads' });
@@ -152,6 +154,27 @@ describe.skipIf(!HAS_BROWSER)('the Privacy tab', () => {
     expect(await get(`/api/v1/campaigns/${campaign.id}/privacy`)).toMatchObject({ retention_days: 7, effective_retention_days: 7 });
     await settled(page);
     await expectAccessible(page, 'campaign retention');
+    await page.context().close();
+  });
+
+  it('chooses how a campaign\'s calls are recorded on its page: only after consent, with its own question', async () => {
+    const { campaigns: [campaign] } = await seed(s.t.deps.db, { campaigns: [{ owner: s.alice, title: 'Recorded carefully' }] });
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto(`/campaigns/${campaign.id}`);
+    const rule = page.getByRole('combobox', { name: 'Record calls' });
+    await rule.waitFor();
+    expect(await rule.inputValue()).toBe('By the contact’s state or country (default)');
+    await rule.click();
+    await page.getByRole('option', { name: 'Only after the person agrees (yes or 1)', exact: true }).click();
+    await page.getByText(/recording starts only on a yes or a 1/).waitFor();
+    await labelled(page, 'The question the agent asks first').fill('May we record this call for quality? Say yes or press 1.');
+    await page.getByRole('button', { name: 'Save recording' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recording saved.' }).waitFor();
+    expect(await get(`/api/v1/campaigns/${campaign.id}/recording`)).toMatchObject({ rule: 'after_consent', consent_prompt: 'May we record this call for quality? Say yes or press 1.' });
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Record calls' }).inputValue()).toBe('Only after the person agrees (yes or 1)');
+    await settled(page);
+    await expectAccessible(page, 'campaign recording');
     await page.context().close();
   });
 

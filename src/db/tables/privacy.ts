@@ -27,6 +27,12 @@ export interface CampaignPrivacyTable {
   redact_categories: string[] | null;
   /** Where (REDACTION_PLACES); null: the account's. */
   redact_places: string[] | null;
+  /** Migration 0040: how its calls are recorded (recording-rule.ts); null: auto, by the contact's jurisdiction. */
+  recording_rule: string | null;
+  /** The agent's first words under after_disclosure; null: DEFAULT_DISCLOSURE. */
+  recording_disclosure: string | null;
+  /** The agent's question under after_consent; null: DEFAULT_CONSENT_PROMPT. */
+  recording_consent_prompt: string | null;
   updated_at: Generated<Date>;
 }
 

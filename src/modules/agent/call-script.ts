@@ -6,6 +6,8 @@ import type { Route } from '../../voice/registry.ts';
 import { promptsFor } from '../campaigns/campaign-prompts.ts';
 import { spokenContent } from '../../voice/call-content.ts';
 import { assistantsByIds } from '../assistants/assistants.repository.ts';
+import type { CallRecording } from '../../voice/call-recording.ts';
+import { recordingOf } from '../privacy/recording-consent/call-recordings.ts';
 
 /**
  * What our agent needs to hold one call's conversation, read from the database (Twilio may fetch
@@ -18,15 +20,17 @@ export interface CallScript {
   route: Route;
   assistant: CallAssistant | null;
   prompt: string | null;
+  /** How the call is recorded, as the dialer decided (call_data.recording); null: from the start. */
+  recording: CallRecording | null;
 }
 
 export async function loadCallScript(deps: Deps, callId: number): Promise<CallScript | null> {
   const { rows } = await sql<{
-    id: number; status: string; provider: string | null; voice_connection_id: number | null;
+    id: number; status: string; provider: string | null; voice_connection_id: number | null; recording: unknown;
     contact_id: number; phone_number: string; contact_status: string | null; contact_data: unknown;
     campaign_id: number; title: string; description: string | null; campaign_type: string; campaign_phone: string | null; campaign_data: unknown; assistant_id: number | null;
   }>`
-    SELECT c.id, c.status, c.provider, c.voice_connection_id,
+    SELECT c.id, c.status, c.provider, c.voice_connection_id, c.call_data->'recording' AS recording,
            ct.id AS contact_id, ct.phone_number, ct.status AS contact_status, ct.contact_data,
            cp.id AS campaign_id, cp.title, cp.description, cp.campaign_type, cp.campaign_phone, cp.campaign_data, cp.assistant_id
     FROM calls c JOIN contacts ct ON ct.id = c.contact_id JOIN campaigns cp ON cp.id = ct.campaign_id
@@ -45,5 +49,19 @@ export async function loadCallScript(deps: Deps, callId: number): Promise<CallSc
   const spoken = spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt: prompts.get(row.campaign_id) ?? null, assistant, route });
   return {
     callId: row.id, status: row.status, route, assistant: spoken.assistant, prompt: spoken.prompt,
+    recording: recordingOf({ recording: row.recording }),
   };
+}
+
+/**
+ * What Twilio says when the call is answered (ConversationRelay's welcome greeting): the
+ * assistant's first message, after the disclosure under after_disclosure; under after_consent
+ * only the question (the first message follows the answer, relay-session.ts).
+ */
+export function openingWords(script: Pick<CallScript, 'assistant' | 'recording'>): string | undefined {
+  const first = script.assistant?.firstMessage ?? undefined;
+  const r = script.recording;
+  if (r?.rule === 'after_consent' && r.consent_prompt) return r.consent_prompt;
+  if (r?.rule === 'after_disclosure' && r.disclosure) return [r.disclosure, first].filter(Boolean).join(' ');
+  return first;
 }

@@ -11,13 +11,15 @@ const script = (overrides: Partial<NonNullable<CallScript['assistant']>> = {}): 
     id: 1, name: 'A', providerAssistantId: null, firstMessage: 'Hello Ann!', systemPrompt: 'Be brief.', voice: null, language: null, model: null,
     voicemail: { action: 'hang_up', message: null }, maxDurationSec: null, transferNumber: '+14155550199', ...overrides,
   },
+  recording: null,
 });
 
 function harness(brain: AgentBrain, s = script()) {
   const sent: RelayOutMessage[] = [];
   const saves: ConversationUpdate[] = [];
-  const session = new RelaySession(s, brain, { send: (m) => sent.push(m), save: async (u) => { saves.push(u); } });
-  return { session, sent, saves };
+  const recordings: { start: boolean; consent: boolean | null; callSid: string }[] = [];
+  const session = new RelaySession(s, brain, { send: (m) => sent.push(m), save: async (u) => { saves.push(u); }, recording: async (r) => { recordings.push(r); } });
+  return { session, sent, saves, recordings };
 }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
@@ -106,6 +108,42 @@ describe('a ConversationRelay session', () => {
       await settle();
       expect(h.sent.at(-1)).toMatchObject({ type: 'end' });
       expect(h.saves.at(-1)!.outcome!.actionStatus).toBe(actionStatus);
+    }
+  });
+});
+
+describe('recording consent on our agent', () => {
+  const rule = (r: 'after_disclosure' | 'after_consent') => ({ ...script(), recording: {
+    rule: r, chosen_by: 'campaign' as const, jurisdiction: 'US-CA', consent: null,
+    disclosure: r === 'after_disclosure' ? 'This call is recorded.' : null, consent_prompt: r === 'after_consent' ? 'May we record? Say yes or press 1.' : null,
+  } });
+
+  it('after a disclosure: the greeting says so and the recording starts at setup', async () => {
+    const h = harness(new ScriptedBrain(), rule('after_disclosure'));
+    h.session.handle({ type: 'setup', callSid: 'CA1' });
+    await settle();
+    expect(h.session.transcript[0]).toEqual({ role: 'assistant', text: 'This call is recorded. Hello Ann!' });
+    expect(h.recordings).toEqual([{ start: true, consent: null, callSid: 'CA1' }]);
+  });
+
+  it('after consent: yes (or 1) starts the recording; anything else goes on unrecorded; the first message follows, not the brain', async () => {
+    for (const [answer, consent] of [[{ type: 'prompt', voicePrompt: 'Yes, sure.', last: true }, true], [{ type: 'dtmf', digit: '1' }, true], [{ type: 'prompt', voicePrompt: 'No thanks.', last: true }, false], [{ type: 'dtmf', digit: '2' }, false]] as const) {
+      const h = harness(cannedBrain([[{ type: 'text', token: 'brain' }]]).brain, rule('after_consent'));
+      h.session.handle({ type: 'setup', callSid: 'CA2' });
+      expect(h.recordings).toEqual([]);
+      h.session.handle(answer);
+      await settle();
+      expect(h.recordings, JSON.stringify(answer)).toEqual([{ start: consent, consent, callSid: 'CA2' }]);
+      const reply = consent ? 'Thank you. Hello Ann!' : 'Understood: this call is not recorded. Hello Ann!';
+      expect(h.session.transcript.map((t) => t.role)).toEqual(['assistant', 'user', 'assistant']);
+      expect(h.session.transcript[0]!.text).toBe('May we record? Say yes or press 1.');
+      expect(h.session.transcript[2]!.text).toBe(reply);
+      expect(h.sent).toEqual([{ type: 'text', token: reply, last: true }]);
+      // The conversation then goes on as usual: the next thing said goes to the brain.
+      h.session.handle({ type: 'prompt', voicePrompt: 'What is this about?', last: true });
+      await settle();
+      expect(h.sent.at(-1)).toEqual({ type: 'text', token: '', last: true });
+      expect(h.recordings).toHaveLength(1);
     }
   });
 });

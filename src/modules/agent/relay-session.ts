@@ -1,6 +1,7 @@
 import type { TranscriptTurn } from '../../voice/provider.ts';
 import { DEFAULT_SYSTEM_PROMPT, type AgentBrain, type AgentToolCall } from './agent-brain.ts';
-import type { CallScript } from './call-script.ts';
+import { openingWords, type CallScript } from './call-script.ts';
+import { consentGiven } from '../privacy/recording-consent/recording-rule.ts';
 import type { ConversationUpdate } from './conversation-store.ts';
 
 /**
@@ -20,6 +21,11 @@ export interface RelayOut {
    * any process, and the database is where they all meet (one primary-key read per turn).
    */
   guidance?(): Promise<string[]>;
+  /**
+   * The recording rule at work (call_data.recording): start Twilio's recording of the call now
+   * (`start`), and keep the person's answer to the consent question (`consent`, null if not asked).
+   */
+  recording?(change: { start: boolean; consent: boolean | null; callSid: string }): Promise<void>;
 }
 
 export type RelayOutMessage =
@@ -33,13 +39,36 @@ export class RelaySession {
   private answering: AbortController | null = null;
   private pendingPrompt = '';
   private ended = false;
+  private callSid = '';
+  /** Under after_consent, from the question until the person answers it. */
+  private awaitingConsent = false;
 
   constructor(private readonly script: CallScript, private readonly brain: AgentBrain, private readonly out: RelayOut, private readonly llmModel: string | null = null) {}
 
-  /** Twilio's setup: the welcome greeting (the assistant's first message) has been spoken by Twilio. */
-  setup(): void {
-    const greeting = this.script.assistant?.firstMessage;
+  /**
+   * Twilio's setup: the welcome greeting (openingWords: the first message, after the disclosure,
+   * or the consent question) is being spoken by Twilio. After a disclosure the recording starts
+   * now; after a consent question the next thing the person says or presses is the answer.
+   */
+  setup(callSid: string): void {
+    this.callSid = callSid;
+    const greeting = openingWords(this.script);
     if (greeting) this.transcript.push({ role: 'assistant', text: greeting });
+    void this.out.save({ transcript: [...this.transcript] });
+    const rule = this.script.recording?.rule;
+    if (rule === 'after_consent') this.awaitingConsent = true;
+    if (rule === 'after_disclosure') void this.out.recording?.({ start: true, consent: null, callSid });
+  }
+
+  /** The answer to the consent question: yes or 1 records, anything else goes on unrecorded; then the first message. */
+  private consentAnswer(answer: { said: string } | { pressed: string }): void {
+    this.awaitingConsent = false;
+    const consent = consentGiven(answer);
+    this.transcript.push({ role: 'user', text: 'said' in answer ? answer.said : `[pressed ${answer.pressed.slice(0, 8)}]` });
+    void this.out.recording?.({ start: consent, consent, callSid: this.callSid });
+    const reply = [consent ? 'Thank you.' : 'Understood: this call is not recorded.', this.script.assistant?.firstMessage].filter(Boolean).join(' ');
+    this.transcript.push({ role: 'assistant', text: reply });
+    this.out.send({ type: 'text', token: reply, last: true });
     void this.out.save({ transcript: [...this.transcript] });
   }
 
@@ -48,7 +77,7 @@ export class RelaySession {
     const m = (message && typeof message === 'object' ? message : {}) as Record<string, unknown>;
     switch (m.type) {
       case 'setup':
-        this.setup();
+        this.setup(typeof m.callSid === 'string' ? m.callSid : '');
         return null;
       case 'prompt':
         if (typeof m.voicePrompt !== 'string') return 'prompt without voicePrompt';
@@ -57,12 +86,14 @@ export class RelaySession {
         if (m.last !== false) {
           const text = this.pendingPrompt.trim();
           this.pendingPrompt = '';
-          if (text) this.userSaid(text);
+          if (text && this.awaitingConsent) this.consentAnswer({ said: text });
+          else if (text) this.userSaid(text);
         }
         return null;
       case 'dtmf':
         if (typeof m.digit !== 'string') return 'dtmf without digit';
-        this.userSaid(`[pressed ${m.digit.slice(0, 8)}]`);
+        if (this.awaitingConsent) this.consentAnswer({ pressed: m.digit });
+        else this.userSaid(`[pressed ${m.digit.slice(0, 8)}]`);
         return null;
       case 'interrupt':
         this.interrupted(typeof m.utteranceUntilInterrupt === 'string' ? m.utteranceUntilInterrupt : '');

@@ -4,7 +4,9 @@ import type { Deps } from '../../deps.ts';
 import { VENDORS } from '../../voice/vendors.ts';
 import { attachTwilioSockets } from './twilio-socket.ts';
 import type { AgentBrain } from './agent-brain.ts';
-import { loadCallScript } from './call-script.ts';
+import { loadCallScript, type CallScript } from './call-script.ts';
+import { markConsent } from '../privacy/recording-consent/call-recordings.ts';
+import { providerFor } from '../../voice/registry.ts';
 import { saveConversation, type ConversationUpdate } from './conversation-store.ts';
 import { whisperedMessages } from '../calls/call-controls.repository.ts';
 import { LlmBrain } from './llm-brain.ts';
@@ -34,7 +36,7 @@ export function attachRelaySockets(app: App): void {
     async accept({ callId, route }) {
       const script = await loadCallScript(deps, callId);
       if (!script || script.status !== 'in progress' || script.route.provider !== 'twilio' || script.route.connectionId !== route.connectionId) return null;
-      return (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, callId), deps.config.LLM_MODEL ?? null));
+      return (ws) => converse(deps, ws, new RelaySession(script, brain, relayOut(deps, ws, script), deps.config.LLM_MODEL ?? null));
     },
   });
 }
@@ -61,7 +63,8 @@ function converse(deps: Deps, ws: WebSocket, session: RelaySession): void {
  * the whole transcript: the turns it adds are told to the live stream (a turn is complete when
  * saved: the caller's when heard, the agent's when spoken or cut short by the caller).
  */
-function relayOut(deps: Deps, ws: WebSocket, callId: number) {
+function relayOut(deps: Deps, ws: WebSocket, script: CallScript) {
+  const { callId } = script;
   let saving: Promise<void> = Promise.resolve();
   let told = 0;
   const tell = async (update: ConversationUpdate) => {
@@ -87,5 +90,17 @@ function relayOut(deps: Deps, ws: WebSocket, callId: number) {
       return saving;
     },
     guidance: () => whisperedMessages(deps.db, callId),
+    async recording({ start, consent, callSid }: { start: boolean; consent: boolean | null; callSid: string }) {
+      try {
+        if (consent !== null) await markConsent(deps.db, callId, consent);
+        if (!start) return;
+        const provider = await providerFor(deps, script.route);
+        if (!provider.startRecording || !callSid) throw new Error(`${provider.name} cannot start a recording of a call in progress`);
+        await provider.startRecording(callSid, callId);
+      } catch (error) {
+        // The call goes on: unrecorded is what the rule allows when in doubt.
+        deps.log.error({ err: error, callId }, 'could not start the call\'s recording');
+      }
+    },
   };
 }

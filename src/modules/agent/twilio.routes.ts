@@ -9,7 +9,7 @@ import { handleProviderEvents } from '../dialer/call-events/provider-events.ts';
 import { callIsOnRoute } from '../dialer/call-events/route-scope.ts';
 import { answerVendorInbound } from '../dialer/inbound/vendor-inbound.ts';
 import { saveProviderIds } from '../dialer/provider-call-ids.ts';
-import { loadCallScript } from './call-script.ts';
+import { loadCallScript, openingWords } from './call-script.ts';
 import { saveAnsweredBy } from './conversation-store.ts';
 import { attachRelaySockets } from './relay-socket.ts';
 import { attachMediaSockets } from './media-socket.ts';
@@ -83,7 +83,7 @@ export async function twilioAgentRoutes(app: App) {
     // The call's Twilio id, in case the answer to its start was lost (a retry must never dial again).
     const sid = v.form.get('CallSid');
     if (sid) await saveProviderIds(deps.db, [{ callId, providerCallId: sid }]);
-    return xml(reply, relayTwiml(v.provider.urls(callId), script.assistant));
+    return xml(reply, relayTwiml(v.provider.urls(callId), script.assistant, openingWords(script)));
   });
 
   app.post('/action', {

@@ -1605,6 +1605,7 @@ export interface paths {
          *     - `call.whispered`: an operator gave the AI guidance during a call (POST /api/v1/calls/{id}/whisper); subject: the call; details: campaign_id, provider and characters (the length; the words are in the call's call_data.whispers, not in the audit trail)
          *     - `privacy.retention_changed`: the account's retention of personal data changed (PUT /api/v1/privacy/settings), or a campaign's (PUT /api/v1/campaigns/{id}/privacy; subject: the campaign); details: from, to (days; null = kept)
          *     - `privacy.redaction_changed`: what the account redacts changed (PUT /api/v1/privacy/redaction), or a campaign's (PUT /api/v1/campaigns/{id}/redaction; subject: the campaign); details: from, to ({ categories, places }; null on a campaign = the account's)
+         *     - `privacy.recording_changed`: how a campaign's calls are recorded changed (PUT /api/v1/campaigns/{id}/recording; subject: the campaign); details: from, to ({ rule, disclosure, consent_prompt })
          *     - `privacy.retention_purged`: the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at
          *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
@@ -2021,7 +2022,7 @@ export interface paths {
         };
         /**
          * Read a campaign's retention of personal data
-         * @description A campaign may keep its data for fewer days than its account: the shorter applies (effective_retention_days). Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         * @description A campaign may keep its data for fewer days than its account: the shorter applies (effective_retention_days). Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, recording (the rule and the consent), ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
          */
         get: operations["read_campaign_privacy"];
         /**
@@ -2045,12 +2046,12 @@ export interface paths {
         };
         /**
          * Read the account's retention of personal data
-         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default).
+         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, recording (the rule and the consent), ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default).
          */
         get: operations["read_privacy_settings"];
         /**
          * Change the account's retention of personal data (owner only, audited)
-         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). Only the account owner changes it (a sub-user's change is 403); a change is audited (privacy.retention_changed) and applies from the job's next run.
+         * @description Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job (every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call's transcript, summary, analysis, extracted data, whispers, its copy of the contact's data and its recording link; our agent's conversation; a text's words; a webhook delivery's payload and the receiver's answer. What analytics and the law need stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, recording (the rule and the consent), ended_reason, provider_call_id, ref, and the opt-out's and operator's acts without their words). An emptied row carries personal_data_purged_at; each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default). Only the account owner changes it (a sub-user's change is 403); a change is audited (privacy.retention_changed) and applies from the job's next run.
          */
         put: operations["update_privacy_settings"];
         post?: never;
@@ -2077,6 +2078,30 @@ export interface paths {
          * @description A campaign may redact more or less than its account (a campaign whose webhook needs the e-mail, say): its own categories and places replace the account's (null: the account's). Only the account owner changes it (a sub-user's change is 403); audited (privacy.redaction_changed, subject the campaign). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
          */
         put: operations["update_campaign_redaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read how a campaign's calls are recorded
+         * @description Recording consent: how a campaign's calls are recorded. always: from the start. after_disclosure: the agent's first words say the call is recorded (disclosure, default "This call is recorded."), and recording starts then. after_consent: the agent first asks (consent_prompt, default "Before we go on: may we record this call? Say yes or press 1 to agree; otherwise we continue without recording."); recording starts only when the person says yes or presses 1, else the call goes on unrecorded. auto (the default): after_disclosure when the contact's number is in a US state whose law needs every party's consent (CA, CT, DE, FL, IL, MD, MA, MI, MT, NV, NH, PA, WA, by area code) or in a country that requires telling the person (the EU and EEA, GB, CH, CA, AU), else always; not legal advice: choose the rule your counsel gives. Our agent on Twilio starts the recording itself (Twilio's call Recordings API) at the disclosure or the consent; Vapi is given the assistant's compliancePlan.recordingConsentPlan (stay-on-line with the disclosure, verbal with the consent prompt) and reports the consent; Retell speaks the disclosure as its begin message and, having no way to start a recording mid-call, is not recorded under after_consent (data_storage_setting basic_attributes_only for the call). Each call keeps what applied in call_data.recording { rule, chosen_by (campaign or jurisdiction), jurisdiction (US-CA, FR…), consent (true, false, or null when not asked or not answered), disclosure, consent_prompt }. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_recording"];
+        /**
+         * Change how a campaign's calls are recorded (owner only, audited)
+         * @description Recording consent: how a campaign's calls are recorded. always: from the start. after_disclosure: the agent's first words say the call is recorded (disclosure, default "This call is recorded."), and recording starts then. after_consent: the agent first asks (consent_prompt, default "Before we go on: may we record this call? Say yes or press 1 to agree; otherwise we continue without recording."); recording starts only when the person says yes or presses 1, else the call goes on unrecorded. auto (the default): after_disclosure when the contact's number is in a US state whose law needs every party's consent (CA, CT, DE, FL, IL, MD, MA, MI, MT, NV, NH, PA, WA, by area code) or in a country that requires telling the person (the EU and EEA, GB, CH, CA, AU), else always; not legal advice: choose the rule your counsel gives. Our agent on Twilio starts the recording itself (Twilio's call Recordings API) at the disclosure or the consent; Vapi is given the assistant's compliancePlan.recordingConsentPlan (stay-on-line with the disclosure, verbal with the consent prompt) and reports the consent; Retell speaks the disclosure as its begin message and, having no way to start a recording mid-call, is not recorded under after_consent (data_storage_setting basic_attributes_only for the call). Each call keeps what applied in call_data.recording { rule, chosen_by (campaign or jurisdiction), jurisdiction (US-CA, FR…), consent (true, false, or null when not asked or not answered), disclosure, consent_prompt }. Applies to calls started from then on. disclosure and consent_prompt left out keep their value (null: the default words). Only the account owner changes it (a sub-user's change is 403); audited (privacy.recording_changed, subject the campaign). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_recording"];
         post?: never;
         delete?: never;
         options?: never;
@@ -12644,7 +12669,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12667,7 +12692,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -15780,6 +15805,192 @@ export interface operations {
                             /** @description where, of transcript, call_data, payload */
                             places: ("transcript" | "call_data" | "payload")[];
                         };
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's privacy settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_recording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /**
+                         * @description auto, always, after_disclosure or after_consent
+                         * @enum {string}
+                         */
+                        rule: "auto" | "always" | "after_disclosure" | "after_consent";
+                        /** @description what the agent says first under after_disclosure (and auto where it applies); null: the default */
+                        disclosure: string | null;
+                        /** @description the question the agent asks first under after_consent; null: the default */
+                        consent_prompt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when the campaign's privacy settings were last saved; null: never
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_recording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description auto, always, after_disclosure or after_consent
+                     * @enum {string}
+                     */
+                    rule: "auto" | "always" | "after_disclosure" | "after_consent";
+                    /** @description what the agent says first under after_disclosure; null: the default */
+                    disclosure?: string | null;
+                    /** @description the question the agent asks first under after_consent; null: the default */
+                    consent_prompt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /**
+                         * @description auto, always, after_disclosure or after_consent
+                         * @enum {string}
+                         */
+                        rule: "auto" | "always" | "after_disclosure" | "after_consent";
+                        /** @description what the agent says first under after_disclosure (and auto where it applies); null: the default */
+                        disclosure: string | null;
+                        /** @description the question the agent asks first under after_consent; null: the default */
+                        consent_prompt: string | null;
                         /**
                          * Format: date-time
                          * @description when the campaign's privacy settings were last saved; null: never

@@ -13,6 +13,7 @@ import { PromptHistory } from './campaigns/PromptHistory';
 import { TextMessagesSettings } from './campaigns/TextMessagesSettings';
 import { PausedByBreaker } from './campaigns/PausedByBreaker';
 import { ProtectionSettings } from './campaigns/ProtectionSettings';
+import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
 
@@ -67,6 +68,7 @@ export default function Campaign() {
               <TextMessagesSettings campaign={c} isOwner={session.data?.kind === 'user'} />
               <ProtectionSettings campaign={c} isOwner={session.data?.kind === 'user'} />
               <CampaignRetention campaign={c} isOwner={session.data?.kind === 'user'} />
+              <CampaignRecording campaign={c} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>

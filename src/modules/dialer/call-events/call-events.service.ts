@@ -160,7 +160,7 @@ function eventOutcome(e: CallEvent): CallOutcome {
     ...(e.actionStatusReason !== undefined && { actionStatusReason: e.actionStatusReason }), ...(e.endedBy !== undefined && { endedBy: e.endedBy }),
     ...(e.endedReason && { endedReason: e.endedReason }), ...(e.recordUrl && { recordUrl: e.recordUrl }),
     ...(e.analysis && { analysis: e.analysis }), ...(e.refundAttempt && { refundAttempt: true }),
-    ...(e.optOutBy && { optOutBy: e.optOutBy }),
+    ...(e.optOutBy && { optOutBy: e.optOutBy }), ...(e.recordingConsent !== undefined && { recordingConsent: e.recordingConsent }),
   };
 }
 

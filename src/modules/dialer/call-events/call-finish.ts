@@ -14,6 +14,7 @@ import { failingCampaigns, judgeCampaigns, lockCampaignRows } from '../../breake
 import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from './opt-out.ts';
 import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
 import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts';
+import { markConsent } from '../../privacy/recording-consent/call-recordings.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -46,6 +47,8 @@ export interface CallOutcome {
   analysis?: Record<string, unknown>;
   /** The assistant or the LLM found an opt-out before the end was applied (see opt-out.ts). */
   optOutBy?: 'assistant' | 'llm';
+  /** The vendor asked the person for consent to record (call_data.recording.consent). */
+  recordingConsent?: boolean;
   /** Set by finishCalls: the person asked not to be called again (call_data.opt_out). */
   optOut?: OptOutFinding | null;
 }
@@ -89,6 +92,7 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   // An operator who ended or transferred the call decides its outcome, not the vendor's reading of the hang-up.
   for (const e of ended) e.o = withOperatorAct({ ...e.o, optOut: findOptOut(e.o) }, e.call.operator ?? undefined);
   await updateCallRows(trx, ended);
+  for (const { call, o } of ended) if (o.recordingConsent !== undefined) await markConsent(trx, call.id, o.recordingConsent);
 
   const contacts = await lockContacts(trx, ended.map((e) => e.call.contact_id));
   const campaigns = await readCampaigns(trx, ended.map((e) => e.call.campaign_id));

@@ -14,6 +14,7 @@ import type { DialCampaign } from './concurrency-locks.ts';
 import { blockRoute } from './vendor-pacing.ts';
 import { suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { withdrawAttempt, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
+import { decideRecordings } from '../../privacy/recording-consent/call-recordings.ts';
 
 /** How long a route waits after a vendor's rate refusal that named no Retry-After. */
 const REFUSAL_BACKOFF_MS = 5_000;
@@ -48,6 +49,8 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     assistantsByIds(deps.db, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
   ]);
   const detailOf = new Map(details.map((d) => [d.id, d]));
+  // Kept on each call before any is dialled: the vendor may fetch the call's words at once.
+  const recordings = await decideRecordings(deps.db, calls.map((c) => ({ id: c.id, campaignId: c.campaign.id, phone: c.contact.phone_number })));
   const started: { callId: number; providerCallId: string }[] = [];
   await Promise.all(calls.map(async (call) => {
     const { id, contact, campaign, route } = call;
@@ -57,6 +60,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     const request: StartCallRequest = {
       callId: id, from: call.from, fromProviderNumberId: providerNumberId(campaign, call.from), to: contact.phone_number, campaignId: campaign.id,
       contactData: contact.contact_data ?? {}, direction: 'outbound', ...spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt, assistant, route }),
+      recording: recordings.get(id) ?? null,
     };
     try {
       const provider = await providerFor(deps, route);

@@ -11,7 +11,8 @@ import type { Db } from '../../../db/connection.ts';
  */
 
 /** The keys of call_data a purged call keeps: none of them holds what the person said or is. */
-export const CALL_DATA_KEPT = ['provider', 'assistant_id', 'caller_id', 'ended_reason', 'provider_call_id', 'ref'] as const;
+// recording: the rule that applied and the person's consent (the law asks for the proof, not the words).
+export const CALL_DATA_KEPT = ['provider', 'assistant_id', 'caller_id', 'ended_reason', 'provider_call_id', 'ref', 'recording'] as const;
 
 /** A call's call_data after the purge: the kept keys, the opt-out's and operator's acts without their words or numbers. */
 const PURGED_CALL_DATA = sql`

@@ -7,7 +7,7 @@ export const RETENTION_DOC =
   'Retention: personal data is kept retention_days after a call ends (a text is sent, a webhook delivery is made), then a background job ' +
   '(every PRIVACY_PURGE_EVERY_MS, an hour by default) empties it: a call\'s transcript, summary, analysis, extracted data, whispers, its copy of the contact\'s data ' +
   'and its recording link; our agent\'s conversation; a text\'s words; a webhook delivery\'s payload and the receiver\'s answer. What analytics and the law need ' +
-  'stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, ' +
+  'stays: statuses, times, durations, costs, outcomes, numbers, the provider and why a call ended (call_data keeps provider, assistant_id, caller_id, recording (the rule and the consent), ' +
   'ended_reason, provider_call_id, ref, and the opt-out\'s and operator\'s acts without their words). An emptied row carries personal_data_purged_at; ' +
   'each run that emptied anything writes privacy.retention_purged to the audit trail with the counts. Calls in progress and texts being sent are never ' +
   'touched; rows inside their retention are never touched. The contacts stay (erasing a person is its own operation). null: kept until deleted (the default).';

@@ -1,3 +1,4 @@
+import type { CallRecording } from '../../call-recording.ts';
 import type { CallAssistant, InboundCallRequest, StartCallRequest, VendorAnswer } from '../../provider.ts';
 import { VoiceProviderError } from '../../provider.ts';
 import type { VendorCredentials } from '../../vendor-credentials.ts';
@@ -38,7 +39,7 @@ export function retellVariables(vars: Record<string, string> | undefined, assist
 export const RETELL_WEBHOOK_EVENTS = ['call_started', 'call_ended', 'call_analyzed', 'transcript_updated'] as const;
 
 /** What of our assistant the per-call agent override can carry; undefined when nothing. */
-export function retellAgentOverride(assistant: CallAssistant | null | undefined, eventsUrl: string | null | undefined): RetellAgentOverride | undefined {
+export function retellAgentOverride(assistant: CallAssistant | null | undefined, eventsUrl: string | null | undefined, recording?: CallRecording | null): RetellAgentOverride | undefined {
   const agent: AgentFields = {};
   const llm: LlmFields = {};
   if (assistant?.voice) agent.voice_id = assistant.voice;
@@ -55,6 +56,11 @@ export function retellAgentOverride(assistant: CallAssistant | null | undefined,
     agent.webhook_events = [...RETELL_WEBHOOK_EVENTS];
   }
   if (assistant?.firstMessage) llm.begin_message = assistant.firstMessage;
+  // Recording rules (call-recording.ts): the disclosure is the agent's first words. Retell cannot
+  // start a recording mid-call, so a call that may be recorded only after consent keeps nothing
+  // Retell would record (basic attributes only) rather than record without it.
+  if (recording?.rule === 'after_disclosure' && recording.disclosure) llm.begin_message = [recording.disclosure, assistant?.firstMessage].filter(Boolean).join(' ');
+  if (recording?.rule === 'after_consent') agent.data_storage_setting = 'basic_attributes_only';
   if (assistant?.model) llm.model = assistant.model as LlmFields['model'];
   const override: RetellAgentOverride = {};
   if (Object.keys(agent).length) override.agent = agent;
@@ -75,7 +81,7 @@ export function createPhoneCallBody(req: StartCallRequest, credentials: VendorCr
     metadata: { call_id: req.callId, campaign_id: req.campaignId },
     retell_llm_dynamic_variables: retellVariables(req.variables, req.assistant, req.prompt),
   };
-  const override = retellAgentOverride(req.assistant, req.eventsUrl);
+  const override = retellAgentOverride(req.assistant, req.eventsUrl, req.recording);
   if (override) body.agent_override = override;
   return body;
 }
@@ -94,7 +100,7 @@ export function inboundAnswer(_request: InboundCallRequest, call: StartCallReque
   };
   const agentId = call.assistant?.providerAssistantId ?? credentials.agentId;
   if (agentId) answer.override_agent_id = agentId;
-  const override = retellAgentOverride(call.assistant, call.eventsUrl);
+  const override = retellAgentOverride(call.assistant, call.eventsUrl, call.recording);
   if (override) answer.agent_override = override;
   return { statusCode: 200, body: { call_inbound: answer } satisfies RetellInboundAnswer };
 }

@@ -134,6 +134,13 @@ export class TwilioProvider implements VoiceProvider {
     if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);
   }
 
+  /** Twilio's call Recordings API: the recording of a call in progress, its callback to our events route. */
+  async startRecording(providerCallId: string, callId: number): Promise<void> {
+    const form = new URLSearchParams({ RecordingStatusCallback: this.urls(callId).events, RecordingStatusCallbackMethod: 'POST', RecordingStatusCallbackEvent: 'completed' });
+    const res = await this.request('POST', `/Calls/${encodeURIComponent(providerCallId)}/Recordings.json`, form);
+    if (!res.ok) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);
+  }
+
   async stopStream(providerCallId: string, name: string): Promise<void> {
     const res = await this.request('POST', `/Calls/${encodeURIComponent(providerCallId)}/Streams/${encodeURIComponent(name)}.json`, new URLSearchParams({ Status: 'stopped' }));
     if (!res.ok && res.status !== 404) throw refusal(res, (await res.json().catch(() => ({}))) as TwilioErrorBody);

@@ -22,10 +22,11 @@ export function buildCreateCall(req: StartCallRequest, from: string, urls: Twili
     StatusCallback: urls.events,
     StatusCallbackMethod: 'POST',
     StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
-    Record: 'true',
-    RecordingStatusCallback: urls.events,
-    RecordingStatusCallbackMethod: 'POST',
-    RecordingStatusCallbackEvent: ['completed'],
+    // Recorded from the start only where the rule allows it; otherwise our agent starts the
+    // recording at the disclosure or the consent (TwilioProvider.startRecording).
+    ...(!req.recording || req.recording.rule === 'always'
+      ? { Record: 'true', RecordingStatusCallback: urls.events, RecordingStatusCallbackMethod: 'POST', RecordingStatusCallbackEvent: ['completed'] }
+      : {}),
     // Answering machines: asynchronous detection, so the conversation starts at once and a machine
     // is dealt with when Twilio tells (see the amd route). Leaving a message needs the beep.
     MachineDetection: assistant?.voicemail.action === 'leave_message' ? 'DetectMessageEnd' : 'Enable',

@@ -13,10 +13,10 @@ const response = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><Respo
  * message) and then relays the caller's speech as text to our socket. `interruptible="any"`: the
  * caller may cut the assistant off, as a person would.
  */
-export function relayTwiml(urls: TwilioCallUrls, assistant: CallAssistant | null | undefined): string {
+export function relayTwiml(urls: TwilioCallUrls, assistant: CallAssistant | null | undefined, greeting = assistant?.firstMessage): string {
   const attributes: [string, string | null | undefined][] = [
     ['url', urls.relay],
-    ['welcomeGreeting', assistant?.firstMessage],
+    ['welcomeGreeting', greeting],
     ['voice', assistant?.voice],
     ['language', assistant?.language],
     ['interruptible', 'any'],

@@ -74,6 +74,8 @@ function ended(input: {
     ...(transcript.length ? { transcript } : {}),
     ...(recordUrl ? { recordUrl } : {}),
     ...(input.analysis && Object.keys(input.analysis).length ? { analysis: { ...input.analysis } } : {}),
+    // Asked for (a recording-consent plan): granted when grantedAt is set, refused otherwise.
+    ...(input.call.compliance?.recordingConsent ? { recordingConsent: Boolean(input.call.compliance.recordingConsent.grantedAt) } : {}),
   };
 }
 

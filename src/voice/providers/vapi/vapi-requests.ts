@@ -57,6 +57,22 @@ function voicemailFields(a: CallAssistant | null | undefined): { voicemailMessag
   return a?.voicemail.action === 'leave_message' && a.voicemail.message ? { voicemailMessage: a.voicemail.message } : {};
 }
 
+/**
+ * The recording rule as Vapi's recording-consent plan: after a disclosure, the person staying on
+ * the line is consent (stay-on-line); after consent, they must say so (verbal). Vapi records
+ * only once consent is given and reports it on the call (compliance.recordingConsent).
+ */
+function compliancePlan(req: StartCallRequest): { compliancePlan?: Vapi.CompliancePlan } {
+  const r = req.recording;
+  if (r?.rule === 'after_disclosure' && r.disclosure) {
+    return { compliancePlan: { recordingConsentPlan: { type: 'stay-on-line', message: r.disclosure, firstMessageMode: 'assistant-waits-for-user', waitSeconds: 1 } } };
+  }
+  if (r?.rule === 'after_consent' && r.consent_prompt) {
+    return { compliancePlan: { recordingConsentPlan: { type: 'verbal', message: r.consent_prompt, firstMessageMode: 'assistant-waits-for-user' } } };
+  }
+  return {};
+}
+
 /** For a Vapi assistant (assistantId): only what we must change per call. */
 export function buildOverrides(req: StartCallRequest, credentials: VendorCredentials): Vapi.AssistantOverrides {
   const a = req.assistant;
@@ -68,6 +84,7 @@ export function buildOverrides(req: StartCallRequest, credentials: VendorCredent
     variableValues: { ...(req.variables ?? {}) },
     metadata: { ...metadata(req, credentials) },
     monitorPlan: { ...VAPI_MONITOR_PLAN },
+    ...compliancePlan(req),
     ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
 }
@@ -95,6 +112,7 @@ export function buildAssistant(req: StartCallRequest, credentials: VendorCredent
     maxDurationSeconds: a?.maxDurationSec ?? VAPI_DEFAULT_MAX_DURATION_SEC,
     metadata: { ...metadata(req, credentials) },
     monitorPlan: { ...VAPI_MONITOR_PLAN },
+    ...compliancePlan(req),
     ...(url ? { server: url, serverMessages: [...SERVER_MESSAGES] } : {}),
   };
   // Provider names are open-ended strings on our side; Vapi validates them (a 400 names the field).

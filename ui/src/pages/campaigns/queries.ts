@@ -21,6 +21,7 @@ export const campaignKeys = {
   summary: (id: number) => ['campaign-summary', id] as const,
   protection: (id: number) => ['campaign-protection', id] as const,
   privacy: (id: number) => ['campaign-privacy', id] as const,
+  recording: (id: number) => ['campaign-recording', id] as const,
 };
 
 export function useCampaignsPage(page: number, pageSize: number) {
@@ -215,5 +216,20 @@ export function useSaveCampaignPrivacy(id: number) {
   return useMutation({
     mutationFn: (body: Body<'update_campaign_privacy'>) => must(api.PUT('/api/v1/campaigns/{id}/privacy', { params: { path: { id } }, body })),
     onSuccess: (saved) => client.setQueryData(campaignKeys.privacy(id), saved),
+  });
+}
+
+export function useCampaignRecording(id: number) {
+  return useQuery({
+    queryKey: campaignKeys.recording(id),
+    queryFn: () => must(api.GET('/api/v1/campaigns/{id}/recording', { params: { path: { id } } })),
+  });
+}
+
+export function useSaveCampaignRecording(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body<'update_campaign_recording'>) => must(api.PUT('/api/v1/campaigns/{id}/recording', { params: { path: { id } }, body })),
+    onSuccess: (saved) => client.setQueryData(campaignKeys.recording(id), saved),
   });
 }

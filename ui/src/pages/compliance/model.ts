@@ -30,7 +30,7 @@ export const AUDIT_KINDS = [
   'sub_user.grant_added', 'sub_user.grant_removed', 'webhook.target_changed', 'campaign.messaging_changed', 'campaign.protection_changed', 'campaign.paused_by_breaker', 'message.manual_queued',
   'call.listened',
   'call.ended_by_operator', 'call.transferred_by_operator', 'call.whispered',
-  'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
+  'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.recording_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
 ] as const satisfies readonly AuditKind[];
 const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
