@@ -18,10 +18,13 @@ const YES = '+14155550121';
 const NO = '+14155550122';
 const CALIFORNIA = '+14155550123';
 const NEW_YORK = '+12125550124';
+// A person stays on the line a while after answering (simulated seconds): the recording is
+// started then, and a loaded machine must not see the call end before Twilio was asked.
+const LISTEN = { silenceMs: 40_000 };
 const callees: Record<string, FakeCallee> = {
-  [YES]: { answer: 'human', steps: [{ say: 'Yes, go ahead.' }, { say: 'Tell me more.' }, { hangup: true }] },
-  [NO]: { answer: 'human', steps: [{ dtmf: '2' }, { say: 'Tell me more.' }, { hangup: true }] },
-  [CALIFORNIA]: { answer: 'human', steps: [{ say: 'Tell me more.' }, { hangup: true }] },
+  [YES]: { answer: 'human', steps: [{ say: 'Yes, go ahead.' }, LISTEN, { say: 'Tell me more.' }, { hangup: true }] },
+  [NO]: { answer: 'human', steps: [{ dtmf: '2' }, LISTEN, { say: 'Tell me more.' }, { hangup: true }] },
+  [CALIFORNIA]: { answer: 'human', steps: [LISTEN, { say: 'Tell me more.' }, { hangup: true }] },
   [NEW_YORK]: { answer: 'human', steps: [{ say: 'Tell me more.' }, { hangup: true }] },
 };
 

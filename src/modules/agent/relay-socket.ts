@@ -91,12 +91,14 @@ function relayOut(deps: Deps, ws: WebSocket, script: CallScript) {
     },
     guidance: () => whisperedMessages(deps.db, callId),
     async recording({ start, consent, callSid }: { start: boolean; consent: boolean | null; callSid: string }) {
-      try {
-        if (consent !== null) await markConsent(deps.db, callId, consent);
-        if (!start) return;
+      const begin = async () => {
         const provider = await providerFor(deps, script.route);
         if (!provider.startRecording || !callSid) throw new Error(`${provider.name} cannot start a recording of a call in progress`);
         await provider.startRecording(callSid, callId);
+      };
+      try {
+        // The recording first: the person is already talking.
+        await Promise.all([start ? begin() : null, consent !== null ? markConsent(deps.db, callId, consent) : null]);
       } catch (error) {
         // The call goes on: unrecorded is what the rule allows when in doubt.
         deps.log.error({ err: error, callId }, 'could not start the call\'s recording');
