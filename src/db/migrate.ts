@@ -36,6 +36,7 @@ import * as accountCapacity from './migrations/0037_account_capacity.ts';
 import * as privacyRetention from './migrations/0038_privacy_retention.ts';
 import * as redactionSettings from './migrations/0039_redaction_settings.ts';
 import * as recordingConsent from './migrations/0040_recording_consent.ts';
+import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0038_privacy_retention': privacyRetention,
   '0039_redaction_settings': redactionSettings,
   '0040_recording_consent': recordingConsent,
+  '0041_contacts_email_index': contactsEmailIndex,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */
