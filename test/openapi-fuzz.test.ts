@@ -20,8 +20,10 @@ import { seed } from './helpers/seed.ts';
  * FUZZ_VERBOSE=1 prints every request and its status.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20260714);
-// The file must stay under ~2 minutes on 2 cores; operations not started by then are skipped, loudly.
-const DEADLINE = Date.now() + 105_000;
+// The file must stay under ~2.5 minutes on 2 cores; operations not started by then are skipped,
+// loudly. 105 s left 28 of 120 operations unfuzzed in the embedded pass of a CI run (2026-11-29:
+// 6,953 requests in 105 s beside the browser files; the whole set is 8,404).
+const DEADLINE = Date.now() + 150_000;
 
 // Setup at collection time: the served document decides which tests exist.
 // WEBHOOK_ALLOW_PRIVATE_NETWORKS so the webhook test send reaches the local receiver; PUBLIC_BASE_URL so Twilio's entry points answer.
