@@ -1,3 +1,4 @@
+import { saveCampaignPrivacy } from '../privacy-settings.repository.ts';
 import type { Db } from '../../../db/connection.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -22,14 +23,11 @@ export async function updateCampaignRecording(db: Db, principal: Principal, camp
     const campaign = await requireCampaign(trx, principal, campaignId);
     if (principal.kind !== 'user') throw new HttpError(403, 'Only the account owner may change how a campaign\'s calls are recorded; a sub-user may read it (ask the owner)');
     const before = await readCampaignRecording(trx, principal, campaign.id);
-    const values = {
+    await saveCampaignPrivacy(trx, campaign, {
       recording_rule: input.rule === 'auto' ? null : input.rule,
       recording_disclosure: input.disclosure === undefined ? before.disclosure : input.disclosure?.trim() ?? null,
       recording_consent_prompt: input.consent_prompt === undefined ? before.consent_prompt : input.consent_prompt?.trim() ?? null,
-      updated_at: new Date(),
-    };
-    await trx.insertInto('campaign_privacy').values({ campaign_id: campaign.id, owner_id: campaign.owner_id, retention_days: null, ...values })
-      .onConflict((oc) => oc.column('campaign_id').doUpdateSet(values)).execute();
+    });
     const after = await readCampaignRecording(trx, principal, campaign.id);
     const shape = (r: CampaignRecording) => ({ rule: r.rule, disclosure: r.disclosure, consent_prompt: r.consent_prompt });
     if (JSON.stringify(shape(before)) !== JSON.stringify(shape(after))) {

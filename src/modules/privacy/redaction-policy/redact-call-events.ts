@@ -3,8 +3,10 @@ import type { CallEvent, TranscriptTurn } from '../../../voice/provider.ts';
 import { callRedactions, type CallRedaction } from './call-redaction.ts';
 import type { Redactor } from '../redaction/redaction.ts';
 
-// Events already redacted by their call's rule: a second pass over the same events (the events
-// route redacts before the LLM reads them, applyCallEvents before it stores them) costs nothing.
+// Events already redacted by their call's rule: the events route redacts before the LLM reads
+// them and applyCallEvents again before it stores them (the reconciler's fetched calls come only
+// there); the second pass skips these. An event a later step copied (an outcome added to an end)
+// is redacted again, which changes nothing: a marker is never read as a value.
 const redacted = new WeakSet<CallEvent>();
 const hasText = (e: CallEvent) => !redacted.has(e) && (Boolean(e.turn?.text) || (e.transcript?.length ?? 0) > 0 || e.analysis !== undefined);
 

@@ -1,3 +1,4 @@
+import { saveAccountPrivacy, saveCampaignPrivacy } from '../privacy-settings.repository.ts';
 import type { Db } from '../../../db/connection.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -22,9 +23,7 @@ export async function updateRedactionSettings(db: Db, principal: Principal, inpu
   const saved = await db.transaction().execute(async (trx) => {
     const before = await readRedactionSettings(trx, principal);
     const after = policyOf({ redact_categories: input.categories, redact_places: input.places }, DEFAULT_REDACTION);
-    const values = { redact_categories: after.categories, redact_places: after.places, updated_at: new Date() };
-    await trx.insertInto('privacy_settings').values({ owner_id: principal.ownerId, ...values })
-      .onConflict((oc) => oc.column('owner_id').doUpdateSet(values)).execute();
+    await saveAccountPrivacy(trx, principal.ownerId, { redact_categories: after.categories, redact_places: after.places });
     if (!same(before, after)) {
       await recordAudit(trx, { principal, request, kind: 'privacy.redaction_changed', subject: { type: 'account', id: principal.ownerId }, details: { from: { categories: before.categories, places: before.places }, to: after } });
     }
@@ -53,9 +52,7 @@ export async function updateCampaignRedaction(db: Db, principal: Principal, camp
     const campaign = await requireCampaign(trx, principal, campaignId);
     if (principal.kind !== 'user') throw ownerOnly('what a campaign redacts');
     const before = await readCampaignRedaction(trx, principal, campaign.id);
-    const values = { redact_categories: input.categories, redact_places: input.places, updated_at: new Date() };
-    await trx.insertInto('campaign_privacy').values({ campaign_id: campaign.id, owner_id: campaign.owner_id, retention_days: null, ...values })
-      .onConflict((oc) => oc.column('campaign_id').doUpdateSet(values)).execute();
+    await saveCampaignPrivacy(trx, campaign, { redact_categories: input.categories, redact_places: input.places });
     const after = await readCampaignRedaction(trx, principal, campaign.id);
     if (!same(before, after)) {
       await recordAudit(trx, { principal, request, kind: 'privacy.redaction_changed', subject: { type: 'campaign', id: campaign.id }, details: { from: { categories: before.categories, places: before.places }, to: { categories: after.categories, places: after.places } } });

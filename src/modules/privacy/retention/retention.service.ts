@@ -1,3 +1,4 @@
+import { saveAccountPrivacy, saveCampaignPrivacy } from '../privacy-settings.repository.ts';
 import type { Db } from '../../../db/connection.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -17,8 +18,7 @@ export async function updatePrivacySettings(db: Db, principal: Principal, input:
   if (principal.kind !== 'user') throw ownerOnly('the account\'s retention');
   return db.transaction().execute(async (trx) => {
     const before = await readPrivacySettings(trx, principal);
-    await trx.insertInto('privacy_settings').values({ owner_id: principal.ownerId, retention_days: input.retention_days, updated_at: new Date() })
-      .onConflict((oc) => oc.column('owner_id').doUpdateSet({ retention_days: input.retention_days, updated_at: new Date() })).execute();
+    await saveAccountPrivacy(trx, principal.ownerId, { retention_days: input.retention_days });
     if (before.retention_days !== input.retention_days) {
       await recordAudit(trx, { principal, request, kind: 'privacy.retention_changed', subject: { type: 'account', id: principal.ownerId }, details: { from: before.retention_days, to: input.retention_days } });
     }
@@ -47,8 +47,7 @@ export async function updateCampaignPrivacy(db: Db, principal: Principal, campai
     const campaign = await requireCampaign(trx, principal, campaignId);
     if (principal.kind !== 'user') throw ownerOnly('a campaign\'s retention');
     const before = await readCampaignPrivacy(trx, principal, campaign.id);
-    await trx.insertInto('campaign_privacy').values({ campaign_id: campaign.id, owner_id: campaign.owner_id, retention_days: input.retention_days, updated_at: new Date() })
-      .onConflict((oc) => oc.column('campaign_id').doUpdateSet({ retention_days: input.retention_days, updated_at: new Date() })).execute();
+    await saveCampaignPrivacy(trx, campaign, { retention_days: input.retention_days });
     if (before.retention_days !== input.retention_days) {
       await recordAudit(trx, { principal, request, kind: 'privacy.retention_changed', subject: { type: 'campaign', id: campaign.id }, details: { from: before.retention_days, to: input.retention_days } });
     }
