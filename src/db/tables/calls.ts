@@ -34,6 +34,8 @@ export interface CallsTable {
   updated_at: Timestamp;
   /** Migration 0038: when retention or an erasure emptied its personal fields; null: not yet. */
   personal_data_purged_at: Generated<Date | null>;
+  /** Migration 0042: the prompt_history entry the call used; null: the campaign had no prompt history. */
+  prompt_history_id: Generated<number | null>;
 }
 
 /** Migration 0021: signed numbers of calls per key, appended by triggers on calls; a key's count is the sum of its rows. */

@@ -26,3 +26,17 @@ export async function promptsFor(trx: Trx | Db, campaignIds: number[]): Promise<
     FROM campaigns cp WHERE cp.id = ANY(${campaignIds}::bigint[])`.execute(trx);
   return new Map(rows.map((r) => [r.id, r.prompt]));
 }
+
+/**
+ * The prompt_history entry in force for each campaign (the one promptsFor reads): calls keep it
+ * (calls.prompt_history_id) so scores and experiments compare prompt versions. A campaign without
+ * an approved entry is absent.
+ */
+export async function promptVersionsFor(trx: Trx | Db, campaignIds: number[]): Promise<Map<number, number>> {
+  if (campaignIds.length === 0) return new Map();
+  const { rows } = await sql<{ campaign_id: number; id: number }>`
+    SELECT DISTINCT ON (campaign_id) campaign_id, id FROM prompt_history
+    WHERE campaign_id = ANY(${campaignIds}::bigint[]) AND status IN ('approved', 'auto_approved')
+    ORDER BY campaign_id, id DESC`.execute(trx);
+  return new Map(rows.map((r) => [Number(r.campaign_id), Number(r.id)]));
+}

@@ -5,6 +5,7 @@ import { conflict } from '../../../http/errors.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
 import { lockAccountCapacity } from '../account-capacity.ts';
+import { promptVersionsFor } from '../../campaigns/campaign-prompts.ts';
 
 export interface InboundCampaign {
   id: number;
@@ -52,10 +53,12 @@ export async function recordInboundCall(deps: Deps, input: {
     // Its start is taken under the lock, as a round's is: the record never shows it in a count it was not in.
     const now = deps.clock.now();
     const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
+    const promptVersion = (await promptVersionsFor(trx, [campaign.id])).get(campaign.id) ?? null;
     const call = await sql<{ id: number; start_time: Date }>`
-      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id)
+      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id, prompt_history_id)
       VALUES (${campaign.owner_id}, ${campaign.id}, ${contact.id}, 'in progress', ${caller}, ${number}, ${now}, 'inbound', ${campaign.title},
-              ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify(callData)}::jsonb, ${input.provider}, ${input.connectionId})
+              ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify(callData)}::jsonb, ${input.provider}, ${input.connectionId},
+              ${promptVersion})
       ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
     if (!call.rows[0]) throw conflict('This caller is already in a call');
     await insertCallsStarted(trx, [call.rows[0].id]);

@@ -5,6 +5,7 @@ import { insertCalls, type NewOutboundCall } from './call-rows.ts';
 import type { RoundPlan } from './round-plan.ts';
 import type { StartingCall } from './start-calls.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
+import { promptVersionsFor } from '../../campaigns/campaign-prompts.ts';
 
 /**
  * Applies a round's plan in its transaction: the call rows, the called contacts `in progress`,
@@ -21,6 +22,7 @@ type Trx = Transaction<Database>;
 const NUMBER_BUSY_RETRY_MS = 60_000;
 
 export async function writeRound(trx: Trx, plan: RoundPlan): Promise<StartingCall[]> {
+  const versions = await promptVersionsFor(trx, [...new Set(plan.chosen.map((c) => c.campaign.id))]);
   const rows: NewOutboundCall[] = plan.chosen.map(({ contact, campaign, route, callerId }) => ({
     contactId: contact.id,
     ownerId: contact.owner_id,
@@ -32,6 +34,7 @@ export async function writeRound(trx: Trx, plan: RoundPlan): Promise<StartingCal
     callData: JSON.stringify({ provider: route.provider, ...(campaign.assistant_id !== null && { assistant_id: campaign.assistant_id }), caller_id: callerId, transcript: [] }),
     provider: route.provider,
     connectionId: route.connectionId,
+    promptHistoryId: versions.get(campaign.id) ?? null,
   }));
   const inserted = await insertCalls(trx, rows, plan.startAt);
   await markContactsCalling(trx, inserted.map((r) => r.contact_id));
