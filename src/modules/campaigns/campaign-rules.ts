@@ -1,6 +1,7 @@
 import { unprocessable } from '../../http/errors.ts';
 import { isValidTimeZone } from '../../shared/timezone.ts';
 import { workScheduleProblem, type WorkSchedule } from '../contact-lifecycle/work-schedule.ts';
+import { parseSipUri } from '../../voice/sip-uri.ts';
 
 /**
  * Checks the schema cannot express. `body` is what the client sent; `current` the stored
@@ -12,6 +13,7 @@ export interface RuleFields {
   call_allowed_to_time?: string | null | undefined;
   limit_start?: Date | string | null | undefined;
   limit_end?: Date | string | null | undefined;
+  campaign_sip?: string | null | undefined;
 }
 
 const seconds = (time: string) => {
@@ -22,6 +24,11 @@ const millis = (value: Date | string) => (value instanceof Date ? value : new Da
 const merged = <K extends keyof RuleFields>(body: RuleFields, current: RuleFields, key: K) => (body[key] !== undefined ? body[key] : current[key]) ?? null;
 
 export function checkCampaignRules(body: RuleFields, current: RuleFields = {}) {
+  if (typeof body.campaign_sip === 'string') {
+    const sip = parseSipUri(body.campaign_sip);
+    if (!sip.ok) throw unprocessable(['body', 'campaign_sip'], sip.msg, sip.type);
+  }
+
   if (body.work_schedule) {
     const problem = workScheduleProblem(body.work_schedule, isValidTimeZone);
     if (problem) throw unprocessable(['body', 'work_schedule', ...problem.path], problem.msg, problem.type);

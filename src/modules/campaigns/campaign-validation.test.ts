@@ -43,6 +43,11 @@ const INVALID: Array<[string, Record<string, unknown>, Loc]> = [
   ['a numeric prompt', { campaign_data: { prompt: 42 } }, ['body', 'campaign_data', 'prompt']],
   ['a list as prompt', { campaign_data: { prompt: ['a'] } }, ['body', 'campaign_data', 'prompt']],
   ['a null prompt', { campaign_data: { prompt: null } }, ['body', 'campaign_data', 'prompt']],
+  ['a campaign_sip that is not a SIP URI', { campaign_sip: 'https://trunk.example.com' }, ['body', 'campaign_sip']],
+  ['a campaign_sip with a password in it', { campaign_sip: 'sip:user:secret@trunk.example.com' }, ['body', 'campaign_sip']],
+  ['a campaign_sip on a private host', { campaign_sip: 'sip:192.168.1.20:5060' }, ['body', 'campaign_sip']],
+  ['a campaign_sip on a loopback host', { campaign_sip: 'sip:agent@127.0.0.1' }, ['body', 'campaign_sip']],
+  ['a campaign_sip on a link-local host', { campaign_sip: 'sip:[fe80::1]' }, ['body', 'campaign_sip']],
   ['a work_schedule that is not an object', { work_schedule: 'weekdays' }, ['body', 'work_schedule']],
   ['a work_schedule with an unknown time zone', { work_schedule: { timezone: 'Mars/Olympus' } }, ['body', 'work_schedule', 'timezone']],
   ['a work_schedule interval ending before it starts', { work_schedule: { days: { tue: [{ from: '18:00', to: '09:00' }] } } }, ['body', 'work_schedule', 'days', 'tue', 0]],
@@ -80,6 +85,17 @@ describe('campaign validation', () => {
     expect(created.campaign_phone).toBe('+12125550783');
     const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers, payload: { campaign_phone: '+49 30 1234567' } });
     expect(res.json().campaign_phone).toBe('+49301234567');
+  });
+
+  it('accepts a trunk\'s SIP URI and says why a refused one is refused; a refused update keeps the stored route', async () => {
+    const created = await createCampaignViaApi(t, alice.headers, { campaign_sip: 'sips:+14155550100@trunk.example.com:5061;transport=tls' });
+    expect(created.campaign_sip).toBe('sips:+14155550100@trunk.example.com:5061;transport=tls');
+    const res = await t.request({ method: 'PUT', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers, payload: { campaign_sip: 'sip:ops:hunter2@trunk.example.com', title: 'Moved' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].msg).toMatch(/voice connection/);
+    expect(JSON.stringify(res.json())).not.toContain('hunter2');
+    const after = (await t.request({ method: 'GET', url: `/api/v1/campaigns/${created.id}`, headers: alice.headers })).json();
+    expect(after).toMatchObject({ campaign_sip: 'sips:+14155550100@trunk.example.com:5061;transport=tls', title: created.title });
   });
 
   it('changes nothing when an update is refused for a null boolean', async () => {

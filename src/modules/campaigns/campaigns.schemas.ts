@@ -83,7 +83,14 @@ const fields = {
   campaign_type: CampaignType,
   campaign_data: Nullable(CampaignData),
   campaign_phone: Nullable(Type.String({ maxLength: 255 })),
-  campaign_sip: Nullable(Type.String({ maxLength: 1000 })),
+  campaign_sip: Nullable(Type.String({
+    maxLength: 1000,
+    description:
+      'The SIP route of the campaign: the sip: or sips: URI of the customer\'s trunk or PBX (host, optional port and ;transport=udp|tcp|tls|ws|wss; ' +
+      'a user part is allowed, the contact\'s number replaces it on outbound calls). Refused with 422 naming this field: not a SIP URI, a password written into the URI ' +
+      '(a trunk\'s username and password belong in a voice connection, sealed at rest), URI headers, a private, loopback, link-local or local-name host. ' +
+      'A host name is resolved by the voice vendor when a call is placed, not when the campaign is saved.',
+  })),
   assistant_id: Nullable({
     ...Id,
     description:
