@@ -21,6 +21,7 @@ export const TAGS = [
   { name: 'webhooks', description: 'Post-call webhook integrations (the integrations area), their delivery log, test sends and redelivery' },
   { name: 'assistants', description: 'Assistants: who talks on a campaign\'s calls (provider, prompts, voicemail, how the outcome becomes action_status)' },
   { name: 'voice-connections', description: 'An account\'s own Vapi or Retell credentials (write-only secrets, sealed at rest)' },
+  { name: 'sip-trunks', description: 'An account\'s SIP trunks (voice connections of kind SIP trunk): the credentials, gateways and caller IDs a campaign\'s calls through its campaign_sip use' },
   { name: 'voice', description: 'Voice-provider events (signed by the provider) and the simulator\'s inbound-call trigger' },
   { name: 'messaging', description: 'Text-message vendors\' callbacks (signed by the vendor): delivery reports and inbound texts' },
   { name: 'audit', description: 'The account\'s audit log: who changed credentials, settings, prompts and suppressions, and when' },

@@ -791,6 +791,31 @@ describe('assistants and voice connections', () => {
     await ok('bob', 'POST', '/api/v1/voice-connections/', { name: 'bob retell', provider: 'retell', api_key: 'bob-retell-key-0123456789' });
   });
 
+  it('keeps SIP trunks to their owner: bob and the sub-user get 403, bob cannot name alice\'s trunk on his campaign', async () => {
+    const trunk = await ok('alice', 'POST', '/api/v1/sip-trunks/', { name: 'alice trunk', username: 'alice', password: 'alice trunk password' });
+    const base = `/api/v1/sip-trunks/${trunk.id}`;
+    for (const who of ['bob', 'sub'] as const) {
+      await expectForbidden(who, 'GET', base);
+      await expectForbidden(who, 'PUT', base, { name: 'taken over' });
+      await expectForbidden(who, 'DELETE', base);
+    }
+    await expectForbidden('sub', 'GET', '/api/v1/sip-trunks/');
+    await expectForbidden('sub', 'POST', '/api/v1/sip-trunks/', { name: 'by sub' });
+    expect(idsOf(await ok('bob', 'GET', '/api/v1/sip-trunks/?limit=1000'))).not.toContain(trunk.id);
+    const bobsCampaign = await ok('bob', 'POST', '/api/v1/campaigns/', { title: 'bob sip', campaign_type: 'Outbound' });
+    const named = await call('bob', 'PUT', `/api/v1/campaigns/${bobsCampaign.id}/sip-trunk`, { sip_trunk_id: trunk.id });
+    expect(named.statusCode).toBe(422);
+    expect(JSON.stringify(named.json())).not.toContain('alice');
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/sip-trunk`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/sip-trunk`, { sip_trunk_id: null });
+    }
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/sip-trunk`)).sip_trunk_id).toBeNull();
+    expect((await call('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/sip-trunk`, { sip_trunk_id: trunk.id })).statusCode).toBe(403);
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/sip-trunk`);
+    expect((await ok('alice', 'GET', base)).name).toBe('alice trunk');
+  });
+
   it('keeps the audit trail to its account: bob sees none of alice\'s events, the sub-user gets 403', async () => {
     const alices = await ok('alice', 'GET', '/api/v1/audit-events/?limit=1000');
     expect(alices.count).toBeGreaterThan(0);

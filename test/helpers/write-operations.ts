@@ -50,6 +50,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/privacy/settings': 'upserts the caller\'s own privacy_settings row (keyed by the account, no row id for the row check) from retention_days alone; the body allows no other property',
   'put /api/v1/privacy/redaction': 'upserts the caller\'s own privacy_settings row (keyed by the account, no row id for the row check) from categories and places alone; the body allows no other property',
   'put /api/v1/campaigns/{id}/redaction': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from categories and places alone, owner_id from the campaign; the body allows no other property',
+  'put /api/v1/campaigns/{id}/sip-trunk': 'sets the one column campaigns.sip_trunk_id from sip_trunk_id alone, after checking the trunk is the account\'s (422 otherwise); the body allows no other property',
   'put /api/v1/campaigns/{id}/recording': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from rule, disclosure and consent_prompt alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
 };
@@ -203,6 +204,14 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
       async prepare(n) {
         const created = await post(f, '/api/v1/voice-connections/', VOICE_CONNECTION(1000 + n));
         return { url: `/api/v1/voice-connections/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/sip-trunks/': { table: 'sip_trunks', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/sip-trunks/', body: { name: `trunk ${n}`, username: `user${n}`, password: `trunk password ${n}` } }) },
+    'put /api/v1/sip-trunks/{id}': {
+      table: 'sip_trunks', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, '/api/v1/sip-trunks/', { name: `trunk ${1000 + n}` });
+        return { url: `/api/v1/sip-trunks/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
       },
     },
     'post /api/v1/suppressions/': { table: 'suppressions', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/suppressions/', body: { phone_number: phone(n), reason: `reason ${n}` } }) },

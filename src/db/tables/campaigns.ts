@@ -12,6 +12,8 @@ export interface CampaignsTable {
   campaign_data: Json;
   campaign_phone: string | null;
   campaign_sip: string | null;
+  /** Migration 0046: the account's SIP trunk whose credentials the campaign's calls use (issue 29). */
+  sip_trunk_id: Generated<number | null>;
   assistant_id: number | null;
   max_call_attempts: number | null;
   concurrent_call_limit: Generated<number | null>;

@@ -40,6 +40,7 @@ export const AUDIT_KIND_DOCS = {
   'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
   'privacy.person_exported': 'the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)',
   'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
+  'sip_trunk.changed': 'a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign\'s trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;
@@ -47,7 +48,7 @@ export const AUDIT_KINDS = Object.keys(AUDIT_KIND_DOCS) as AuditKind[];
 export const AuditKindSchema = StringEnum(AUDIT_KINDS as [AuditKind, ...AuditKind[]], { description: 'what happened (see the operation\'s description)' });
 
 /** What an event is about; subject_id is that row's id (the account's own id for account). */
-export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call', 'phone_number'] as const;
+export const SUBJECT_TYPES = ['account', 'campaign', 'prompt_history', 'api_key', 'sub_user', 'webhook_integration', 'suppression', 'message_job', 'call', 'phone_number', 'sip_trunk'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const SubjectTypeSchema = StringEnum(SUBJECT_TYPES);
 

@@ -1609,6 +1609,7 @@ export interface paths {
          *     - `privacy.retention_purged`: the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at
          *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
+         *     - `sip_trunk.changed`: a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign's trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -2167,6 +2168,82 @@ export interface paths {
          * @description The person is found by phone number (and e-mail when given): the account's contacts with that number or e-mail in any campaign, the calls and texts of those contacts and any other call or text to their numbers, the webhook deliveries that told of them, the texts queued for them, our agent's conversations, and their do-not-call entries. Owner only (a sub-user is 403: these reach every campaign). In one transaction: the contacts keep their place (calls and analytics count them) but lose their data, their number becomes `erased:<salted hash>` and their status do_not_disturb; calls lose their transcript, analysis, recording link, copy of the contact and the person's number (personal_data_purged_at set); agent conversations, texts and webhook deliveries lose their words and bodies; texts not yet sent are cancelled; the live stream's events of those calls go; audit details and import rows that wrote the number or e-mail get `[erased]`. The law's part stays, unreadable: the do-not-call list keeps each of the person's numbers as its salted hash (added when absent), which still blocks every call and text to the number. 409 while a call with the person is in progress. The answer is the report: counts of what was erased, and the mark the number became. Audited (privacy.person_erased, with the counts and the mark, not the number). Erasing again finds nothing more (the contacts no longer carry the number).
          */
         post: operations["erase_person"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sip-trunks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SIP trunks
+         * @description Newest first; passwords masked. A SIP trunk is a voice connection of kind SIP trunk: the credentials a voice vendor authenticates with when it sends a campaign's calls through the customer's own carrier or PBX. The trunk's address is the campaign's campaign_sip; a campaign names its trunk with PUT /api/v1/campaigns/{id}/sip-trunk. Account owner only: a sub-user gets 403 on every operation. Another account's trunk is 403, an unknown id 404. The password is write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked, never logged or sent anywhere but to the vendor placing the call. Every change is audited (sip_trunk.changed, the names of the changed fields, never the password).
+         */
+        get: operations["list_sip_trunks"];
+        put?: never;
+        /**
+         * Store a SIP trunk's credentials
+         * @description A SIP trunk is a voice connection of kind SIP trunk: the credentials a voice vendor authenticates with when it sends a campaign's calls through the customer's own carrier or PBX. The trunk's address is the campaign's campaign_sip; a campaign names its trunk with PUT /api/v1/campaigns/{id}/sip-trunk. Account owner only: a sub-user gets 403 on every operation. Another account's trunk is 403, an unknown id 404. The password is write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked, never logged or sent anywhere but to the vendor placing the call. Every change is audited (sip_trunk.changed, the names of the changed fields, never the password). username and password go together (a trunk that authenticates by IP has neither); gateways are public hosts; caller_ids are normalised to E.164.
+         */
+        post: operations["create_sip_trunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sip-trunks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a SIP trunk
+         * @description A SIP trunk is a voice connection of kind SIP trunk: the credentials a voice vendor authenticates with when it sends a campaign's calls through the customer's own carrier or PBX. The trunk's address is the campaign's campaign_sip; a campaign names its trunk with PUT /api/v1/campaigns/{id}/sip-trunk. Account owner only: a sub-user gets 403 on every operation. Another account's trunk is 403, an unknown id 404. The password is write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked, never logged or sent anywhere but to the vendor placing the call. Every change is audited (sip_trunk.changed, the names of the changed fields, never the password).
+         */
+        get: operations["read_sip_trunk"];
+        /**
+         * Change a SIP trunk
+         * @description Only the fields in the body change; the password left out keeps its value. A SIP trunk is a voice connection of kind SIP trunk: the credentials a voice vendor authenticates with when it sends a campaign's calls through the customer's own carrier or PBX. The trunk's address is the campaign's campaign_sip; a campaign names its trunk with PUT /api/v1/campaigns/{id}/sip-trunk. Account owner only: a sub-user gets 403 on every operation. Another account's trunk is 403, an unknown id 404. The password is write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked, never logged or sent anywhere but to the vendor placing the call. Every change is audited (sip_trunk.changed, the names of the changed fields, never the password).
+         */
+        put: operations["change_sip_trunk"];
+        post?: never;
+        /**
+         * Delete a SIP trunk
+         * @description 409 while a campaign names it (set those campaigns' SIP trunk to null first). A SIP trunk is a voice connection of kind SIP trunk: the credentials a voice vendor authenticates with when it sends a campaign's calls through the customer's own carrier or PBX. The trunk's address is the campaign's campaign_sip; a campaign names its trunk with PUT /api/v1/campaigns/{id}/sip-trunk. Account owner only: a sub-user gets 403 on every operation. Another account's trunk is 403, an unknown id 404. The password is write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked, never logged or sent anywhere but to the vendor placing the call. Every change is audited (sip_trunk.changed, the names of the changed fields, never the password).
+         */
+        delete: operations["delete_sip_trunk"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/sip-trunk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the SIP trunk a campaign's calls use
+         * @description The trunk whose credentials the campaign's calls through its campaign_sip use; null = none (the trunk authenticates by IP, or the campaign has no campaign_sip). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_sip_trunk"];
+        /**
+         * Choose the SIP trunk a campaign's calls use (owner only, audited)
+         * @description Only the account owner changes it (a sub-user: 403); a trunk of another account or none is a 422 naming sip_trunk_id. Audited (sip_trunk.changed, subject the campaign, details from and to). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_sip_trunk"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4936,6 +5013,7 @@ export interface operations {
                         [key: string]: unknown;
                     }) | null;
                     campaign_phone?: string | null;
+                    /** @description The SIP route of the campaign: the sip: or sips: URI of the customer's trunk or PBX (host, optional port and ;transport=udp|tcp|tls|ws|wss; a user part is allowed, the contact's number replaces it on outbound calls). Refused with 422 naming this field: not a SIP URI, a password written into the URI (a trunk's username and password belong in a voice connection, sealed at rest), URI headers, a private, loopback, link-local or local-name host. A host name is resolved by the voice vendor when a call is placed, not when the campaign is saved. */
                     campaign_sip?: string | null;
                     /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
                     assistant_id?: number | null;
@@ -5519,6 +5597,7 @@ export interface operations {
                         [key: string]: unknown;
                     }) | null;
                     campaign_phone?: string | null;
+                    /** @description The SIP route of the campaign: the sip: or sips: URI of the customer's trunk or PBX (host, optional port and ;transport=udp|tcp|tls|ws|wss; a user part is allowed, the contact's number replaces it on outbound calls). Refused with 422 naming this field: not a SIP URI, a password written into the URI (a trunk's username and password belong in a voice connection, sealed at rest), URI headers, a private, loopback, link-local or local-name host. A host name is resolved by the voice vendor when a call is placed, not when the campaign is saved. */
                     campaign_sip?: string | null;
                     /** @description An assistant of this account (/api/v1/assistants): who talks on the campaign's calls, through its provider. Any other id, another account's included, is a 422. null = the provider configured by VOICE_PROVIDER with the campaign's approved prompt. */
                     assistant_id?: number | null;
@@ -12669,7 +12748,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12692,7 +12771,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -12709,7 +12788,7 @@ export interface operations {
                             };
                             subject: {
                                 /** @enum {string} */
-                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job" | "call" | "phone_number";
+                                type: "account" | "campaign" | "prompt_history" | "api_key" | "sub_user" | "webhook_integration" | "suppression" | "message_job" | "call" | "phone_number" | "sip_trunk";
                                 /** @description the id of the row the event is about; it may since have been deleted */
                                 id: number | null;
                             };
@@ -16348,6 +16427,616 @@ export interface operations {
                         mark: string;
                         /** @description always true: the number stays on the do-not-call list as its mark */
                         dialling_blocked: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_sip_trunks: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            owner_id: number;
+                            name: string;
+                            username: string | null;
+                            /** @description masked: **** (with the last 4 characters of a password of 16 or more); null when not set */
+                            password: string | null;
+                            gateways: string[];
+                            caller_ids: string[];
+                            /** @description the campaigns that send their calls through this trunk (PUT /api/v1/campaigns/{id}/sip-trunk) */
+                            campaign_ids: number[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of the account's SIP trunks */
+                        count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description the username the trunk authenticates calls with (digest auth); null when it authenticates by IP */
+                    username?: string | null;
+                    /** @description Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. Required with a username. */
+                    password?: string | null;
+                    /** @description the trunk's gateways, for vendors that register them (Vapi); empty = the campaign_sip host only */
+                    gateways?: string[];
+                    /** @description the numbers the trunk owns: the caller IDs calls through it may show (Vapi and Retell place calls from such a number) */
+                    caller_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        username: string | null;
+                        /** @description masked: **** (with the last 4 characters of a password of 16 or more); null when not set */
+                        password: string | null;
+                        gateways: string[];
+                        caller_ids: string[];
+                        /** @description the campaigns that send their calls through this trunk (PUT /api/v1/campaigns/{id}/sip-trunk) */
+                        campaign_ids: number[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        username: string | null;
+                        /** @description masked: **** (with the last 4 characters of a password of 16 or more); null when not set */
+                        password: string | null;
+                        gateways: string[];
+                        caller_ids: string[];
+                        /** @description the campaigns that send their calls through this trunk (PUT /api/v1/campaigns/{id}/sip-trunk) */
+                        campaign_ids: number[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    change_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional; omitted = unchanged (the password left out keeps its stored value), null clears. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description the username the trunk authenticates calls with (digest auth); null when it authenticates by IP */
+                    username?: string | null;
+                    /** @description Write-only: stored sealed (AES-256-GCM under SECRET_KEY), answered masked. Required with a username. */
+                    password?: string | null;
+                    /** @description the trunk's gateways, for vendors that register them (Vapi); empty = the campaign_sip host only */
+                    gateways?: string[];
+                    /** @description the numbers the trunk owns: the caller IDs calls through it may show (Vapi and Retell place calls from such a number) */
+                    caller_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        owner_id: number;
+                        name: string;
+                        username: string | null;
+                        /** @description masked: **** (with the last 4 characters of a password of 16 or more); null when not set */
+                        password: string | null;
+                        gateways: string[];
+                        caller_ids: string[];
+                        /** @description the campaigns that send their calls through this trunk (PUT /api/v1/campaigns/{id}/sip-trunk) */
+                        campaign_ids: number[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description a SIP trunk of this account (/api/v1/sip-trunks); null = none */
+                        sip_trunk_id: number | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_sip_trunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a SIP trunk of this account (/api/v1/sip-trunks); null = none */
+                    sip_trunk_id: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description a SIP trunk of this account (/api/v1/sip-trunks); null = none */
+                        sip_trunk_id: number | null;
                     };
                 };
             };
