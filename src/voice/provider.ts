@@ -1,4 +1,5 @@
 import type { CallRecording } from './call-recording.ts';
+import type { SipCallRoute } from './sip-codes.ts';
 /**
  * The boundary between the dialer and a voice vendor. The dialer writes the call row
  * first and passes our call id as the idempotency key, so a retried startCall can
@@ -60,6 +61,8 @@ export interface StartCallRequest {
   eventsUrl?: string | null;
   /** How the call is recorded (privacy/recording-consent): absent = from the start, as always. */
   recording?: CallRecording | null;
+  /** The customer's SIP trunk the call goes out through (campaign_sip, issue 29); absent = the vendor's own telephony. */
+  sip?: SipCallRoute | null;
 }
 
 /** A vendor asking which assistant answers a call to one of the account's numbers (Vapi assistant-request, Retell call_inbound). */
@@ -113,6 +116,8 @@ export interface CallEvent {
   refundAttempt?: boolean;
   /** Who found that the person asked not to be called again: the assistant itself, or the LLM's reading. */
   optOutBy?: 'assistant' | 'llm';
+  /** The SIP final response of a call through a customer's trunk (sip-codes.ts), kept in call_data.sip_response_code. */
+  sipCode?: number;
 }
 
 export interface WebhookInput {

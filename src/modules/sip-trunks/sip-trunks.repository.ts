@@ -38,3 +38,10 @@ export const setCampaignSipTrunk = (db: Db, campaignId: number, trunkId: number 
 
 export const campaignSipTrunk = async (db: Db, campaignId: number) =>
   (await db.selectFrom('campaigns').select('sip_trunk_id').where('id', '=', campaignId).executeTakeFirst())?.sip_trunk_id ?? null;
+
+/** The trunks with their passwords in the clear, for the vendor requests of calls being placed (never for an answer). */
+export async function openSipTrunks(db: Db, box: { open(sealed: string | null): string | null }, ids: number[]) {
+  if (ids.length === 0) return new Map<number, SipTrunkRow>();
+  const rows = await db.selectFrom('sip_trunks').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [Number(r.id), { ...r, password: box.open(r.password) }]));
+}

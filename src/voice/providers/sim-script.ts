@@ -1,4 +1,5 @@
 import type { TerminalCallStatus, TranscriptTurn } from '../provider.ts';
+import { statusOfSipCode } from '../sip-codes.ts';
 import { conversation, opener, PERSONAS, personaFor, pickPersona, type PersonaKind, type SimActionStatus } from './sim-personas.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface SimPlan {
   endedReason: string;
   /** The simulated provider accepts the call and then forgets it: no event, fetchCall unknown. */
   lost: boolean;
+  /** A call through a SIP route: the trunk's final answer to the INVITE (200 when answered); null otherwise. */
+  sipCode: number | null;
 }
 
 export const SIM_COST_PER_MINUTE = 0.09;
@@ -58,6 +61,8 @@ export interface SimOverride {
   lost?: boolean;
   /** Who answers (sim-personas.ts): the call is answered unless `status` says otherwise. */
   persona?: PersonaKind;
+  /** On a SIP route: the trunk's final answer (e.g. 486); a 3xx-6xx decides the status (sip-codes.ts). */
+  sip_code?: number;
 }
 
 export interface PlanInput {
@@ -70,6 +75,8 @@ export interface PlanInput {
   firstMessage?: string | null;
   /** What the assistant leaves on a voicemail (its leave_message setting). */
   voicemailMessage?: string | null;
+  /** The call goes through a customer's SIP trunk (campaign_sip): it ends with a SIP code. */
+  sip?: boolean;
 }
 
 export function planCall(input: PlanInput): SimPlan {
@@ -80,6 +87,8 @@ export function planCall(input: PlanInput): SimPlan {
   const chosen = override.persona && Object.hasOwn(PERSONAS, override.persona) ? override.persona : null;
   if (chosen && input.validNumber) status = 'finished';
   if (override.status) status = override.status;
+  const sipFailure = input.sip && typeof override.sip_code === 'number' ? statusOfSipCode(override.sip_code) : null;
+  if (sipFailure) status = sipFailure.status;
   const answered = status === 'finished' || status === 'voicemail' || status === 'silence' || status === 'terminated';
   const ringSec = status === 'invalid number' || status === 'insufficient funds' ? 1 : input.inbound ? 1 : status === 'unavailable' ? 30 : between(rng, 3, 18);
   // A forced outcome (a test's or a demo's _sim) gets the persona that agrees with it, never one
@@ -97,8 +106,17 @@ export function planCall(input: PlanInput): SimPlan {
   let endedBy: SimPlan['endedBy'] = answered ? (rng() < humanEnds ? 'HUMAN' : 'AI') : null;
   if (override.ended_by !== undefined) endedBy = override.ended_by;
   const transcript = override.transcript ?? buildTranscript(status, persona, input, rng);
-  return { status, ringSec, talkSec, persona, actionStatus, actionStatusReason, endedBy, transcript, endedReason: ENDED_REASON[status] ?? status, lost: override.lost === true };
+  const sipCode = !input.sip ? null : typeof override.sip_code === 'number' ? override.sip_code : answered ? 200 : SIP_CODE_OF[status] ?? 500;
+  return {
+    status, ringSec, talkSec, persona, actionStatus, actionStatusReason, endedBy, transcript,
+    endedReason: sipFailure?.reason ?? ENDED_REASON[status] ?? status, lost: override.lost === true, sipCode,
+  };
 }
+
+/** The answer a trunk gives for each unanswered outcome of the mix, on a simulated SIP route. */
+const SIP_CODE_OF: Partial<Record<TerminalCallStatus, number>> = {
+  unavailable: 480, busy_or_rejected: 486, rejected: 603, failed: 503, 'invalid number': 404, 'insufficient funds': 402,
+};
 
 function pick(rng: () => number): TerminalCallStatus {
   let r = rng();

@@ -39,6 +39,8 @@ interface WireEvent {
   ended_by?: CallEvent['endedBy'];
   ended_reason?: string;
   record_url?: string;
+  /** A call through a SIP route: the trunk's final answer. */
+  sip_code?: number;
 }
 
 interface SimCall {
@@ -99,6 +101,7 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
     const plan = planCall({
       seed: this.options.seed, callId: req.callId, contactData: req.contactData, validNumber: isValidPhoneNumber(req.to), inbound: req.direction === 'inbound',
       firstMessage: req.assistant?.firstMessage ?? null, voicemailMessage: voicemail?.action === 'leave_message' ? voicemail.message : null,
+      sip: Boolean(req.sip),
     });
     const sim: SimCall = { callId: req.callId, pending: [], ended: null, lost: plan.lost, whispers: [] };
     this.calls.set(providerCallId, sim);
@@ -123,6 +126,7 @@ export class SimProvider implements VoiceProvider, InProcessCalls {
       ...base('ended', endSec, 2), status: plan.status, duration: plan.talkSec, cost, transcript: plan.transcript,
       action_status: plan.actionStatus, ended_by: plan.endedBy, ended_reason: plan.endedReason,
       ...(plan.actionStatusReason ? { action_status_reason: plan.actionStatusReason } : {}),
+      ...(plan.sipCode !== null ? { sip_code: plan.sipCode } : {}),
     };
     sim.pending.push({ dueAt: at(endSec), event: ended, tries: 0 });
     // The recording is ready a little after the hang-up, as with real vendors.
@@ -319,5 +323,6 @@ function toCallEvent(e: WireEvent): CallEvent {
     ...(e.ended_by !== undefined ? { endedBy: e.ended_by } : {}),
     ...endedReasonOf(e),
     ...(e.record_url ? { recordUrl: e.record_url } : {}),
+    ...(typeof e.sip_code === 'number' ? { sipCode: e.sip_code } : {}),
   };
 }

@@ -161,6 +161,7 @@ function eventOutcome(e: CallEvent): CallOutcome {
     ...(e.endedReason && { endedReason: e.endedReason }), ...(e.recordUrl && { recordUrl: e.recordUrl }),
     ...(e.analysis && { analysis: e.analysis }), ...(e.refundAttempt && { refundAttempt: true }),
     ...(e.optOutBy && { optOutBy: e.optOutBy }), ...(e.recordingConsent !== undefined && { recordingConsent: e.recordingConsent }),
+    ...(e.sipCode !== undefined && { sipCode: e.sipCode }),
   };
 }
 

@@ -49,6 +49,8 @@ export interface CallOutcome {
   optOutBy?: 'assistant' | 'llm';
   /** The vendor asked the person for consent to record (call_data.recording.consent). */
   recordingConsent?: boolean;
+  /** The trunk's SIP final response (call_data.sip_response_code). */
+  sipCode?: number;
   /** Set by finishCalls: the person asked not to be called again (call_data.opt_out). */
   optOut?: OptOutFinding | null;
 }
@@ -166,6 +168,7 @@ async function updateCallRows(trx: Trx, ended: { call: LockedCall; o: CallOutcom
     ...(o.transcript && { transcript: o.transcript }),
     ...(o.analysis && { analysis: o.analysis }),
     ...(o.optOut && { opt_out: o.optOut }),
+    ...(o.sipCode !== undefined && { sip_response_code: o.sipCode }),
   }));
   await sql`
     UPDATE calls k SET status = u.status, end_time = u.end_time, call_duration = u.duration, cost = u.cost,

@@ -15,6 +15,7 @@ import { blockRoute } from './vendor-pacing.ts';
 import { suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { withdrawAttempt, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import { decideRecordings } from '../../privacy/recording-consent/call-recordings.ts';
+import { sipRoutesFor } from './sip-routes.ts';
 
 /** How long a route waits after a vendor's rate refusal that named no Retry-After. */
 const REFUSAL_BACKOFF_MS = 5_000;
@@ -45,24 +46,28 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   const campaignIds = [...new Set(calls.map((c) => c.campaign.id))];
   const [prompts, details, assistants] = await Promise.all([
     promptsFor(deps.db, campaignIds),
-    deps.db.selectFrom('campaigns').select(['id', 'description', 'campaign_data']).where('id', 'in', campaignIds).execute(),
+    deps.db.selectFrom('campaigns').select(['id', 'description', 'campaign_data', 'campaign_sip', 'sip_trunk_id']).where('id', 'in', campaignIds).execute(),
     assistantsByIds(deps.db, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
   ]);
   const detailOf = new Map(details.map((d) => [d.id, d]));
   // Kept on each call before any is dialled: the vendor may fetch the call's words at once.
   const recordings = await decideRecordings(deps.db, calls.map((c) => ({ id: c.id, campaignId: c.campaign.id, phone: c.contact.phone_number })));
+  const sipRoutes = await sipRoutesFor(deps, calls.map((c) => ({ id: c.id, to: c.contact.phone_number, from: c.from, campaign: detailOf.get(c.campaign.id) ?? { id: c.campaign.id, campaign_sip: null, sip_trunk_id: null } })));
   const started: { callId: number; providerCallId: string }[] = [];
   await Promise.all(calls.map(async (call) => {
     const { id, contact, campaign, route } = call;
     const context = templateContext(contact, { ...campaign, ...detailOf.get(campaign.id) });
     const assistant = campaign.assistant_id === null ? null : assistants.get(campaign.assistant_id) ?? null;
     const prompt = prompts.get(campaign.id) ?? null;
+    const sip = sipRoutes.get(id);
+    const from = sip && !(sip instanceof Error) ? sip.from : call.from;
     const request: StartCallRequest = {
-      callId: id, from: call.from, fromProviderNumberId: providerNumberId(campaign, call.from), to: contact.phone_number, campaignId: campaign.id,
+      callId: id, from, fromProviderNumberId: providerNumberId(campaign, from), to: contact.phone_number, campaignId: campaign.id,
       contactData: contact.contact_data ?? {}, direction: 'outbound', ...spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt, assistant, route }),
-      recording: recordings.get(id) ?? null,
+      recording: recordings.get(id) ?? null, sip: sip && !(sip instanceof Error) ? sip.sip : null,
     };
     try {
+      if (sip instanceof Error) throw sip;
       const provider = await providerFor(deps, route);
       const result = await provider.startCall(request);
       started.push({ callId: id, providerCallId: result.providerCallId });

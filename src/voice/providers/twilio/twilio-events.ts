@@ -1,5 +1,6 @@
 import type { CallStatus } from 'twilio/lib/rest/api/v2010/account/call.js';
 import type { CallEvent, TerminalCallStatus } from '../../provider.ts';
+import { statusOfSipCode } from '../../sip-codes.ts';
 
 /**
  * Twilio's callbacks as CallEvents. Twilio posts forms, not JSON: a status callback carries
@@ -43,10 +44,14 @@ export function parseTwilioCallback(params: URLSearchParams, callId: number | nu
   const outcome = TWILIO_OUTCOMES[status as keyof typeof TWILIO_OUTCOMES];
   const duration = Number(params.get('CallDuration') ?? params.get('Duration') ?? 0);
   const machine = isMachine(params.get('AnsweredBy'));
+  // A call to a SIP URI carries the trunk's final answer; it says more than Twilio's status.
+  const sipCode = Number(params.get('SipResponseCode') ?? NaN);
+  const sip = status !== 'completed' ? statusOfSipCode(sipCode) : null;
   return [{
     eventId, callId, providerCallId, type: 'ended', at,
-    status: status === 'completed' && machine ? 'voicemail' : outcome.status,
-    endedReason: status === 'completed' && machine ? 'an answering machine took the call' : outcome.reason,
+    status: sip ? sip.status : status === 'completed' && machine ? 'voicemail' : outcome.status,
+    endedReason: sip ? sip.reason : status === 'completed' && machine ? 'an answering machine took the call' : outcome.reason,
     durationSec: Number.isFinite(duration) && duration >= 0 ? Math.round(duration) : 0,
+    ...(Number.isInteger(sipCode) && sipCode >= 100 && sipCode <= 699 && { sipCode }),
   }];
 }

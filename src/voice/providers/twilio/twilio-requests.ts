@@ -15,7 +15,10 @@ export const TWILIO_DEFAULT_MAX_DURATION_SEC = 600;
 export function buildCreateCall(req: StartCallRequest, from: string, urls: TwilioCallUrls): URLSearchParams {
   const assistant = req.assistant ?? null;
   const form: TwilioCreateCallForm = {
-    To: req.to,
+    // Through the customer's trunk: Twilio dials the SIP URI (the contact's number in its user
+    // part) and answers the trunk's digest challenge with the trunk's credentials.
+    To: req.sip ? req.sip.uri : req.to,
+    ...(req.sip?.username && req.sip.password ? { SipAuthUsername: req.sip.username, SipAuthPassword: req.sip.password } : {}),
     From: from,
     Url: urls.twiml,
     Method: 'POST',
