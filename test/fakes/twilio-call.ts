@@ -70,8 +70,18 @@ async function statusEvent(env: CallEnv, live: LiveCall, event: 'initiated' | 'r
       ...callParams(env, live), CallStatus: callStatus, CallbackSource: 'call-progress-events',
       Timestamp: rfc2822(env.reported()), SequenceNumber: String(live.seq++),
       ...(event === 'completed' ? { CallDuration: String(seconds), Duration: String(Math.ceil(seconds / 60)) } : {}),
+      ...(event === 'completed' && isSipCall(live) ? { SipResponseCode: String(sipResponse(live, callStatus)) } : {}),
     },
   });
+}
+
+const isSipCall = (live: LiveCall) => live.call.params.To?.startsWith('sip:') === true;
+
+/** The far end's final answer to the INVITE, as Twilio reports it for a call to a SIP URI. */
+function sipResponse(live: LiveCall, callStatus: string): number {
+  const scripted = live.call.callee.sipCode;
+  if (scripted !== undefined && (scripted >= 300 || callStatus === 'completed')) return scripted;
+  return ({ completed: 200, busy: 486, 'no-answer': 480, canceled: 487 } as Record<string, number>)[callStatus] ?? 503;
 }
 
 /** GET/POST a TwiML document from the app; null when it answered nothing usable (Twilio's application error). */
@@ -202,6 +212,8 @@ export async function runOutbound(env: CallEnv, live: LiveCall): Promise<void> {
   }
   if (signal.aborted) return finish(env, live, 'canceled');
   const outcome = call.callee.answer;
+  const sipCode = call.callee.sipCode;
+  if (isSipCall(live) && sipCode !== undefined && sipCode >= 300) return finish(env, live, sipCode === 486 || sipCode === 600 ? 'busy' : sipCode === 408 || sipCode === 480 ? 'no-answer' : 'failed');
   if (outcome === 'busy' || outcome === 'no-answer' || outcome === 'failed') return finish(env, live, outcome);
   answer(env, live);
   if (p.MachineDetection) {

@@ -24,6 +24,8 @@ export interface FakeCallee {
   dropCompleted?: boolean;
   /** Default: true (a recording is made when the call was created with Record=true and answered). */
   recording?: boolean;
+  /** A call to a SIP URI: the far end's final answer to Twilio's INVITE (e.g. 486); a 3xx-6xx fails the call with it. */
+  sipCode?: number;
 }
 
 export const DEFAULT_CALLEE: FakeCallee = { answer: 'human', steps: [{ say: 'Yes, I am interested.' }, { hangup: true }] };
@@ -31,6 +33,11 @@ export const DEFAULT_CALLEE: FakeCallee = { answer: 'human', steps: [{ say: 'Yes
 export interface FakeTwilioOptions {
   accountSid: string;
   authToken: string;
+  /**
+   * SIP endpoints that challenge Twilio's INVITE (digest auth), by host: a call to a SIP URI on
+   * such a host without these SipAuthUsername/SipAuthPassword is refused by the far end (403).
+   */
+  sipAuth?: Record<string, { username: string; password: string }>;
   port?: number;
   /** The callee of an outbound call to `to` (default DEFAULT_CALLEE). */
   callees?: (to: string) => FakeCallee;
@@ -126,6 +133,8 @@ export interface FakeTwilio {
 }
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
+/** A SIP address Twilio dials (To): sip:[user@]host[:port][;params], under 255 characters (Twilio takes no sips: scheme; TLS is ;transport=tls). */
+export const SIP_TO = /^sip:(?:[^@\s:;]+@)?[a-z0-9.-]+(?::\d{1,5})?(?:;[a-z0-9_.-]+(?:=[a-z0-9_.-]+)?)*$/i;
 export const API_VERSION = '2010-04-01';
 
 /** Twilio's request signature (its own function), for the fake's requests and for forgery tests. */

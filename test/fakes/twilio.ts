@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type CallEnv, type LiveCall, interrupt, isFinal, runInbound, runOutbound } from './twilio-call.ts';
 import { sleep } from './twilio-http.ts';
 import type { CallResource, FakeCallee, FakeTwilio, FakeTwilioCall, FakeTwilioOptions } from './twilio-types.ts';
-import { API_VERSION, DEFAULT_CALLEE, E164, newSid, rfc2822, twilioError } from './twilio-types.ts';
+import { API_VERSION, DEFAULT_CALLEE, E164, SIP_TO, newSid, rfc2822, twilioError } from './twilio-types.ts';
 import { createMediaStreams } from './twilio-media.ts';
 
 export * from './twilio-types.ts';
@@ -103,7 +103,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     if (!params.From) return bad(21213, "No 'From' number is specified");
     if (!params.Url && !params.Twiml) return bad(21205, 'Url parameter is required. Please specify either a Url, Twiml or an ApplicationSid.');
     if (params.Url && !/^https?:\/\/[^\s]+$/.test(params.Url)) return bad(21205, `Url is not a valid URL: ${params.Url}`);
-    if (!E164.test(params.To)) return bad(21211, `Invalid 'To' Phone Number: ${params.To}`);
+    const sip = params.To.startsWith('sip');
+    if (sip ? params.To.length >= 255 || !SIP_TO.test(params.To) : !E164.test(params.To)) return bad(21211, `Invalid 'To' Phone Number: ${params.To}`);
+    if (!sip && (params.SipAuthUsername || params.SipAuthPassword)) return bad(21211, 'SipAuthUsername and SipAuthPassword are only for a SIP To');
     if (!E164.test(params.From)) return bad(21212, `Invalid 'From' Phone Number: ${params.From}`);
     const events = (params.StatusCallbackEvent ?? '').split(' ').filter(Boolean);
     if (events.some((e) => !['initiated', 'ringing', 'answered', 'completed'].includes(e))) return bad(21626, "Invalid 'StatusCallbackEvent'");
@@ -113,7 +115,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       return { status: 429, body: twilioError(429, 20429, 'Too Many Requests') };
     }
     created.push(Date.now());
-    const live = newCall({ to: params.To, from: params.From, direction: 'outbound-api', params, callee: options.callees?.(params.To) ?? DEFAULT_CALLEE });
+    let callee = options.callees?.(params.To) ?? DEFAULT_CALLEE;
+    // The far end of a SIP call challenges the INVITE: without its credentials it answers 403.
+    const challenge = sip ? options.sipAuth?.[/@([^:;]+)/.exec(params.To)?.[1] ?? /^sip:([^:;]+)/.exec(params.To)![1]!] : undefined;
+    if (challenge && (params.SipAuthUsername !== challenge.username || params.SipAuthPassword !== challenge.password)) callee = { ...callee, sipCode: 403 };
+    const live = newCall({ to: params.To, from: params.From, direction: 'outbound-api', params, callee });
     track(live, runOutbound(env, live));
     return { status: 201, body: live.call.resource };
   }

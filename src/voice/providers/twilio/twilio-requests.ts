@@ -17,7 +17,7 @@ export function buildCreateCall(req: StartCallRequest, from: string, urls: Twili
   const form: TwilioCreateCallForm = {
     // Through the customer's trunk: Twilio dials the SIP URI (the contact's number in its user
     // part) and answers the trunk's digest challenge with the trunk's credentials.
-    To: req.sip ? req.sip.uri : req.to,
+    To: req.sip ? twilioSipTo(req.sip.uri) : req.to,
     ...(req.sip?.username && req.sip.password ? { SipAuthUsername: req.sip.username, SipAuthPassword: req.sip.password } : {}),
     From: from,
     Url: urls.twiml,
@@ -43,4 +43,14 @@ export function buildCreateCall(req: StartCallRequest, from: string, urls: Twili
     for (const v of Array.isArray(value) ? value : [value]) params.append(name, v as string);
   }
   return params;
+}
+
+/**
+ * Twilio dials sip: URIs only and takes TLS as `;transport=tls`: a sips: route becomes the same
+ * address with that parameter (what sips: means for the first hop).
+ */
+export function twilioSipTo(uri: string): string {
+  if (!/^sips:/i.test(uri)) return uri;
+  const plain = `sip:${uri.slice(5)}`;
+  return /;transport=/i.test(plain) ? plain.replace(/;transport=[a-z]+/i, ';transport=tls') : `${plain};transport=tls`;
 }
