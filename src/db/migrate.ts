@@ -37,6 +37,7 @@ import * as privacyRetention from './migrations/0038_privacy_retention.ts';
 import * as redactionSettings from './migrations/0039_redaction_settings.ts';
 import * as recordingConsent from './migrations/0040_recording_consent.ts';
 import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
+import * as testScenarios from './migrations/0043_test_scenarios.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0039_redaction_settings': redactionSettings,
   '0040_recording_consent': recordingConsent,
   '0041_contacts_email_index': contactsEmailIndex,
+  '0043_test_scenarios': testScenarios,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

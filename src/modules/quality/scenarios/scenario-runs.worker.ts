@@ -1,0 +1,46 @@
+import { createClaimWorker, defaultWorkerId, UNFINISHED, type ClaimWorker } from '../../../claim-worker.ts';
+import type { Deps } from '../../../deps.ts';
+import { claimRuns, failRun, finishRun, releaseRuns, SCENARIO_RUNS_CHANNEL, type ClaimedRun } from './run-claims.ts';
+import { runScenario } from './run-scenario.ts';
+
+/**
+ * The scenario runner: a claim-worker (src/claim-worker.ts) over test_scenario_runs, at most
+ * SCENARIO_RUN_CONCURRENCY runs at once in this process (each run holds the model for its whole
+ * conversation). Claims are SKIP LOCKED, so any number of processes run it; a run whose process
+ * died is claimed again once its lease (the time limit and a margin) runs out.
+ */
+export interface ScenarioRunWorkerOptions {
+  workerId?: string;
+  concurrency?: number;
+  pollMs?: number;
+}
+
+export function createScenarioRunWorker(deps: Deps, options: ScenarioRunWorkerOptions = {}): ClaimWorker {
+  const workerId = options.workerId ?? defaultWorkerId('scenario-runs');
+  const leaseMs = deps.config.SCENARIO_RUN_TIMEOUT_SECONDS * 1000 + 120_000;
+  let stopping = new AbortController();
+  const worker = createClaimWorker<ClaimedRun>({
+    name: 'scenario-runs',
+    log: deps.log.child({ worker: 'scenario-runs' }),
+    workerId,
+    tickMs: options.pollMs ?? Math.max(deps.config.DIALER_TICK_MS, 1000),
+    concurrency: options.concurrency ?? deps.config.SCENARIO_RUN_CONCURRENCY,
+    listen: { database: deps.database, channel: SCENARIO_RUNS_CHANNEL },
+    wakeOn: (wake) => deps.jobWakes.onWake(SCENARIO_RUNS_CHANNEL, wake),
+    messages: { failure: 'scenario run failed' },
+    onStart: () => void (stopping = new AbortController()),
+    source: {
+      claim: (id, limit) => claimRuns(deps.db, id, limit, leaseMs),
+      async process(run, session) {
+        const result = await runScenario(deps, run, stopping.signal);
+        // Stopped mid-conversation: queued again rather than judged on half a conversation.
+        if (session.stopped && (result.endedBy === 'time_limit' || result.status === 'error')) return UNFINISHED;
+        await finishRun(deps.db, run.id, session.workerId, result);
+      },
+      release: (id, runs) => releaseRuns(deps.db, id, runs.map((r) => r.id)),
+      fail: (id, run, error) => failRun(deps.db, run.id, id, (error as Error).message ?? String(error)),
+    },
+  });
+  // A stop aborts the conversations in flight (they are handed back), rather than waiting out their time limit.
+  return { ...worker, stop: () => { stopping.abort(); return worker.stop(); } };
+}
