@@ -44,7 +44,7 @@ function personaTurn(body: Body): FakeLlmTurn {
 
 /** The judge reads the transcript in the extractor's context and answers the schema it was given. */
 function judgeTurn(body: Body): FakeLlmTurn {
-  const format = body.response_format as { json_schema: { schema: { properties: Record<string, unknown> } } };
+  const format = body.response_format as unknown as { json_schema: { schema: { properties: Record<string, unknown> } } };
   const context = lastUser(body);
   const met = [context.includes('mark_outcome') && context.includes('scheduled'), context.includes('end_call') && context.includes('Goodbye')];
   const answer: Record<string, unknown> = {};
