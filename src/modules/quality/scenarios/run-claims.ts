@@ -12,6 +12,11 @@ export interface ClaimedRun {
   scenario_id: number;
   prompt_history_id: number | null;
   contact_data: Record<string, unknown> | null;
+  /** The scenario, read with the claim. */
+  persona: unknown;
+  criteria: unknown;
+  template: string | null;
+  max_turns: number;
 }
 
 /**
@@ -21,15 +26,16 @@ export interface ClaimedRun {
 export async function claimRuns(db: Db, workerId: string, limit: number, leaseMs: number): Promise<ClaimedRun[]> {
   if (limit <= 0) return [];
   const { rows } = await sql<ClaimedRun>`
-    UPDATE test_scenario_runs
+    UPDATE test_scenario_runs r
        SET status = 'running', locked_by = ${workerId}, locked_at = now(), started_at = now()
-     WHERE id IN (
+      FROM test_scenarios s
+     WHERE s.id = r.scenario_id AND r.id IN (
        SELECT id FROM test_scenario_runs
         WHERE status = 'queued' OR (status = 'running' AND locked_at < now() - make_interval(secs => ${leaseMs / 1000}))
         ORDER BY id
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, owner_id, campaign_id, scenario_id, prompt_history_id, contact_data`.execute(db);
+    RETURNING r.id, r.owner_id, r.campaign_id, r.scenario_id, r.prompt_history_id, r.contact_data, s.persona, s.criteria, s.template, s.max_turns`.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), owner_id: Number(r.owner_id), campaign_id: Number(r.campaign_id), scenario_id: Number(r.scenario_id), prompt_history_id: r.prompt_history_id === null ? null : Number(r.prompt_history_id) }));
 }
 
@@ -55,6 +61,14 @@ export async function finishRun(db: Db, id: number, workerId: string, r: Finishe
     duration_ms: r.durationMs, error: r.error, locked_by: null, locked_at: null, finished_at: sql<Date>`now()`,
   }).where('id', '=', id).where('locked_by', '=', workerId).where('status', '=', 'running').executeTakeFirst();
   return Number(done.numUpdatedRows) > 0;
+}
+
+/** Several runs' outcomes in one transaction (one commit), as the claim-worker hands them over. */
+export async function finishRuns(db: Db, workerId: string, outcomes: { id: number; result: FinishedRun }[]): Promise<void> {
+  if (outcomes.length === 1) return void (await finishRun(db, outcomes[0]!.id, workerId, outcomes[0]!.result));
+  await db.transaction().execute(async (trx) => {
+    for (const { id, result } of outcomes) await finishRun(trx, id, workerId, result);
+  });
 }
 
 export async function failRun(db: Db, id: number, workerId: string, message: string): Promise<void> {

@@ -20,14 +20,13 @@ import { scriptFor, type Persona } from './scenario-templates.ts';
 export async function runScenario(deps: Deps, run: ClaimedRun, stop: AbortSignal): Promise<FinishedRun> {
   const started = Date.now();
   const cost = newCost();
-  const scenario = await deps.db.selectFrom('test_scenarios').select(['persona', 'criteria', 'template', 'max_turns']).where('id', '=', run.scenario_id).executeTakeFirstOrThrow();
-  const persona = scenario.persona as Persona;
-  const criteria = scenario.criteria as string[];
-  const plan = await loadRunPlan(deps, run, scenario.max_turns);
+  const persona = run.persona as Persona;
+  const criteria = run.criteria as string[];
+  const plan = await loadRunPlan(deps, run, run.max_turns);
   const { LLM_BASE_URL: baseUrl, LLM_API_KEY: apiKey } = deps.config;
   const model = plan.model ?? 'default';
   const brain: AgentBrain = baseUrl ? new LlmBrain({ baseUrl, apiKey, model }) : new ScriptedBrain();
-  const player = baseUrl ? llmPersona({ baseUrl, apiKey, model, persona, cost }) : scriptedPersona(scriptFor(scenario.template, persona));
+  const player = baseUrl ? llmPersona({ baseUrl, apiKey, model, persona, cost }) : scriptedPersona(scriptFor(run.template, persona));
   const limit = AbortSignal.any([stop, AbortSignal.timeout(deps.config.SCENARIO_RUN_TIMEOUT_SECONDS * 1000)]);
   const base = { promptText: plan.promptText, systemPromptSource: plan.systemPromptSource };
   let transcript: RunTurn[] = [];
