@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubUser } from '../helpers/factories.ts';
-import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
+import { mkdirSync } from 'node:fs';
+import { browserScene, expectAccessible, HAS_BROWSER, screenshot, SCREENSHOTS, type BrowserScene } from './browser-scene.ts';
 import { choose, labelled } from './contacts-helpers.ts';
 
 /**
@@ -26,6 +27,12 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const runsOf = async () => (await s.t.request({ method: 'GET', url: `/api/v1/campaigns/${campaignId}/test-runs`, headers: s.alice.headers })).json().items as { id: number; status: string; prompt_history_id: number | null }[];
+
+/** The section alone, to look at closely (the full page is long). */
+async function sectionShot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.getByRole('region', { name: 'Test scenarios' }).screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname });
+}
 
 async function openCampaign(page: Page) {
   await page.goto(`/campaigns/${campaignId}`);
@@ -64,6 +71,7 @@ describe.skipIf(!HAS_BROWSER)('test scenarios on the campaign page', () => {
     await card.getByRole('button', { name: `Open run ${stored!.id}: failed` }).waitFor();
     await expectAccessible(page, 'test scenarios');
     await screenshot(page, 'test-scenarios-1280');
+    await sectionShot(page, 'test-scenarios-section-1280');
     await page.context().close();
   });
 
@@ -92,6 +100,7 @@ describe.skipIf(!HAS_BROWSER)('test scenarios on the campaign page', () => {
     expect(box!.width).toBeLessThanOrEqual(390);
     await run.scrollIntoViewIfNeeded();
     await screenshot(page, 'test-scenarios-390');
+    await sectionShot(page, 'test-scenarios-section-390');
     await page.context().close();
   });
 });

@@ -26,7 +26,7 @@ const toolText = (tool: NonNullable<Turn['tool']>) => {
 };
 
 /** One run: the conversation as chat bubbles (agent left, caller right, tool calls between), then each criterion's verdict with its reason. */
-export function RunView({ campaignId, runId }: { campaignId: number; runId: number }) {
+export function RunView({ campaignId, runId, promptLabel }: { campaignId: number; runId: number; promptLabel?: (historyId: number) => string }) {
   const run = useRun(campaignId, runId);
   const { time } = useFormat();
   if (run.error) return <Problem error={run.error} />;
@@ -41,7 +41,7 @@ export function RunView({ campaignId, runId }: { campaignId: number; runId: numb
           <Badge variant="filled" color={color.color} c={color.c}>{r.status}</Badge>
         </Group>
         <Text size="sm">
-          {time(r.created_at)}{r.prompt_history_id ? `, prompt version #${r.prompt_history_id}` : ''}{r.ended_by ? `; ${ENDED[r.ended_by] ?? r.ended_by}` : ''}
+          {time(r.created_at)}{r.prompt_history_id ? `, ${promptLabel?.(r.prompt_history_id) ?? `prompt entry #${r.prompt_history_id}`}` : ''}{r.ended_by ? `; ${ENDED[r.ended_by] ?? r.ended_by}` : ''}
           {r.judge ? `; judged ${r.judge === 'llm' ? 'by the language model' : 'offline'}` : ''}
         </Text>
         {(r.status === 'queued' || r.status === 'running') && <Group gap="xs"><Loader size="xs" /><Text size="sm" role="status">The conversation is being played…</Text></Group>}

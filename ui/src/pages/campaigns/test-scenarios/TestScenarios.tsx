@@ -31,8 +31,10 @@ export function TestScenarios({ campaign }: { campaign: Campaign }) {
     const asked = params.get('test_prompt');
     if (asked) setPrompt(asked);
   }, [params]);
-  const pending = (campaign.prompt_history ?? []).filter((e) => e.status === 'pending');
-  const versionOf = (id: number) => (campaign.prompt_history ?? []).length - (campaign.prompt_history ?? []).findIndex((e) => e.id === id);
+  const history = campaign.prompt_history ?? [];
+  const pending = history.filter((e) => e.status === 'pending');
+  // Versions are numbered oldest first, as the prompt history shows them.
+  const versionOf = (id: number) => (history.some((e) => e.id === id) ? history.length - history.findIndex((e) => e.id === id) : `#${id}`);
   const promptChoices = [
     { value: 'current', label: 'The prompt calls use now' },
     ...pending.map((e) => ({ value: String(e.id), label: `Pending version ${versionOf(e.id)}` })),
@@ -64,7 +66,7 @@ export function TestScenarios({ campaign }: { campaign: Campaign }) {
         <ScenarioCard key={s.id} campaignId={campaign.id} scenario={s} runs={(runs.data?.items ?? []).filter((r) => r.scenario_id === s.id)}
           running={run.isPending && run.variables?.scenarioId === s.id} onRun={() => start(s)} openRun={openRun} onOpen={setOpenRun} />
       ))}
-      {openRun !== null && <RunView campaignId={campaign.id} runId={openRun} />}
+      {openRun !== null && <RunView campaignId={campaign.id} runId={openRun} promptLabel={(id) => `prompt version ${versionOf(id)}`} />}
     </Stack>
   );
 }
