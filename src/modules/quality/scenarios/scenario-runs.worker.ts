@@ -10,8 +10,8 @@ import { runScenario } from './run-scenario.ts';
  * died is claimed again once its lease (the time limit and a margin) runs out.
  *
  * A run is mostly waiting for the model, so the database's part is kept off its slot: up to
- * `concurrency` more runs are claimed ahead (a freed slot starts the next at once, not after a
- * claim's round trip), and results are written together, one transaction per event-loop turn
+ * `concurrency` more runs are claimed ahead, several per claim (a freed slot starts the next at
+ * once, not after a claim's round trip), and results are written together, one transaction per event-loop turn
  * (the claim-worker's batched completion). Runs claimed ahead show as running; at most
  * `concurrency` of them talk to the model at once.
  */
@@ -36,7 +36,8 @@ export function createScenarioRunWorker(deps: Deps, options: ScenarioRunWorkerOp
     messages: { failure: 'scenario run failed' },
     onStart: () => void (stopping = new AbortController()),
     pacing: {
-      claimLimit: ({ queued, inFlight, concurrency }) => Math.max(0, 2 * concurrency - inFlight - queued),
+      // Refilled in batches: nothing while `concurrency` runs wait claimed, then up to twice the slots at once.
+      claimLimit: ({ queued, inFlight, concurrency }) => (queued + inFlight > concurrency ? 0 : 2 * concurrency - inFlight - queued),
       finished: () => true,
     },
     source: {
