@@ -36,8 +36,8 @@ export function createScenarioRunWorker(deps: Deps, options: ScenarioRunWorkerOp
     messages: { failure: 'scenario run failed' },
     onStart: () => void (stopping = new AbortController()),
     pacing: {
-      // Refilled in batches: nothing while `concurrency` runs wait claimed, then up to twice the slots at once.
-      claimLimit: ({ queued, inFlight, concurrency }) => (queued + inFlight > concurrency ? 0 : 2 * concurrency - inFlight - queued),
+      // Refilled in batches before the claimed ones run out: once half the slots' worth is left, up to twice the slots.
+      claimLimit: ({ queued, inFlight, concurrency }) => (queued > concurrency / 2 ? 0 : Math.max(0, 2 * concurrency - inFlight - queued)),
       finished: () => true,
     },
     source: {
