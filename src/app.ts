@@ -52,6 +52,7 @@ import { campaignRedactionRoutes, redactionSettingsRoutes } from './modules/priv
 import { campaignRecordingRoutes } from './modules/privacy/recording-consent/recording-settings.routes.ts';
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
 import { campaignSipTrunkRoutes, sipTrunksRoutes } from './modules/sip-trunks/sip-trunks.routes.ts';
+import { campaignTestScenarioRoutes, testScenarioRoutes } from './modules/quality/scenarios/scenarios.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -220,6 +221,8 @@ export async function buildApp(
       await api.register(privacyPersonRoutes, { prefix: '/privacy' });
       await api.register(sipTrunksRoutes, { prefix: '/sip-trunks' });
       await api.register(campaignSipTrunkRoutes, { prefix: '/campaigns' });
+      await api.register(campaignTestScenarioRoutes, { prefix: '/campaigns' });
+      await api.register(testScenarioRoutes);
     },
     { prefix: '/api/v1' },
   );

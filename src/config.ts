@@ -51,6 +51,9 @@ const ConfigSchema = Type.Object({
   LLM_BASE_URL: Type.Optional(Type.String({ httpUrlExample: 'http://127.0.0.1:11434/v1', description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
   LLM_API_KEY: Type.Optional(Type.String({ secret: true })),
   LLM_MODEL: Type.Optional(Type.String()),
+  SCENARIO_RUN_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'test scenario runs (text conversations with the LLM) this process plays at once' }),
+  SCENARIO_RUN_TIMEOUT_SECONDS: Type.Integer({ minimum: 5, maximum: 3600, default: 120, description: 'the time limit of one test scenario run\'s conversation; the judge then reads what was said' }),
+  SCENARIO_RUNS_QUEUED_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 20, description: 'test scenario runs an account may have queued or running at once; beyond it a new run is refused (429)' }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
   LOG_LEVEL: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
     type: 'string',

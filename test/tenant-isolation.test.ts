@@ -844,6 +844,51 @@ describe('suppressions', () => {
   });
 });
 
+describe('test scenarios', () => {
+  it('gives bob 403 on alice\'s campaigns\' test scenarios and runs; the sub-user writes and runs them on its granted campaign only', async () => {
+    const mine = await ok('alice', 'POST', `/api/v1/campaigns/${granted.campaign}/test-scenarios`, { template: 'busy_person' });
+    const queued = await call('alice', 'POST', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${mine.id}/runs`, {});
+    expect(queued.statusCode).toBe(202);
+    const run = queued.json().id as number;
+    const forbiddenTo = async (who: Who, campaign: number, scenario: number) => {
+      const base = `/api/v1/campaigns/${campaign}/test-scenarios`;
+      await expectForbidden(who, 'GET', base);
+      await expectForbidden(who, 'POST', base, { template: 'hostile' });
+      await expectForbidden(who, 'GET', `${base}/${scenario}`);
+      await expectForbidden(who, 'PUT', `${base}/${scenario}`, { name: 'taken over' });
+      await expectForbidden(who, 'DELETE', `${base}/${scenario}`);
+      await expectForbidden(who, 'POST', `${base}/${scenario}/runs`, {});
+      await expectForbidden(who, 'GET', `${base}/${scenario}/runs`);
+      await expectForbidden(who, 'GET', `/api/v1/campaigns/${campaign}/test-runs`);
+      await expectForbidden(who, 'GET', `/api/v1/campaigns/${campaign}/test-runs/${run}`);
+    };
+    await forbiddenTo('bob', granted.campaign, mine.id);
+    const ungrantedScenario = await ok('alice', 'POST', `/api/v1/campaigns/${ungranted.campaign}/test-scenarios`, { template: 'hostile' });
+    await forbiddenTo('sub', ungranted.campaign, ungrantedScenario.id);
+    expect((await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${mine.id}`)).name).toBe('Busy person');
+    // The granted sub-user writes, reads and runs them like the owner.
+    const subs = await ok('sub', 'POST', `/api/v1/campaigns/${granted.campaign}/test-scenarios`, { template: 'interested' });
+    expect((await ok('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${subs.id}`, { name: 'Keen' })).name).toBe('Keen');
+    expect((await call('sub', 'POST', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${subs.id}/runs`, {})).statusCode).toBe(202);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/test-scenarios`)).items.map((x: { id: number }) => x.id)).toEqual([mine.id, subs.id]);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${mine.id}/runs`)).items.map((x: { id: number }) => x.id)).toEqual([run]);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/test-runs`)).items).toHaveLength(2);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/test-runs/${run}`)).scenario_id).toBe(mine.id);
+    expect((await ok('sub', 'DELETE', `/api/v1/campaigns/${granted.campaign}/test-scenarios/${subs.id}`)).message).toBeTruthy();
+    expect((await ok('bob', 'GET', '/api/v1/test-scenario-templates')).items).toHaveLength(7);
+  });
+
+  it('answers each account its own approval gate; only the owner changes it', async () => {
+    expect((await ok('alice', 'PUT', '/api/v1/quality/scenario-settings', { require_scenarios_before_approval: true })).require_scenarios_before_approval).toBe(true);
+    expect((await ok('bob', 'GET', '/api/v1/quality/scenario-settings')).require_scenarios_before_approval).toBe(false);
+    expect((await ok('sub', 'GET', '/api/v1/quality/scenario-settings')).require_scenarios_before_approval).toBe(true);
+    const res = await call('sub', 'PUT', '/api/v1/quality/scenario-settings', { require_scenarios_before_approval: false });
+    expect(res.statusCode).toBe(403);
+    expect((await ok('bob', 'PUT', '/api/v1/quality/scenario-settings', { require_scenarios_before_approval: false })).require_scenarios_before_approval).toBe(false);
+    expect((await ok('alice', 'PUT', '/api/v1/quality/scenario-settings', { require_scenarios_before_approval: false })).require_scenarios_before_approval).toBe(false);
+  });
+});
+
 describe('coverage', () => {
   // Operations whose isolation is shown by another path in this file or that touch no tenant data.
   const NOT_APPLICABLE = new Map<string, string>([

@@ -39,6 +39,7 @@ import * as recordingConsent from './migrations/0040_recording_consent.ts';
 import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
 import * as callPromptVersion from './migrations/0042_call_prompt_version.ts';
 import * as sipTrunks from './migrations/0046_sip_trunks.ts';
+import * as testScenarios from './migrations/0043_test_scenarios.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0040_recording_consent': recordingConsent,
   '0041_contacts_email_index': contactsEmailIndex,
   '0042_call_prompt_version': callPromptVersion,
+  '0043_test_scenarios': testScenarios,
   '0046_sip_trunks': sipTrunks,
 };
 

@@ -20,6 +20,7 @@ import type { WebhooksTables } from './tables/webhooks.ts';
 import type { LiveTables } from './tables/live.ts';
 import type { PrivacyTables } from './tables/privacy.ts';
 import type { SipTrunksTables } from './tables/sip-trunks.ts';
+import type { QualityScenariosTables } from './tables/quality-scenarios.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -36,4 +37,5 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables, SipTrunksTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables,
+    QualityScenariosTables, SipTrunksTables {}

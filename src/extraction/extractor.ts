@@ -64,6 +64,8 @@ export interface ExtractionInput {
   /** Absent when the caller has only the API's context (a facts-based rule then finds nothing). */
   facts?: CallFacts;
   signal?: AbortSignal;
+  /** Told the token usage a model's server reports (a test scenario's judge counts its cost); the offline extractor reports none. */
+  onUsage?: (usage: { prompt_tokens?: number; completion_tokens?: number }) => void;
 }
 
 export interface ExtractionResult {

@@ -75,7 +75,9 @@ export function createOpenAiExtractor(options: OpenAiOptions): Extractor {
       if (!response.ok) throw new ExtractionError(`LLM answered HTTP ${response.status}: ${text.slice(0, 300)}`);
       let content: unknown;
       try {
-        const message = JSON.parse(text).choices?.[0]?.message;
+        const answer = JSON.parse(text);
+        if (answer?.usage) input.onUsage?.(answer.usage);
+        const message = answer.choices?.[0]?.message;
         if (message?.refusal) throw new ExtractionError(`LLM refused: ${String(message.refusal).slice(0, 300)}`);
         content = typeof message?.content === 'string' ? JSON.parse(message.content) : undefined;
       } catch (error) {

@@ -53,6 +53,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/campaigns/{id}/sip-trunk': 'sets the one column campaigns.sip_trunk_id from sip_trunk_id alone, after checking the trunk is the account\'s (422 otherwise); the body allows no other property',
   'put /api/v1/campaigns/{id}/recording': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from rule, disclosure and consent_prompt alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
+  'put /api/v1/quality/scenario-settings': 'upserts the caller\'s own test_scenario_settings row (keyed by the account, no row id for the row check) from require_scenarios_before_approval alone; the body allows no other property',
 };
 
 export interface WriteFixture {
@@ -81,6 +82,7 @@ const VOICE_CONNECTION = (n: number) => ({ name: `connection ${n}`, provider: 'r
 
 export function writeOperations(f: WriteFixture): Record<string, WriteOperation> {
   const id = (a: Record<string, unknown>) => a.id as number;
+  let runScenario: number | undefined;
   let subUser: { id: number; token: string } | null = null;
   const ensureSubUser = async () => {
     if (subUser) return subUser;
@@ -224,6 +226,26 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
       },
     },
     'post /api/v1/integrations/webhooks/': { table: 'webhook_integrations', kind: 'create', createdId: id, prepare: async (n) => ({ url: '/api/v1/integrations/webhooks/', body: WEBHOOK(f, n) }) },
+    'post /api/v1/campaigns/{id}/test-scenarios': {
+      table: 'test_scenarios', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: `/api/v1/campaigns/${f.campaignId}/test-scenarios`, body: { name: `scenario ${n}`, template: 'busy_person', criteria: [`criterion ${n}`] } }),
+    },
+    'put /api/v1/campaigns/{id}/test-scenarios/{scenario_id}': {
+      table: 'test_scenarios', kind: 'update',
+      async prepare(n) {
+        const created = await post(f, `/api/v1/campaigns/${f.campaignId}/test-scenarios`, { template: 'hostile' });
+        return { url: `/api/v1/campaigns/${f.campaignId}/test-scenarios/${created.id}`, body: { name: `renamed ${n}` }, rowId: created.id };
+      },
+    },
+    'post /api/v1/campaigns/{id}/test-scenarios/{scenario_id}/runs': {
+      // A queued run (answered 202); everything but the sample contact is the service's.
+      table: 'test_scenario_runs', kind: 'create', createdId: id,
+      async prepare(n) {
+        // One scenario for the attacked and the plain call, so their runs differ only by what was planted.
+        runScenario ??= (await post(f, `/api/v1/campaigns/${f.campaignId}/test-scenarios`, { template: 'interested' })).id as number;
+        return { url: `/api/v1/campaigns/${f.campaignId}/test-scenarios/${runScenario}/runs`, body: { contact_data: { name: 'sample' } } };
+      },
+    },
     'put /api/v1/integrations/webhooks/{id}': {
       table: 'webhook_integrations', kind: 'update',
       async prepare(n) {

@@ -26,6 +26,11 @@ export interface AgentTurnInput {
   model: string | null;
   /** Whether the assistant has a transfer number (else the transfer tool is not offered). */
   canTransfer: boolean;
+  /**
+   * Told the token usage the model's server reports (a test scenario's run counts its cost). Given,
+   * the request asks for it (stream_options.include_usage); a live call does not ask.
+   */
+  onUsage?: (usage: { prompt_tokens?: number; completion_tokens?: number }) => void;
 }
 
 export interface AgentBrain {

@@ -24,6 +24,7 @@ export class LlmBrain implements AgentBrain {
         ...(input.guidance ?? []).map((content) => ({ role: 'system', content: `Guidance from a supervisor (the caller does not hear it): ${content}` })),
         ...input.turns.map((t) => ({ role: t.role, content: t.text }))],
       tools: agentTools(input.canTransfer),
+      ...(input.onUsage ? { stream_options: { include_usage: true } } : {}),
     };
     const response = await fetch(this.endpoint, {
       method: 'POST',
@@ -34,6 +35,7 @@ export class LlmBrain implements AgentBrain {
     if (!response.ok || !response.body) throw new Error(`LLM answered HTTP ${response.status}: ${(await response.text().catch(() => '')).slice(0, 300)}`);
     const tools = new Map<number, { name: string; args: string }>();
     for await (const chunk of serverSentEvents(response.body)) {
+      if (chunk.usage) input.onUsage?.(chunk.usage);
       const choice = chunk.choices?.[0];
       const content = choice?.delta?.content;
       if (content) yield { type: 'text', token: content };

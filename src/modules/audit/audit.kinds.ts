@@ -41,6 +41,7 @@ export const AUDIT_KIND_DOCS = {
   'privacy.person_exported': 'the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)',
   'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
   'sip_trunk.changed': 'a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign\'s trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)',
+  'quality.scenario_gate_changed': 'the owner changed whether a pending prompt needs its campaign\'s test scenarios to pass before it is approved (PUT /api/v1/quality/scenario-settings); subject: the account; details: from, to (require_scenarios_before_approval)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

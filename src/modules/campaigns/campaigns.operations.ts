@@ -104,5 +104,8 @@ const decidePrompt = (operationId: string, summary: string, effect: string) =>
     response: { 200: PromptHistory, ...ErrorResponses, 409: Detail },
   }) as const;
 
-export const ApprovePrompt = decidePrompt('approve_prompt', 'Approve a pending prompt change', ' Calls use the newest approved prompt from then on.');
+export const ApprovePrompt = decidePrompt('approve_prompt', 'Approve a pending prompt change', ' Calls use the newest approved prompt from then on. ' +
+  'When the account requires test scenarios before approval (PUT /api/v1/quality/scenario-settings), approval is refused with 409 and a detail naming the campaign\'s ' +
+  'test scenarios that have no passed run against this prompt_history entry since they were last changed (a campaign with no scenarios: refused, saying to write one); ' +
+  'test the pending prompt with POST /api/v1/campaigns/{id}/test-scenarios/{scenario_id}/runs and prompt_history_id. Rejecting is never blocked.');
 export const RejectPrompt = decidePrompt('reject_prompt', 'Reject a pending prompt change', ' A rejected prompt is never used by calls.');

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { requireCampaign } from './campaign-access.ts';
 import * as repo from './prompt-history.repository.ts';
+import { assertScenariosPassed } from '../quality/scenarios/approval-gate.ts';
 
 /**
  * Records a change of campaign_data.prompt. The owner's change is in force at once
@@ -51,6 +52,8 @@ export async function decidePrompt({
   if (principal.kind !== 'user') throw forbidden();
   const entry = await repo.findPromptHistory(db, campaignId, historyId);
   if (!entry) throw notFound('Prompt history entry');
+  // The account may require the campaign's test scenarios to pass first (409 naming those that did not); a rejection never waits.
+  if (decision === 'approved' && entry.status === 'pending') await assertScenariosPassed(db, principal.ownerId, campaignId, historyId);
   // The decision and its audit event commit together.
   const decided = entry.status === 'pending' && (await db.transaction().execute(async (trx) => {
     if (!(await repo.decidePromptHistory(trx, { id: historyId, status: decision, userId: principal.userId, at: now, comment }))) return false;

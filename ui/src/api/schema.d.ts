@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a pending prompt change
-         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. Calls use the newest approved prompt from then on.
+         * @description Account owner only (a sub-user gets 403, even on a campaign granted to it). Only a pending entry can be decided; a second decision is 409. The body is optional (no body = no comment). The comment is stored as approval_comment; approved_by_user_id and approved_at record who decided and when, for a rejection too. Calls use the newest approved prompt from then on. When the account requires test scenarios before approval (PUT /api/v1/quality/scenario-settings), approval is refused with 409 and a detail naming the campaign's test scenarios that have no passed run against this prompt_history entry since they were last changed (a campaign with no scenarios: refused, saying to write one); test the pending prompt with POST /api/v1/campaigns/{id}/test-scenarios/{scenario_id}/runs and prompt_history_id. Rejecting is never blocked.
          */
         post: operations["approve_prompt"];
         delete?: never;
@@ -1610,6 +1610,7 @@ export interface paths {
          *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
          *     - `sip_trunk.changed`: a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign's trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)
+         *     - `quality.scenario_gate_changed`: the owner changed whether a pending prompt needs its campaign's test scenarios to pass before it is approved (PUT /api/v1/quality/scenario-settings); subject: the account; details: from, to (require_scenarios_before_approval)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -2243,6 +2244,166 @@ export interface paths {
          * @description Only the account owner changes it (a sub-user: 403); a trunk of another account or none is a 422 naming sip_trunk_id. Audited (sip_trunk.changed, subject the campaign, details from and to). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
          */
         put: operations["update_campaign_sip_trunk"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/test-scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a campaign's test scenarios
+         * @description Oldest first. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        get: operations["list_test_scenarios"];
+        put?: never;
+        /**
+         * Write a test scenario for a campaign
+         * @description With `template` (a ready-made scenario's key) the persona, criteria and name come from it unless the body gives them; without one, persona and criteria are required (422). Criteria: 1 to 10, each at most 300 characters. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404). A test scenario proves a campaign's agent before it calls people: a persona (who the caller is, what they want, how they talk, in which language) and success criteria in plain words. A run plays a whole text conversation between the campaign's agent and the persona, then a judge scores each criterion. The agent is the conversation engine of a real call on our Twilio agent (the same AgentBrain, system prompt, tools and placeholders: the assistant's system prompt, else the campaign's prompt with the sample contact's data filled in); end_call ends the conversation, transfer_call ends it when the assistant has a transfer number, do_not_call and mark_outcome are kept in the transcript as the agent's tool calls. For Vapi and Retell assistants the run uses our engine with the assistant's prompt (their own chat/test APIs are a later step), so it tests the prompt, not the vendor's voice pipeline. The persona is the language model (its own chat completion); it may hang up; the conversation stops after max_turns persona turns or SCENARIO_RUN_TIMEOUT_SECONDS. The judge is the extraction pipeline with one strict boolean and one reason per criterion. Without a language model (LLM_BASE_URL unset) the agent is the scripted demo agent, the persona says the scenario's scripted lines, and offline checks judge the criteria they can from the transcript and the tool calls (stops when asked not to be called: do_not_call and the call ended; offers a callback: mark_outcome scheduled with a time; transfers to a human: transfer_call; ends the call politely: end_call after a goodbye; within N turns; does (not) mention "X"; keeps answers short); the rest are null with the reason "needs a language model (set LLM_BASE_URL)": a model adds the persona's free answers, the real agent and a verdict on tone, content and honesty. The stored transcript is redacted by the campaign's redaction rule where it covers transcripts, and the judge reads it as stored.
+         */
+        post: operations["create_test_scenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/test-scenarios/{scenario_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a test scenario
+         * @description The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        get: operations["read_test_scenario"];
+        /**
+         * Change a test scenario
+         * @description Fields left out keep their value. A run made before the change no longer counts for the approval gate. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        put: operations["update_test_scenario"];
+        post?: never;
+        /**
+         * Delete a test scenario and its runs
+         * @description The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        delete: operations["delete_test_scenario"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/test-scenarios/{scenario_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a test scenario's runs
+         * @description Newest first. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        get: operations["list_test_scenario_runs"];
+        put?: never;
+        /**
+         * Run a test scenario (queued, answered 202)
+         * @description Queues a run; the scenario runner plays it (SCENARIO_RUN_CONCURRENCY at once per process) and GET .../test-runs/{run_id} shows it. prompt_history_id tests that entry of the campaign's prompt history (a pending one, before it is approved; 404 for another campaign's); without it, the prompt calls use now, and the run records that entry's id. contact_data: the sample contact (default: the scenario's). An account with SCENARIO_RUNS_QUEUED_MAX runs queued or running gets 429. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404). A test scenario proves a campaign's agent before it calls people: a persona (who the caller is, what they want, how they talk, in which language) and success criteria in plain words. A run plays a whole text conversation between the campaign's agent and the persona, then a judge scores each criterion. The agent is the conversation engine of a real call on our Twilio agent (the same AgentBrain, system prompt, tools and placeholders: the assistant's system prompt, else the campaign's prompt with the sample contact's data filled in); end_call ends the conversation, transfer_call ends it when the assistant has a transfer number, do_not_call and mark_outcome are kept in the transcript as the agent's tool calls. For Vapi and Retell assistants the run uses our engine with the assistant's prompt (their own chat/test APIs are a later step), so it tests the prompt, not the vendor's voice pipeline. The persona is the language model (its own chat completion); it may hang up; the conversation stops after max_turns persona turns or SCENARIO_RUN_TIMEOUT_SECONDS. The judge is the extraction pipeline with one strict boolean and one reason per criterion. Without a language model (LLM_BASE_URL unset) the agent is the scripted demo agent, the persona says the scenario's scripted lines, and offline checks judge the criteria they can from the transcript and the tool calls (stops when asked not to be called: do_not_call and the call ended; offers a callback: mark_outcome scheduled with a time; transfers to a human: transfer_call; ends the call politely: end_call after a goodbye; within N turns; does (not) mention "X"; keeps answers short); the rest are null with the reason "needs a language model (set LLM_BASE_URL)": a model adds the persona's free answers, the real agent and a verdict on tone, content and honesty. The stored transcript is redacted by the campaign's redaction rule where it covers transcripts, and the judge reads it as stored.
+         */
+        post: operations["run_test_scenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the test runs of a campaign's scenarios
+         * @description Newest first. The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        get: operations["list_campaign_test_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/test-runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a test run: the conversation, each criterion's verdict and the cost
+         * @description status: queued, running, then passed (every criterion met), failed (any not met), inconclusive (none failed, some not judged) or error (error says why). The campaign must be visible: the owner's, or granted to the sub-user, who may write and run its scenarios too (another account's campaign is 403, an unknown id 404).
+         */
+        get: operations["read_test_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test-scenario-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ready-made test scenarios
+         * @description The ready-made scenarios (busy person, asks to be removed, interested, wrong person, asks for a human, voicemail greeting, hostile), each with its persona and criteria; create one with POST /api/v1/campaigns/{id}/test-scenarios and `template`. offline_checkable says, per criterion, whether it is judged without a model. A test scenario proves a campaign's agent before it calls people: a persona (who the caller is, what they want, how they talk, in which language) and success criteria in plain words. A run plays a whole text conversation between the campaign's agent and the persona, then a judge scores each criterion. The agent is the conversation engine of a real call on our Twilio agent (the same AgentBrain, system prompt, tools and placeholders: the assistant's system prompt, else the campaign's prompt with the sample contact's data filled in); end_call ends the conversation, transfer_call ends it when the assistant has a transfer number, do_not_call and mark_outcome are kept in the transcript as the agent's tool calls. For Vapi and Retell assistants the run uses our engine with the assistant's prompt (their own chat/test APIs are a later step), so it tests the prompt, not the vendor's voice pipeline. The persona is the language model (its own chat completion); it may hang up; the conversation stops after max_turns persona turns or SCENARIO_RUN_TIMEOUT_SECONDS. The judge is the extraction pipeline with one strict boolean and one reason per criterion. Without a language model (LLM_BASE_URL unset) the agent is the scripted demo agent, the persona says the scenario's scripted lines, and offline checks judge the criteria they can from the transcript and the tool calls (stops when asked not to be called: do_not_call and the call ended; offers a callback: mark_outcome scheduled with a time; transfers to a human: transfer_call; ends the call politely: end_call after a goodbye; within N turns; does (not) mention "X"; keeps answers short); the rest are null with the reason "needs a language model (set LLM_BASE_URL)": a model adds the persona's free answers, the real agent and a verdict on tone, content and honesty. The stored transcript is redacted by the campaign's redaction rule where it covers transcripts, and the judge reads it as stored.
+         */
+        get: operations["list_test_scenario_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/quality/scenario-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read whether prompts need passed test scenarios before approval
+         * @description require_scenarios_before_approval (default false): when true, approving a pending prompt (POST /api/v1/campaigns/{id}/prompt-history/{history_id}/approve) is refused with 409 until every test scenario of the campaign has a passed run against that prompt_history entry; rejecting is never blocked. Sub-users read it.
+         */
+        get: operations["read_test_scenario_settings"];
+        /**
+         * Choose whether prompts need passed test scenarios before approval (owner only, audited)
+         * @description require_scenarios_before_approval (default false): when true, approving a pending prompt (POST /api/v1/campaigns/{id}/prompt-history/{history_id}/approve) is refused with 409 until every test scenario of the campaign has a passed run against that prompt_history entry; rejecting is never blocked. Only the account owner changes it (a sub-user: 403); audited (quality.scenario_gate_changed).
+         */
+        put: operations["update_test_scenario_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -12748,7 +12909,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12771,7 +12932,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -17037,6 +17198,1265 @@ export interface operations {
                         campaign_id: number;
                         /** @description a SIP trunk of this account (/api/v1/sip-trunks); null = none */
                         sip_trunk_id: number | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_test_scenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            campaign_id: number;
+                            name: string;
+                            /** @description the ready-made scenario it was made from; null: written by hand */
+                            template: string | null;
+                            persona: {
+                                /** @description who the person on the phone is */
+                                who: string;
+                                /** @description what they want from the call */
+                                goal: string;
+                                /** @description how they talk (hurried, rude, friendly...) */
+                                style: string;
+                                /** @description the language they speak, e.g. English */
+                                language: string;
+                            };
+                            criteria: string[];
+                            contact_data: {
+                                [key: string]: unknown;
+                            } | null;
+                            max_turns: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_test_scenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default: the ready-made scenario's name */
+                    name?: string;
+                    /**
+                     * @description a ready-made scenario (GET /api/v1/test-scenario-templates): busy_person, asks_to_be_removed, interested, wrong_person, asks_for_a_human, voicemail_greeting, hostile
+                     * @enum {string}
+                     */
+                    template?: "busy_person" | "asks_to_be_removed" | "interested" | "wrong_person" | "asks_for_a_human" | "voicemail_greeting" | "hostile";
+                    persona?: {
+                        /** @description who the person on the phone is */
+                        who: string;
+                        /** @description what they want from the call */
+                        goal: string;
+                        /** @description how they talk (hurried, rude, friendly...) */
+                        style: string;
+                        /** @description the language they speak, e.g. English */
+                        language: string;
+                    };
+                    /** @description success criteria in plain words, e.g. "The agent offers a callback time" (1 to 10, each at most 300 characters) */
+                    criteria?: string[];
+                    /** @description a sample contact's data: fills the prompt's {{contact.*}} placeholders as a real contact's would (phone_number, when given, is the number the agent calls; default +15555550100) */
+                    contact_data?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the most times the persona speaks before the conversation is cut (default 12) */
+                    max_turns?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @description the ready-made scenario it was made from; null: written by hand */
+                        template: string | null;
+                        persona: {
+                            /** @description who the person on the phone is */
+                            who: string;
+                            /** @description what they want from the call */
+                            goal: string;
+                            /** @description how they talk (hurried, rude, friendly...) */
+                            style: string;
+                            /** @description the language they speak, e.g. English */
+                            language: string;
+                        };
+                        criteria: string[];
+                        contact_data: {
+                            [key: string]: unknown;
+                        } | null;
+                        max_turns: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_test_scenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                scenario_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @description the ready-made scenario it was made from; null: written by hand */
+                        template: string | null;
+                        persona: {
+                            /** @description who the person on the phone is */
+                            who: string;
+                            /** @description what they want from the call */
+                            goal: string;
+                            /** @description how they talk (hurried, rude, friendly...) */
+                            style: string;
+                            /** @description the language they speak, e.g. English */
+                            language: string;
+                        };
+                        criteria: string[];
+                        contact_data: {
+                            [key: string]: unknown;
+                        } | null;
+                        max_turns: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_test_scenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                scenario_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    persona?: {
+                        /** @description who the person on the phone is */
+                        who: string;
+                        /** @description what they want from the call */
+                        goal: string;
+                        /** @description how they talk (hurried, rude, friendly...) */
+                        style: string;
+                        /** @description the language they speak, e.g. English */
+                        language: string;
+                    };
+                    /** @description success criteria in plain words, e.g. "The agent offers a callback time" (1 to 10, each at most 300 characters) */
+                    criteria?: string[];
+                    /** @description a sample contact's data: fills the prompt's {{contact.*}} placeholders as a real contact's would (phone_number, when given, is the number the agent calls; default +15555550100) */
+                    contact_data?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the most times the persona speaks before the conversation is cut (default 12) */
+                    max_turns?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @description the ready-made scenario it was made from; null: written by hand */
+                        template: string | null;
+                        persona: {
+                            /** @description who the person on the phone is */
+                            who: string;
+                            /** @description what they want from the call */
+                            goal: string;
+                            /** @description how they talk (hurried, rude, friendly...) */
+                            style: string;
+                            /** @description the language they speak, e.g. English */
+                            language: string;
+                        };
+                        criteria: string[];
+                        contact_data: {
+                            [key: string]: unknown;
+                        } | null;
+                        max_turns: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    delete_test_scenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                scenario_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_test_scenario_runs: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+                scenario_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            campaign_id: number;
+                            scenario_id: number;
+                            /** @description the prompt_history entry whose prompt the agent used; null: the campaign had no history */
+                            prompt_history_id: number | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "passed" | "failed" | "inconclusive" | "error";
+                            /**
+                             * @description llm: the model judged every criterion; offline: the offline checks, null for criteria they cannot judge
+                             * @enum {string|null}
+                             */
+                            judge: "llm" | "offline" | null;
+                            /** @description the campaign prompt used, placeholders filled */
+                            prompt_text: string | null;
+                            /**
+                             * @description where the agent's system prompt came from, as on a call: the assistant's own, else the campaign's prompt, else the default
+                             * @enum {string|null}
+                             */
+                            system_prompt_source: "assistant" | "campaign" | "default" | null;
+                            contact_data: {
+                                [key: string]: unknown;
+                            } | null;
+                            transcript: {
+                                /** @enum {string} */
+                                role: "agent" | "persona" | "tool";
+                                text?: string;
+                                /** @description a tool the agent called: end_call, do_not_call, mark_outcome, transfer_call, with its arguments */
+                                tool?: {
+                                    name: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            verdicts: {
+                                criterion: string;
+                                /** @description null: not judged (reason says why) */
+                                passed: boolean | null;
+                                reason: string;
+                            }[];
+                            /** @enum {string|null} */
+                            ended_by: "agent" | "transfer" | "persona" | "max_turns" | "time_limit" | "agent_error" | null;
+                            /** @description what the run spent: LLM requests (agent turns, persona turns, the judge) and the tokens the server reported */
+                            cost: {
+                                llm_requests: number;
+                                prompt_tokens: number;
+                                completion_tokens: number;
+                                duration_ms: number | null;
+                            };
+                            error: string | null;
+                            created_by_user_id: number | null;
+                            created_by_sub_user_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    run_test_scenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                scenario_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a prompt_history entry of this campaign to test (a pending one, before it is approved); default: the prompt calls use now */
+                    prompt_history_id?: number | null;
+                    /** @description a sample contact's data: fills the prompt's {{contact.*}} placeholders as a real contact's would (phone_number, when given, is the number the agent calls; default +15555550100) */
+                    contact_data?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        scenario_id: number;
+                        /** @description the prompt_history entry whose prompt the agent used; null: the campaign had no history */
+                        prompt_history_id: number | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "passed" | "failed" | "inconclusive" | "error";
+                        /**
+                         * @description llm: the model judged every criterion; offline: the offline checks, null for criteria they cannot judge
+                         * @enum {string|null}
+                         */
+                        judge: "llm" | "offline" | null;
+                        /** @description the campaign prompt used, placeholders filled */
+                        prompt_text: string | null;
+                        /**
+                         * @description where the agent's system prompt came from, as on a call: the assistant's own, else the campaign's prompt, else the default
+                         * @enum {string|null}
+                         */
+                        system_prompt_source: "assistant" | "campaign" | "default" | null;
+                        contact_data: {
+                            [key: string]: unknown;
+                        } | null;
+                        transcript: {
+                            /** @enum {string} */
+                            role: "agent" | "persona" | "tool";
+                            text?: string;
+                            /** @description a tool the agent called: end_call, do_not_call, mark_outcome, transfer_call, with its arguments */
+                            tool?: {
+                                name: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        verdicts: {
+                            criterion: string;
+                            /** @description null: not judged (reason says why) */
+                            passed: boolean | null;
+                            reason: string;
+                        }[];
+                        /** @enum {string|null} */
+                        ended_by: "agent" | "transfer" | "persona" | "max_turns" | "time_limit" | "agent_error" | null;
+                        /** @description what the run spent: LLM requests (agent turns, persona turns, the judge) and the tokens the server reported */
+                        cost: {
+                            llm_requests: number;
+                            prompt_tokens: number;
+                            completion_tokens: number;
+                            duration_ms: number | null;
+                        };
+                        error: string | null;
+                        created_by_user_id: number | null;
+                        created_by_sub_user_id: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    list_campaign_test_runs: {
+        parameters: {
+            query?: {
+                skip?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            campaign_id: number;
+                            scenario_id: number;
+                            /** @description the prompt_history entry whose prompt the agent used; null: the campaign had no history */
+                            prompt_history_id: number | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "passed" | "failed" | "inconclusive" | "error";
+                            /**
+                             * @description llm: the model judged every criterion; offline: the offline checks, null for criteria they cannot judge
+                             * @enum {string|null}
+                             */
+                            judge: "llm" | "offline" | null;
+                            /** @description the campaign prompt used, placeholders filled */
+                            prompt_text: string | null;
+                            /**
+                             * @description where the agent's system prompt came from, as on a call: the assistant's own, else the campaign's prompt, else the default
+                             * @enum {string|null}
+                             */
+                            system_prompt_source: "assistant" | "campaign" | "default" | null;
+                            contact_data: {
+                                [key: string]: unknown;
+                            } | null;
+                            transcript: {
+                                /** @enum {string} */
+                                role: "agent" | "persona" | "tool";
+                                text?: string;
+                                /** @description a tool the agent called: end_call, do_not_call, mark_outcome, transfer_call, with its arguments */
+                                tool?: {
+                                    name: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            verdicts: {
+                                criterion: string;
+                                /** @description null: not judged (reason says why) */
+                                passed: boolean | null;
+                                reason: string;
+                            }[];
+                            /** @enum {string|null} */
+                            ended_by: "agent" | "transfer" | "persona" | "max_turns" | "time_limit" | "agent_error" | null;
+                            /** @description what the run spent: LLM requests (agent turns, persona turns, the judge) and the tokens the server reported */
+                            cost: {
+                                llm_requests: number;
+                                prompt_tokens: number;
+                                completion_tokens: number;
+                                duration_ms: number | null;
+                            };
+                            error: string | null;
+                            created_by_user_id: number | null;
+                            created_by_sub_user_id: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_test_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        scenario_id: number;
+                        /** @description the prompt_history entry whose prompt the agent used; null: the campaign had no history */
+                        prompt_history_id: number | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "passed" | "failed" | "inconclusive" | "error";
+                        /**
+                         * @description llm: the model judged every criterion; offline: the offline checks, null for criteria they cannot judge
+                         * @enum {string|null}
+                         */
+                        judge: "llm" | "offline" | null;
+                        /** @description the campaign prompt used, placeholders filled */
+                        prompt_text: string | null;
+                        /**
+                         * @description where the agent's system prompt came from, as on a call: the assistant's own, else the campaign's prompt, else the default
+                         * @enum {string|null}
+                         */
+                        system_prompt_source: "assistant" | "campaign" | "default" | null;
+                        contact_data: {
+                            [key: string]: unknown;
+                        } | null;
+                        transcript: {
+                            /** @enum {string} */
+                            role: "agent" | "persona" | "tool";
+                            text?: string;
+                            /** @description a tool the agent called: end_call, do_not_call, mark_outcome, transfer_call, with its arguments */
+                            tool?: {
+                                name: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        verdicts: {
+                            criterion: string;
+                            /** @description null: not judged (reason says why) */
+                            passed: boolean | null;
+                            reason: string;
+                        }[];
+                        /** @enum {string|null} */
+                        ended_by: "agent" | "transfer" | "persona" | "max_turns" | "time_limit" | "agent_error" | null;
+                        /** @description what the run spent: LLM requests (agent turns, persona turns, the judge) and the tokens the server reported */
+                        cost: {
+                            llm_requests: number;
+                            prompt_tokens: number;
+                            completion_tokens: number;
+                            duration_ms: number | null;
+                        };
+                        error: string | null;
+                        created_by_user_id: number | null;
+                        created_by_sub_user_id: number | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_test_scenario_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            key: string;
+                            name: string;
+                            persona: {
+                                /** @description who the person on the phone is */
+                                who: string;
+                                /** @description what they want from the call */
+                                goal: string;
+                                /** @description how they talk (hurried, rude, friendly...) */
+                                style: string;
+                                /** @description the language they speak, e.g. English */
+                                language: string;
+                            };
+                            criteria: string[];
+                            /** @description per criterion: whether the offline checks judge it without a language model */
+                            offline_checkable: boolean[];
+                        }[];
+                        /** @description whether LLM_BASE_URL is set: the persona, the agent and the judge are the model; otherwise scripted persona, scripted demo agent and offline checks */
+                        model_configured: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    read_test_scenario_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        require_scenarios_before_approval: boolean;
+                        /** Format: date-time */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_test_scenario_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    require_scenarios_before_approval: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        require_scenarios_before_approval: boolean;
+                        /** Format: date-time */
+                        updated_at: string | null;
                     };
                 };
             };

@@ -16,6 +16,7 @@ import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
+import { TestScenarios } from './campaigns/test-scenarios/TestScenarios';
 
 /**
  * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
@@ -57,6 +58,7 @@ export default function Campaign() {
           <CampaignOutcomes campaignId={c.id} />
           <CampaignContacts campaignId={c.id} />
           <CampaignCalls campaignId={c.id} />
+          <TestScenarios campaign={c} />
         </>
       )}
       {c && (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { Badge, Button, Card, Code, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { Problem } from '../../components/Problem';
 import type { PromptEntry } from './model';
@@ -41,6 +42,12 @@ function Entry({ campaignId, entry, version, isOwner }: { campaignId: number; en
   const { time: when } = useFormat();
   const [comment, setComment] = useState('');
   const decide = useDecidePrompt(campaignId, entry.id);
+  const navigate = useNavigate();
+  // A pending version can be tested before it is decided: the test scenarios section preselects it.
+  const test = () => {
+    navigate({ search: `?test_prompt=${entry.id}`, hash: 'test-scenarios' });
+    document.getElementById('test-scenarios')?.scrollIntoView({ behavior: 'smooth' });
+  };
   const decideAs = (decision: 'approve' | 'reject') => decide.mutate({ decision, comment: comment.trim() || null });
   const color = STATUS_COLOR[entry.status];
   return (
@@ -56,6 +63,9 @@ function Entry({ campaignId, entry, version, isOwner }: { campaignId: number; en
         <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{promptOf(entry)}</Code>
         {entry.status !== 'pending' && entry.status !== 'auto_approved' && entry.approved_at && (
           <Text size="sm">{entry.status === 'rejected' ? 'Rejected' : 'Approved'} by {decider(entry)}, {when(entry.approved_at)}{entry.approval_comment ? `: “${entry.approval_comment}”` : ''}</Text>
+        )}
+        {entry.status === 'pending' && (
+          <Group gap="xs"><Button size="xs" variant="light" onClick={test}>Test version {version}</Button></Group>
         )}
         {entry.status === 'pending' && isOwner && (
           <Stack gap={6}>

@@ -33,6 +33,7 @@ export const AUDIT_KINDS = [
   'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.recording_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
   'sip_trunk.changed',
+  'quality.scenario_gate_changed',
 ] as const satisfies readonly AuditKind[];
 const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
