@@ -40,6 +40,10 @@ export const AUDIT_KIND_DOCS = {
   'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
   'privacy.person_exported': 'the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)',
   'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
+  'experiment.created': 'the owner created a campaign\'s experiment (POST /api/v1/campaigns/{id}/experiments); subject: the campaign; details: experiment_id, name, variants ({ kind, label, weight, prompt_history_id, assistant_id })',
+  'experiment.started': 'the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)',
+  'experiment.stopped': 'the owner stopped an experiment (POST .../experiments/{experiment_id}/stop); subject: the campaign; details: experiment_id',
+  'experiment.promoted': 'the owner made an experiment\'s variant live (POST .../experiments/{experiment_id}/promote): a new approved prompt_history entry, or the campaign\'s assistant; subject: the campaign; details: experiment_id, variant_id, label, kind, prompt_history_id, assistant_id, forced (promoted although not the declared winner), state (the stopping rule\'s)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;
