@@ -16,6 +16,7 @@ import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
+import { ExperimentsSection } from './campaigns/experiments/ExperimentsSection';
 
 /**
  * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
@@ -75,6 +76,7 @@ export default function Campaign() {
             <Stack>
               <CampaignActions campaign={c} />
               <PromptHistory campaignId={c.id} entries={c.prompt_history ?? []} isOwner={session.data?.kind === 'user'} />
+              <ExperimentsSection campaign={c} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
         </Grid>
