@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, nextPhone } from '../helpers/seed.ts';
-import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
+import { mkdirSync } from 'node:fs';
+import { browserScene, expectAccessible, HAS_BROWSER, screenshot, SCREENSHOTS, type BrowserScene } from './browser-scene.ts';
 import { choose, labelled } from './contacts-helpers.ts';
 
 /**
@@ -51,6 +52,9 @@ describe.skipIf(!HAS_BROWSER)('experiments on the dashboard', () => {
     await labelled(variant, 'Label').fill('Warm');
     await choose(page, variant, 'Test', 'A new prompt text');
     await labelled(variant, 'Prompt text').fill('Hi! Lovely to reach you, this is the new opener.');
+    await settled(page);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await section.screenshot({ path: new URL('experiment-form-1280.png', SCREENSHOTS).pathname });
     await form.getByRole('button', { name: 'Create experiment' }).click();
     await section.getByRole('link', { name: 'Warmer opener' }).waitFor();
     await section.getByRole('button', { name: 'Start Warmer opener' }).click();
@@ -103,7 +107,7 @@ describe.skipIf(!HAS_BROWSER)('experiments on the dashboard', () => {
     await phone.goto(`/campaigns/${campaign.id}`);
     await phone.getByRole('group', { name: 'Experiments' }).getByRole('link', { name: 'Warmer opener' }).waitFor();
     await settled(phone);
-    await screenshot(phone, 'experiment-campaign-390');
+    await phone.getByRole('group', { name: 'Experiments' }).screenshot({ path: new URL('experiment-section-390.png', SCREENSHOTS).pathname });
     await phone.context().close();
   }, 120_000);
 });
