@@ -139,4 +139,25 @@ describe('an experiment in the dialer', () => {
     }
     expect(new Set(calls.map((c) => Number(c.experiment_variant_id))).size).toBe(2);
   });
+
+  it('splits inbound callers too: each inbound call records its caller\'s variant and is answered with that variant\'s prompt', async () => {
+    const campaignId = await h.campaign({ campaign_type: 'Inbound', campaign_phone: '+12125550177' });
+    const put = await api('PUT', `/api/v1/campaigns/${campaignId}`, { campaign_data: { prompt: 'Inbound control' } });
+    expect(put.statusCode, put.body).toBe(200);
+    const created = await api('POST', `/api/v1/campaigns/${campaignId}/experiments`, { name: 'Inbound', control_weight: 1, variants: [{ prompt: 'Inbound variant', weight: 1 }] });
+    const experiment = (await api('POST', `/api/v1/campaigns/${campaignId}/experiments/${created.json().id}/start`)).json();
+    const textOf = new Map([[experiment.variants[0].id, 'Inbound control'], [experiment.variants[1].id, 'Inbound variant']]);
+    for (let i = 0; i < 40; i++) {
+      const res = await h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', headers: h.account.headers, payload: { from: usNumber(), to: '+12125550177' } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const calls = await callsOf(campaignId);
+    expect(calls).toHaveLength(40);
+    for (const call of calls) {
+      const v = assignVariant(experiment.id, call.contact_id, experiment.variants as { id: number; weight: number }[]);
+      expect(Number(call.experiment_variant_id)).toBe(v.id);
+      expect(started.get(call.id)?.prompt).toBe(textOf.get(v.id));
+    }
+    expect(new Set(calls.map((c) => Number(c.experiment_variant_id))).size).toBe(2);
+  });
 });

@@ -9,8 +9,7 @@ const ACCESS = 'The campaign must be visible: the owner\'s, or granted to the su
 const SPLIT =
   'The split: each contact\'s variant is a stable hash of the experiment id and the contact id mapped onto the cumulative weights, so a contact keeps its variant ' +
   'across retries and rounds; each outbound call records it (calls.experiment_variant_id) and the prompt version it used (calls.prompt_history_id), and the ' +
-  'vendor (or our own agent) gets that version\'s prompt and the variant\'s assistant. Inbound calls are not split (their assistant is set on the number before ' +
-  'the call is known). An assistant variant must use the campaign\'s voice route (the same provider and voice connection as the campaign\'s assistant, else 422), ' +
+  'vendor (or our own agent) gets that version\'s prompt and the variant\'s assistant. An inbound caller gets its contact\'s variant the same way. An assistant variant must use the campaign\'s voice route (the same provider and voice connection as the campaign\'s assistant, else 422), ' +
   'so the dialer\'s pacing per route holds; should the routes differ later, its contacts are dialled as the control. One running experiment per campaign (409).';
 
 /** /api/v1/campaigns/{id}/experiments, registered under the campaigns prefix (issue 28). */
