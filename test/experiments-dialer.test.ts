@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import type { StartCallRequest } from '../src/voice/provider.ts';
 import { assignVariant } from '../src/modules/quality/experiments/assignment.ts';
+import { loadCallScript } from '../src/modules/agent/call-script.ts';
+import { resumeInterruptedCalls } from '../src/modules/dialer/outbound/resume.ts';
 
 /**
  * Experiments through the dialer (issue 28): each call records the variant its contact's hash
@@ -136,6 +138,10 @@ describe('an experiment in the dialer', () => {
       expect(started.get(call.id)?.assistant?.id).toBe(expectedAssistant);
       expect(started.get(call.id)?.prompt).toBe('Shared prompt');
       expect((call.call_data as { assistant_id: number }).assistant_id).toBe(expectedAssistant);
+      // Our own agent (Twilio) reads the same assistant and prompt for the call.
+      const script = (await loadCallScript(h.t.deps, call.id))!;
+      expect(script.assistant?.id).toBe(expectedAssistant);
+      expect(script.prompt).toBe('Shared prompt');
     }
     expect(new Set(calls.map((c) => Number(c.experiment_variant_id))).size).toBe(2);
   });
@@ -159,5 +165,38 @@ describe('an experiment in the dialer', () => {
       expect(started.get(call.id)?.prompt).toBe(textOf.get(v.id));
     }
     expect(new Set(calls.map((c) => Number(c.experiment_variant_id))).size).toBe(2);
+  });
+
+  it('gives our own agent and a resumed call the prompt of the call\'s variant, not the campaign\'s latest', async () => {
+    const { id: campaignId } = await campaignWithPrompt('Resumed control');
+    const created = (await api('POST', `/api/v1/campaigns/${campaignId}/experiments`, { name: 'Resume', control_weight: 1, variants: [{ prompt: 'Resumed variant', weight: 1 }] })).json();
+    const experiment = (await api('POST', `/api/v1/campaigns/${campaignId}/experiments/${created.id}/start`)).json();
+    const contacts = await h.contacts(campaignId, Array.from({ length: 20 }, () => usNumber()));
+    expect((await h.enqueue(campaignId)).statusCode).toBe(200);
+    await h.round(campaignId);
+    // A newer approved prompt meanwhile: calls already written keep their variant's.
+    expect((await api('PUT', `/api/v1/campaigns/${campaignId}`, { campaign_data: { prompt: 'Approved later' } })).statusCode).toBe(200);
+    const live = (await callsOf(campaignId)).filter((c) => c.status === 'in progress');
+    expect(live.length).toBeGreaterThan(0);
+    const resumed = new Map<number, string | null>();
+    const resume = h.sim.resumeCall!.bind(h.sim);
+    h.sim.resumeCall = async (req, at) => {
+      resumed.set(req.callId, req.prompt);
+      return resume(req, at);
+    };
+    try {
+      await resumeInterruptedCalls(h.t.deps);
+    } finally {
+      h.sim.resumeCall = resume;
+    }
+    const textOf = new Map([[experiment.variants[0].id, 'Resumed control'], [experiment.variants[1].id, 'Resumed variant']]);
+    for (const call of live) {
+      const expected = textOf.get(Number(call.experiment_variant_id));
+      expect(expected).toBeDefined();
+      expect(resumed.get(call.id)).toBe(expected);
+      expect((await loadCallScript(h.t.deps, call.id))!.prompt).toBe(expected);
+    }
+    expect(contacts.length).toBe(20);
+    await h.advance(30 * 60_000);
   });
 });
