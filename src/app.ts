@@ -49,6 +49,7 @@ import { liveRoutes } from './modules/live/live.routes.ts';
 import { campaignProtectionRoutes } from './modules/breaker/protection.routes.ts';
 import { campaignPrivacyRoutes, privacySettingsRoutes } from './modules/privacy/retention/retention.routes.ts';
 import { campaignRedactionRoutes, redactionSettingsRoutes } from './modules/privacy/redaction-policy/redaction-settings.routes.ts';
+import { experimentsRoutes } from './modules/quality/experiments/experiments.routes.ts';
 import { campaignRecordingRoutes } from './modules/privacy/recording-consent/recording-settings.routes.ts';
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
 import { campaignSipTrunkRoutes, sipTrunksRoutes } from './modules/sip-trunks/sip-trunks.routes.ts';
@@ -223,6 +224,7 @@ export async function buildApp(
       await api.register(campaignSipTrunkRoutes, { prefix: '/campaigns' });
       await api.register(campaignTestScenarioRoutes, { prefix: '/campaigns' });
       await api.register(testScenarioRoutes);
+      await api.register(experimentsRoutes, { prefix: '/campaigns' });
     },
     { prefix: '/api/v1' },
   );

@@ -356,6 +356,43 @@ describe('privacy settings', () => {
     expect((await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}/recording`)).rule).toBe('auto');
   });
 
+  it('gives bob 403 on every operation of alice\'s campaigns\' experiments; a granted sub-user reads them but changes nothing', async () => {
+    const base = (f: Fixture) => `/api/v1/campaigns/${f.campaign}/experiments`;
+    const body = (f: Fixture) => ({ name: 'Isolation', control_weight: 1, variants: [{ prompt_history_id: f.promptEntry, weight: 1 }] });
+    const made = new Map<number, { id: number; variant: number }>();
+    for (const f of [granted, ungranted, bobs]) {
+      const e = await ok(f === bobs ? 'bob' : 'alice', 'POST', base(f), body(f));
+      made.set(f.campaign, { id: e.id, variant: e.variants[1].id });
+    }
+    const every = async (who: Who, f: Fixture) => {
+      const { id, variant } = made.get(f.campaign)!;
+      await expectForbidden(who, 'GET', base(f));
+      await expectForbidden(who, 'POST', base(f), body(f));
+      await expectForbidden(who, 'GET', `${base(f)}/${id}`);
+      await expectForbidden(who, 'POST', `${base(f)}/${id}/start`);
+      await expectForbidden(who, 'POST', `${base(f)}/${id}/stop`);
+      await expectForbidden(who, 'GET', `${base(f)}/${id}/results`);
+      await expectForbidden(who, 'POST', `${base(f)}/${id}/promote`, { variant_id: variant, force: true });
+    };
+    for (const f of [granted, ungranted]) await every('bob', f);
+    await every('alice', bobs);
+    for (const f of [ungranted, bobs]) await every('sub', f);
+    // The granted sub-user reads; every write is the owner's.
+    const { id, variant } = made.get(granted.campaign)!;
+    expect((await ok('sub', 'GET', base(granted))).data.map((e: { id: number }) => e.id)).toEqual([id]);
+    expect((await ok('sub', 'GET', `${base(granted)}/${id}`)).status).toBe('draft');
+    expect((await ok('sub', 'GET', `${base(granted)}/${id}/results`)).variants).toHaveLength(2);
+    for (const [method, url, payload] of [['POST', base(granted), body(granted)], ['POST', `${base(granted)}/${id}/start`, undefined], ['POST', `${base(granted)}/${id}/stop`, undefined],
+      ['POST', `${base(granted)}/${id}/promote`, { variant_id: variant, force: true }]] as const) {
+      const res = await call('sub', method, url, payload);
+      expect(res.statusCode, `sub ${method} ${url}`).toBe(403);
+    }
+    for (const f of [granted, ungranted]) {
+      expect((await ok('alice', 'GET', base(f))).data.map((e: { status: string }) => e.status)).toEqual(['draft']);
+    }
+    expect((await ok('bob', 'GET', base(bobs))).data.map((e: { status: string }) => e.status)).toEqual(['draft']);
+  });
+
   it('finds only bob\'s own rows when bob exports or erases alice\'s contact\'s number; a sub-user may do neither', async () => {
     const phone = (await ok('alice', 'GET', `/api/v1/contacts/${granted.contact}`)).phone_number as string;
     expect((await ok('bob', 'POST', '/api/v1/privacy/exports', { phone_number: phone })).counts).toEqual({ contacts: 0, calls: 0, messages: 0, message_jobs: 0, webhook_deliveries: 0, suppressions: 0 });

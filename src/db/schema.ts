@@ -21,6 +21,7 @@ import type { LiveTables } from './tables/live.ts';
 import type { PrivacyTables } from './tables/privacy.ts';
 import type { SipTrunksTables } from './tables/sip-trunks.ts';
 import type { QualityScenariosTables } from './tables/quality-scenarios.ts';
+import type { ExperimentsTables } from './tables/experiments.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -38,4 +39,4 @@ export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
     DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables,
-    QualityScenariosTables, SipTrunksTables {}
+    QualityScenariosTables, SipTrunksTables, ExperimentsTables {}

@@ -54,6 +54,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/campaigns/{id}/recording': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from rule, disclosure and consent_prompt alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/quality/scenario-settings': 'upserts the caller\'s own test_scenario_settings row (keyed by the account, no row id for the row check) from require_scenarios_before_approval alone; the body allows no other property',
+  'post /api/v1/campaigns/{id}/experiments/{experiment_id}/promote': 'reads variant_id and force by name; the prompt_history entry, the campaign\'s assistant and the experiment\'s promoted_* columns are built by the service (quality/experiments/promote.ts)',
 };
 
 export interface WriteFixture {
@@ -245,6 +246,11 @@ export function writeOperations(f: WriteFixture): Record<string, WriteOperation>
         runScenario ??= (await post(f, `/api/v1/campaigns/${f.campaignId}/test-scenarios`, { template: 'interested' })).id as number;
         return { url: `/api/v1/campaigns/${f.campaignId}/test-scenarios/${runScenario}/runs`, body: { contact_data: { name: 'sample' } } };
       },
+    },
+    'post /api/v1/campaigns/{id}/experiments': {
+      // The experiment row; its variants and any new prompt entry are written by name (experiments.service.ts).
+      table: 'experiments', kind: 'create', createdId: id,
+      prepare: async (n) => ({ url: `/api/v1/campaigns/${f.campaignId}/experiments`, body: { name: `experiment ${n}`, control_weight: 1, min_calls_per_variant: 10, variants: [{ prompt: `variant ${n}`, weight: 1 }] } }),
     },
     'put /api/v1/integrations/webhooks/{id}': {
       table: 'webhook_integrations', kind: 'update',

@@ -29,6 +29,7 @@ export const ROUTES = [
   { paths: ['/voice-connections'], load: () => import('./pages/VoiceConnections'), nav: { label: 'Voice connections', ownersOnly: true } },
   { paths: ['/compliance', '/compliance/settings', '/compliance/privacy', '/compliance/audit'], load: () => import('./pages/Compliance'), nav: { label: 'Compliance' } },
   { paths: ['/account', '/api-keys', '/sub-users'], load: () => import('./pages/Profile'), nav: { label: 'Profile' } },
+  { paths: ['/campaigns/:id/experiments/:experimentId'], load: () => import('./pages/ExperimentResults') },
 ] as const satisfies readonly PageRoute[];
 
 /** Where `/` and an unknown address lead. */

@@ -36,6 +36,8 @@ export interface CallsTable {
   personal_data_purged_at: Generated<Date | null>;
   /** Migration 0042: the prompt_history entry the call used; null: the campaign had no prompt history. */
   prompt_history_id: Generated<number | null>;
+  /** Migration 0045: the experiment variant the call was given (experiments); null: none ran. */
+  experiment_variant_id: Generated<number | null>;
 }
 
 /** Migration 0021: signed numbers of calls per key, appended by triggers on calls; a key's count is the sum of its rows. */

@@ -42,6 +42,10 @@ export const AUDIT_KIND_DOCS = {
   'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
   'sip_trunk.changed': 'a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign\'s trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)',
   'quality.scenario_gate_changed': 'the owner changed whether a pending prompt needs its campaign\'s test scenarios to pass before it is approved (PUT /api/v1/quality/scenario-settings); subject: the account; details: from, to (require_scenarios_before_approval)',
+  'experiment.created': 'the owner created a campaign\'s experiment (POST /api/v1/campaigns/{id}/experiments); subject: the campaign; details: experiment_id, name, variants ({ kind, label, weight, prompt_history_id, assistant_id })',
+  'experiment.started': 'the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)',
+  'experiment.stopped': 'the owner stopped an experiment (POST .../experiments/{experiment_id}/stop); subject: the campaign; details: experiment_id',
+  'experiment.promoted': 'the owner made an experiment\'s variant live (POST .../experiments/{experiment_id}/promote): a new approved prompt_history entry, or the campaign\'s assistant; subject: the campaign; details: experiment_id, variant_id, label, kind, prompt_history_id, assistant_id, forced (promoted although not the declared winner), state (the stopping rule\'s)',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

@@ -40,3 +40,30 @@ export async function promptVersionsFor(trx: Trx | Db, campaignIds: number[]): P
     ORDER BY campaign_id, id DESC`.execute(trx);
   return new Map(rows.map((r) => [Number(r.campaign_id), Number(r.id)]));
 }
+
+/**
+ * The prompt text of these prompt_history entries, whatever their status: a call uses the version
+ * it recorded (calls.prompt_history_id; an experiment's variant may be a pending version), not
+ * simply the campaign's latest. An object prompt is its JSON text, as promptsFor answers it.
+ */
+export async function promptsOfVersions(trx: Trx | Db, historyIds: number[]): Promise<Map<number, string | null>> {
+  if (historyIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; prompt: string | null }>`
+    SELECT id, CASE jsonb_typeof(prompt_data->'prompt')
+                 WHEN 'string' THEN prompt_data->>'prompt'
+                 WHEN 'object' THEN (prompt_data->'prompt')::text END AS prompt
+    FROM prompt_history WHERE id = ANY(${[...new Set(historyIds)]}::bigint[])`.execute(trx);
+  return new Map(rows.map((r) => [Number(r.id), r.prompt]));
+}
+
+/**
+ * The prompt each call uses: its recorded version's, else (a campaign without prompt history)
+ * the campaign's as promptsFor answers it.
+ */
+export async function promptsOfCalls(trx: Trx | Db, calls: { id: number; campaignId: number; promptHistoryId: number | null }[]): Promise<Map<number, string | null>> {
+  const [versions, campaigns] = await Promise.all([
+    promptsOfVersions(trx, calls.flatMap((c) => (c.promptHistoryId === null ? [] : [c.promptHistoryId]))),
+    promptsFor(trx, [...new Set(calls.filter((c) => c.promptHistoryId === null).map((c) => c.campaignId))]),
+  ]);
+  return new Map(calls.map((c) => [c.id, c.promptHistoryId === null ? campaigns.get(c.campaignId) ?? null : versions.get(c.promptHistoryId) ?? null]));
+}

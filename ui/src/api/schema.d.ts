@@ -1611,6 +1611,10 @@ export interface paths {
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
          *     - `sip_trunk.changed`: a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign's trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)
          *     - `quality.scenario_gate_changed`: the owner changed whether a pending prompt needs its campaign's test scenarios to pass before it is approved (PUT /api/v1/quality/scenario-settings); subject: the account; details: from, to (require_scenarios_before_approval)
+         *     - `experiment.created`: the owner created a campaign's experiment (POST /api/v1/campaigns/{id}/experiments); subject: the campaign; details: experiment_id, name, variants ({ kind, label, weight, prompt_history_id, assistant_id })
+         *     - `experiment.started`: the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)
+         *     - `experiment.stopped`: the owner stopped an experiment (POST .../experiments/{experiment_id}/stop); subject: the campaign; details: experiment_id
+         *     - `experiment.promoted`: the owner made an experiment's variant live (POST .../experiments/{experiment_id}/promote): a new approved prompt_history entry, or the campaign's assistant; subject: the campaign; details: experiment_id, variant_id, label, kind, prompt_history_id, assistant_id, forced (promoted although not the declared winner), state (the stopping rule's)
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -2405,6 +2409,130 @@ export interface paths {
          */
         put: operations["update_test_scenario_settings"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a campaign's experiments
+         * @description Newest first, at most 100. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        get: operations["list_experiments"];
+        put?: never;
+        /**
+         * Create an experiment (a draft; owner only, audited)
+         * @description A draft experiment between the campaign's approved prompt (the control, fixed when it starts) and one to three variants, each exactly one of: prompt_history_id (a version of this campaign's prompt history that was not rejected), prompt (a new text, written to the prompt history as the owner's pending entry: it reaches only the experiment's calls until approved or made live) or assistant_id (an assistant of the account). Weights are relative integers 1 to 100 (the control's is control_weight). 422 names the field; nothing is written then. The split: each contact's variant is a stable hash of the experiment id and the contact id mapped onto the cumulative weights, so a contact keeps its variant across retries and rounds; each outbound call records it (calls.experiment_variant_id) and the prompt version it used (calls.prompt_history_id), and the vendor (or our own agent) gets that version's prompt and the variant's assistant. An inbound caller gets its contact's variant the same way. An assistant variant must use the campaign's voice route (the same provider and voice connection as the campaign's assistant, else 422), so the dialer's pacing per route holds; should the routes differ later, its contacts are dialled as the control. One running experiment per campaign (409). Audited (experiment.created). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        post: operations["create_experiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments/{experiment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an experiment
+         * @description The split: each contact's variant is a stable hash of the experiment id and the contact id mapped onto the cumulative weights, so a contact keeps its variant across retries and rounds; each outbound call records it (calls.experiment_variant_id) and the prompt version it used (calls.prompt_history_id), and the vendor (or our own agent) gets that version's prompt and the variant's assistant. An inbound caller gets its contact's variant the same way. An assistant variant must use the campaign's voice route (the same provider and voice connection as the campaign's assistant, else 422), so the dialer's pacing per route holds; should the routes differ later, its contacts are dialled as the control. One running experiment per campaign (409). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        get: operations["read_experiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments/{experiment_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an experiment (owner only, audited)
+         * @description The draft starts: the control becomes the approved prompt_history entry in force now, kept for the whole experiment. 409 when it is not a draft or another experiment of the campaign runs. Audited (experiment.started). The split: each contact's variant is a stable hash of the experiment id and the contact id mapped onto the cumulative weights, so a contact keeps its variant across retries and rounds; each outbound call records it (calls.experiment_variant_id) and the prompt version it used (calls.prompt_history_id), and the vendor (or our own agent) gets that version's prompt and the variant's assistant. An inbound caller gets its contact's variant the same way. An assistant variant must use the campaign's voice route (the same provider and voice connection as the campaign's assistant, else 422), so the dialer's pacing per route holds; should the routes differ later, its contacts are dialled as the control. One running experiment per campaign (409). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        post: operations["start_experiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments/{experiment_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an experiment (owner only, audited)
+         * @description Calls written from then on use the campaign's approved prompt and assistant; the results stay. 409 when it is not running. Audited (experiment.stopped). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        post: operations["stop_experiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments/{experiment_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results of an experiment per variant, with confidence and the stopping rule
+         * @description Results per variant from its ended calls: reached rate (calls with call_duration > 0 / calls), interested rate (contacts with a successful call, status finished and action_status interested, scheduled or transferred / contacts: per contact, the unit the split assigns), average duration of the reached calls, cost per interested contact, average scorecard score (when scorecards are installed) and how often each webhook payload field was filled. Confidence, on the interested rate: p_value is a two-sided two-proportion z-test against the control (pooled standard error): below 0.05 the difference would be unlikely if both rates were equal. probability_to_be_best is Bayesian: each variant's rate has a Beta(1 + interested, 1 + not interested) posterior (a uniform prior), and the probability that it is the highest of all is integrated numerically (the same counts always give the same answer). Stopping rule: while any variant (the control included) has fewer ended calls than min_calls_per_variant the state is collecting; then a variant whose probability to be best is at least 0.95 is the winner (state winner), otherwise no_winner_yet. Only the winner can be made live without force. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        get: operations["read_experiment_results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/experiments/{experiment_id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a variant live (owner only, audited)
+         * @description "Make the winner live": a prompt variant (or the control) is written into the campaign's prompt history as a new entry approved by the owner (and into campaign_data.prompt), so every call from then on uses it; an assistant variant becomes the campaign's assistant (the prompt stays). The experiment stops. Refused (409) unless the stopping rule declared this variant the winner (every variant has its minimum calls and this one a probability to be best of at least 0.95); force: true promotes it anyway (the owner's judgement; audited with forced true). 409 for a draft experiment or one already promoted. Owner only; audited (experiment.promoted). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
+         */
+        post: operations["promote_experiment_variant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12909,7 +13037,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted")[];
                 skip?: number;
                 limit?: number;
             };
@@ -12932,7 +13060,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -18457,6 +18585,835 @@ export interface operations {
                         require_scenarios_before_approval: boolean;
                         /** Format: date-time */
                         updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    list_experiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first, at most 100 */
+                        data: {
+                            id: number;
+                            campaign_id: number;
+                            name: string;
+                            /** @enum {string} */
+                            status: "draft" | "running" | "stopped";
+                            min_calls_per_variant: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            stopped_at: string | null;
+                            /** @description the variant made live (promote); null: none */
+                            promoted_variant_id: number | null;
+                            /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                            promoted_prompt_history_id: number | null;
+                            /** Format: date-time */
+                            promoted_at: string | null;
+                            variants: {
+                                id: number;
+                                /** @description 0: the control; 1 to 3: the variants in the order given */
+                                position: number;
+                                /** @enum {string} */
+                                kind: "control" | "prompt" | "assistant";
+                                label: string;
+                                weight: number;
+                                /** @description weight / sum of the weights: the expected fraction of contacts */
+                                share: number;
+                                /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                                prompt_history_id: number | null;
+                                /** @description an assistant variant's assistant; null: the campaign's */
+                                assistant_id: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    create_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description relative traffic weight, 1 to 100 (a share is weight / sum of weights; 50/50 and 1/1 split alike) */
+                    control_weight: number;
+                    /**
+                     * @description the stopping rule: ended calls each variant (control included) needs before a winner may be declared; default 100
+                     * @default 100
+                     */
+                    min_calls_per_variant?: number;
+                    variants: {
+                        /** @description a name shown on the results; default "Variant N" */
+                        label?: string;
+                        /** @description relative traffic weight, 1 to 100 (a share is weight / sum of weights; 50/50 and 1/1 split alike) */
+                        weight: number;
+                        prompt_history_id?: number;
+                        /** @description a new prompt text, written to the prompt history as a pending entry (never in force outside the experiment until approved or promoted) */
+                        prompt?: string;
+                        assistant_id?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        min_calls_per_variant: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        stopped_at: string | null;
+                        /** @description the variant made live (promote); null: none */
+                        promoted_variant_id: number | null;
+                        /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                        promoted_prompt_history_id: number | null;
+                        /** Format: date-time */
+                        promoted_at: string | null;
+                        variants: {
+                            id: number;
+                            /** @description 0: the control; 1 to 3: the variants in the order given */
+                            position: number;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            label: string;
+                            weight: number;
+                            /** @description weight / sum of the weights: the expected fraction of contacts */
+                            share: number;
+                            /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                            prompt_history_id: number | null;
+                            /** @description an assistant variant's assistant; null: the campaign's */
+                            assistant_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        min_calls_per_variant: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        stopped_at: string | null;
+                        /** @description the variant made live (promote); null: none */
+                        promoted_variant_id: number | null;
+                        /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                        promoted_prompt_history_id: number | null;
+                        /** Format: date-time */
+                        promoted_at: string | null;
+                        variants: {
+                            id: number;
+                            /** @description 0: the control; 1 to 3: the variants in the order given */
+                            position: number;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            label: string;
+                            weight: number;
+                            /** @description weight / sum of the weights: the expected fraction of contacts */
+                            share: number;
+                            /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                            prompt_history_id: number | null;
+                            /** @description an assistant variant's assistant; null: the campaign's */
+                            assistant_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    start_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        min_calls_per_variant: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        stopped_at: string | null;
+                        /** @description the variant made live (promote); null: none */
+                        promoted_variant_id: number | null;
+                        /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                        promoted_prompt_history_id: number | null;
+                        /** Format: date-time */
+                        promoted_at: string | null;
+                        variants: {
+                            id: number;
+                            /** @description 0: the control; 1 to 3: the variants in the order given */
+                            position: number;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            label: string;
+                            weight: number;
+                            /** @description weight / sum of the weights: the expected fraction of contacts */
+                            share: number;
+                            /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                            prompt_history_id: number | null;
+                            /** @description an assistant variant's assistant; null: the campaign's */
+                            assistant_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    stop_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        min_calls_per_variant: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        stopped_at: string | null;
+                        /** @description the variant made live (promote); null: none */
+                        promoted_variant_id: number | null;
+                        /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                        promoted_prompt_history_id: number | null;
+                        /** Format: date-time */
+                        promoted_at: string | null;
+                        variants: {
+                            id: number;
+                            /** @description 0: the control; 1 to 3: the variants in the order given */
+                            position: number;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            label: string;
+                            weight: number;
+                            /** @description weight / sum of the weights: the expected fraction of contacts */
+                            share: number;
+                            /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                            prompt_history_id: number | null;
+                            /** @description an assistant variant's assistant; null: the campaign's */
+                            assistant_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_experiment_results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: {
+                            id: number;
+                            campaign_id: number;
+                            name: string;
+                            /** @enum {string} */
+                            status: "draft" | "running" | "stopped";
+                            min_calls_per_variant: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            stopped_at: string | null;
+                            /** @description the variant made live (promote); null: none */
+                            promoted_variant_id: number | null;
+                            /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                            promoted_prompt_history_id: number | null;
+                            /** Format: date-time */
+                            promoted_at: string | null;
+                            variants: {
+                                id: number;
+                                /** @description 0: the control; 1 to 3: the variants in the order given */
+                                position: number;
+                                /** @enum {string} */
+                                kind: "control" | "prompt" | "assistant";
+                                label: string;
+                                weight: number;
+                                /** @description weight / sum of the weights: the expected fraction of contacts */
+                                share: number;
+                                /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                                prompt_history_id: number | null;
+                                /** @description an assistant variant's assistant; null: the campaign's */
+                                assistant_id: number | null;
+                            }[];
+                        };
+                        stopping_rule: {
+                            min_calls_per_variant: number;
+                            winner_probability: number;
+                            /**
+                             * @description collecting: some variant has fewer calls than the minimum; winner: every variant has its minimum and one has a probability to be best >= winner_probability; no_winner_yet: minimums met, none that sure
+                             * @enum {string}
+                             */
+                            state: "collecting" | "winner" | "no_winner_yet";
+                            winner_variant_id: number | null;
+                            /** @description the state in words */
+                            explanation: string;
+                        };
+                        variants: {
+                            variant_id: number;
+                            label: string;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            /** @description ended calls (not in progress) of the variant */
+                            calls: number;
+                            /** @description distinct contacts among them */
+                            contacts: number;
+                            /** @description calls that reached a person: call_duration > 0 (analytics' answered) */
+                            reached_calls: number;
+                            /** @description reached_calls / calls; null without calls */
+                            reached_rate: number | null;
+                            /** @description contacts with at least one successful call: status finished and action_status interested, scheduled or transferred (analytics' successful) */
+                            interested_contacts: number;
+                            /** @description interested_contacts / contacts: the rate the experiment compares (per contact, the unit the split assigns) */
+                            interested_rate: number | null;
+                            /** @description average call_duration in seconds of the reached calls */
+                            average_duration: number | null;
+                            /** @description sum of cost as stored on the calls */
+                            total_cost: number;
+                            /** @description total_cost / interested_contacts; null when none */
+                            cost_per_interested: number | null;
+                            /** @description average scorecard score (0 to 100) of the scored calls; null when none is scored or scorecards are not installed */
+                            average_score: number | null;
+                            scored_calls: number;
+                            /** @description two-proportion z of the interested rate against the control's; null for the control or without data */
+                            z: number | null;
+                            /** @description two-sided p-value of that test: the chance of a difference at least this large if the variant and the control had the same rate */
+                            p_value: number | null;
+                            /** @description Bayesian probability that this variant has the highest interested rate of all (Beta(1+interested, 1+not interested) posteriors, integrated numerically) */
+                            probability_to_be_best: number;
+                            /** @description calls >= min_calls_per_variant */
+                            meets_minimum: boolean;
+                            fields: {
+                                /** @description a top-level field of the webhook payloads sent for the variant's calls */
+                                name: string;
+                                /** @description payloads that had the field */
+                                deliveries: number;
+                                /** @description share of those payloads where it was neither null nor an empty string */
+                                filled_rate: number;
+                                /** @description for a boolean field, the share of its boolean values that were true; null otherwise */
+                                true_rate: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    promote_experiment_variant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variant_id: number;
+                    /**
+                     * @description promote although the stopping rule did not declare this variant the winner
+                     * @default false
+                     */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        campaign_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        min_calls_per_variant: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        started_at: string | null;
+                        /** Format: date-time */
+                        stopped_at: string | null;
+                        /** @description the variant made live (promote); null: none */
+                        promoted_variant_id: number | null;
+                        /** @description the approved prompt_history entry the promotion wrote; null for an assistant variant or none */
+                        promoted_prompt_history_id: number | null;
+                        /** Format: date-time */
+                        promoted_at: string | null;
+                        variants: {
+                            id: number;
+                            /** @description 0: the control; 1 to 3: the variants in the order given */
+                            position: number;
+                            /** @enum {string} */
+                            kind: "control" | "prompt" | "assistant";
+                            label: string;
+                            weight: number;
+                            /** @description weight / sum of the weights: the expected fraction of contacts */
+                            share: number;
+                            /** @description the prompt version its calls use; the control's is fixed when the experiment starts (the approved entry then in force); an assistant variant uses the control's */
+                            prompt_history_id: number | null;
+                            /** @description an assistant variant's assistant; null: the campaign's */
+                            assistant_id: number | null;
+                        }[];
                     };
                 };
             };

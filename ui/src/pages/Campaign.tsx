@@ -17,6 +17,7 @@ import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
 import { TestScenarios } from './campaigns/test-scenarios/TestScenarios';
+import { ExperimentsSection } from './campaigns/experiments/ExperimentsSection';
 
 /**
  * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
@@ -77,6 +78,7 @@ export default function Campaign() {
             <Stack>
               <CampaignActions campaign={c} />
               <PromptHistory campaignId={c.id} entries={c.prompt_history ?? []} isOwner={session.data?.kind === 'user'} />
+              <ExperimentsSection campaign={c} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
         </Grid>

@@ -6,6 +6,7 @@ import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
 import { lockAccountCapacity } from '../account-capacity.ts';
 import { promptVersionsFor } from '../../campaigns/campaign-prompts.ts';
+import { callVariant, runningVariantsFor } from '../../quality/experiments/dialer-split.ts';
 
 export interface InboundCampaign {
   id: number;
@@ -18,7 +19,9 @@ export interface InboundCampaign {
  * campaign's contacts (or creates it) and writes the call with call_type inbound. The contact
  * is `in progress` during the call (one with do_not_disturb or paused keeps it). 409 when that
  * caller is already in a call with this account. The account's concurrency cap never refuses it
- * (account-capacity.ts): it uses the capacity kept for inbound first.
+ * (account-capacity.ts): it uses the capacity kept for inbound first. Under a running experiment
+ * the caller gets its contact's variant, as an outbound call would (dialer-split.ts): the call keeps
+ * it, and `uses` says which prompt version and assistant the call is answered with.
  */
 export async function recordInboundCall(deps: Deps, input: {
   campaign: InboundCampaign;
@@ -52,13 +55,16 @@ export async function recordInboundCall(deps: Deps, input: {
     await lockAccountCapacity(trx, [campaign.owner_id]);
     // Its start is taken under the lock, as a round's is: the record never shows it in a count it was not in.
     const now = deps.clock.now();
-    const callData = { provider: input.provider, ...(input.assistantId !== null && { assistant_id: input.assistantId }), transcript: [] };
-    const promptVersion = (await promptVersionsFor(trx, [campaign.id])).get(campaign.id) ?? null;
+    const [versions, experiments] = await Promise.all([promptVersionsFor(trx, [campaign.id]), runningVariantsFor(trx, [campaign.id])]);
+    const uses = callVariant(experiments.get(campaign.id), contact.id, {
+      version: versions.get(campaign.id) ?? null, assistantId: input.assistantId, route: { provider: input.provider, connectionId: input.connectionId },
+    });
+    const callData = { provider: input.provider, ...(uses.assistantId !== null && { assistant_id: uses.assistantId }), transcript: [] };
     const call = await sql<{ id: number; start_time: Date }>`
-      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id, prompt_history_id)
+      INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id, prompt_history_id, experiment_variant_id)
       VALUES (${campaign.owner_id}, ${campaign.id}, ${contact.id}, 'in progress', ${caller}, ${number}, ${now}, 'inbound', ${campaign.title},
               ${JSON.stringify(contact.contact_data ?? {})}::jsonb, ${JSON.stringify(callData)}::jsonb, ${input.provider}, ${input.connectionId},
-              ${promptVersion})
+              ${uses.promptHistoryId}, ${uses.variantId})
       ON CONFLICT DO NOTHING RETURNING id, start_time`.execute(trx);
     if (!call.rows[0]) throw conflict('This caller is already in a call');
     await insertCallsStarted(trx, [call.rows[0].id]);
@@ -67,7 +73,7 @@ export async function recordInboundCall(deps: Deps, input: {
     if (contact.status !== 'do_not_disturb' && contact.status !== 'paused') {
       await markContactInbound(trx, contact.id);
     }
-    return { call: call.rows[0], contact, created };
+    return { call: call.rows[0], contact, created, uses };
   });
   deps.live.wake();
   return recorded;

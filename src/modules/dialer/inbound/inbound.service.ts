@@ -5,7 +5,7 @@ import { requirePhone } from '../../../shared/phone.ts';
 import { hasInProcessCalls } from '../../../voice/provider.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { campaignVisibleTo } from '../../campaigns/campaign-access.ts';
-import { promptsFor } from '../../campaigns/campaign-prompts.ts';
+import { promptsOfCalls } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { recordInboundCall } from './inbound-call.ts';
 
@@ -35,9 +35,9 @@ export async function simulateInbound({ deps, principal, from, to }: { deps: Dep
   if (!campaign) throw new HttpError(404, 'No active Inbound campaign owns this number');
 
   const result = await recordInboundCall(deps, { campaign, caller, number, provider: deps.voice.name, connectionId: null, assistantId: null });
-  const prompts = await promptsFor(deps.db, [campaign.id]);
+  const prompts = await promptsOfCalls(deps.db, [{ id: result.call.id, campaignId: campaign.id, promptHistoryId: result.uses.promptHistoryId }]);
   const started = await deps.voice.startCall({
-    callId: result.call.id, from: caller, to: number, campaignId: campaign.id, prompt: prompts.get(campaign.id) ?? null,
+    callId: result.call.id, from: caller, to: number, campaignId: campaign.id, prompt: prompts.get(result.call.id) ?? null,
     contactData: (result.contact.contact_data ?? {}) as Record<string, unknown>, direction: 'inbound',
   });
   deps.metrics.callsStarted.inc({ provider: deps.voice.name, direction: 'inbound' });

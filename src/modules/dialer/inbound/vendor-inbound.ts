@@ -5,7 +5,7 @@ import { templateContext } from '../../../voice/call-template.ts';
 import type { InboundCallRequest, StartCallRequest, VendorAnswer, VoiceProvider } from '../../../voice/provider.ts';
 import type { Route } from '../../../voice/registry.ts';
 import { normalisePhone } from '../../../shared/phone.ts';
-import { promptsFor } from '../../campaigns/campaign-prompts.ts';
+import { promptsOfCalls } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { spokenContent } from '../../../voice/call-content.ts';
 import { assistantsByIds } from '../../assistants/assistants.repository.ts';
@@ -42,8 +42,10 @@ export async function answerVendorInbound(deps: Deps, provider: VoiceProvider, r
     throw error;
   }
   const context = templateContext({ ...recorded.contact, phone_number: caller }, campaign);
-  const assistant = campaign.assistant_id === null ? null : (await assistantsByIds(deps.db, [campaign.assistant_id])).get(campaign.assistant_id) ?? null;
-  const prompt = (await promptsFor(deps.db, [campaign.id])).get(campaign.id) ?? null;
+  // The call's own assistant and prompt version: its experiment variant's, else the campaign's.
+  const { assistantId, promptHistoryId } = recorded.uses;
+  const assistant = assistantId === null ? null : (await assistantsByIds(deps.db, [assistantId])).get(assistantId) ?? null;
+  const prompt = (await promptsOfCalls(deps.db, [{ id: recorded.call.id, campaignId: campaign.id, promptHistoryId }])).get(recorded.call.id) ?? null;
   const call: StartCallRequest = {
     callId: recorded.call.id, from: caller, to: number, campaignId: campaign.id, direction: 'inbound',
     contactData: (recorded.contact.contact_data ?? {}) as Record<string, unknown>, ...spokenContent(deps.config.PUBLIC_BASE_URL, { context, prompt, assistant, route }),

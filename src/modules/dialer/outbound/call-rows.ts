@@ -30,6 +30,8 @@ export interface NewOutboundCall {
   connectionId: number | null;
   /** The prompt version in force (campaign-prompts.ts promptVersionsFor); null: none. */
   promptHistoryId?: number | null;
+  /** The experiment variant the contact was given (quality/experiments/dialer-split.ts); null: none ran. */
+  experimentVariantId?: number | null;
 }
 
 /**
@@ -42,12 +44,13 @@ export async function insertCalls(trx: Trx, calls: NewOutboundCall[], now: Date)
   // inserting calls to shared numbers in opposite orders waited on each other (a deadlock).
   calls = [...calls].sort((a, b) => a.ownerId - b.ownerId || (a.to < b.to ? -1 : a.to > b.to ? 1 : a.contactId - b.contactId));
   const { rows } = await sql<{ id: number; contact_id: number }>`
-    INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id, prompt_history_id)
-    SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb, pr, vc, ph
+    INSERT INTO calls (owner_id, campaign_id, contact_id, status, from_number, to_number, start_time, call_type, campaign_title, contact_data, call_data, provider, voice_connection_id, prompt_history_id, experiment_variant_id)
+    SELECT o, cp, ct, 'in progress', f, t, ${now}::timestamptz, 'outbound', ti, cd::jsonb, kd::jsonb, pr, vc, ph, ev
     FROM unnest(${calls.map((c) => c.ownerId)}::bigint[], ${calls.map((c) => c.campaignId)}::bigint[], ${calls.map((c) => c.contactId)}::bigint[],
                 ${calls.map((c) => c.from)}::text[], ${calls.map((c) => c.to)}::text[], ${calls.map((c) => c.title)}::text[],
                 ${calls.map((c) => c.contactData)}::text[], ${calls.map((c) => c.callData)}::text[],
-                ${calls.map((c) => c.provider)}::text[], ${calls.map((c) => c.connectionId)}::bigint[], ${calls.map((c) => c.promptHistoryId ?? null)}::bigint[]) AS u(o, cp, ct, f, t, ti, cd, kd, pr, vc, ph)
+                ${calls.map((c) => c.provider)}::text[], ${calls.map((c) => c.connectionId)}::bigint[], ${calls.map((c) => c.promptHistoryId ?? null)}::bigint[],
+                ${calls.map((c) => c.experimentVariantId ?? null)}::bigint[]) AS u(o, cp, ct, f, t, ti, cd, kd, pr, vc, ph, ev)
     ON CONFLICT DO NOTHING
     RETURNING id, contact_id`.execute(trx);
   return rows;

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
-import { promptsFor } from '../../campaigns/campaign-prompts.ts';
+import { promptsOfCalls } from '../../campaigns/campaign-prompts.ts';
 
 const PAGE = 1000;
 
 /**
  * At start-up, calls left `in progress` by a stopped process are taken up again by a provider
  * whose calls live in the process (the simulator), from the facts stored with each call: its
- * number, contact data as dialled, campaign prompt and start. Without this, every restart of the
+ * number, contact data as dialled, the prompt version it recorded (its experiment variant's) and start. Without this, every restart of the
  * embedded service ended its simulated calls `failed` and spent an attempt of each contact.
  * Running it in several processes at once is harmless: a call's events are de-duplicated by id.
  */
@@ -19,7 +19,7 @@ export async function resumeInterruptedCalls(deps: Deps): Promise<number> {
   for (;;) {
     const calls = await deps.db
       .selectFrom('calls')
-      .select(['id', 'campaign_id', 'from_number', 'to_number', 'contact_data', 'call_type', 'start_time'])
+      .select(['id', 'campaign_id', 'from_number', 'to_number', 'contact_data', 'call_type', 'start_time', 'prompt_history_id'])
       .where('status', '=', 'in progress')
       .where('start_time', 'is not', null)
       // Only the calls of this provider: a vendor's calls go on at the vendor.
@@ -30,12 +30,12 @@ export async function resumeInterruptedCalls(deps: Deps): Promise<number> {
       .limit(PAGE)
       .execute();
     if (calls.length === 0) return resumed;
-    const prompts = await promptsFor(deps.db, [...new Set(calls.map((c) => c.campaign_id))]);
+    const prompts = await promptsOfCalls(deps.db, calls.map((c) => ({ id: c.id, campaignId: c.campaign_id, promptHistoryId: c.prompt_history_id === null ? null : Number(c.prompt_history_id) })));
     for (const call of calls) {
       if (!call.to_number) continue;
       await provider.resumeCall(
         {
-          callId: call.id, from: call.from_number, to: call.to_number, campaignId: call.campaign_id, prompt: prompts.get(call.campaign_id) ?? null,
+          callId: call.id, from: call.from_number, to: call.to_number, campaignId: call.campaign_id, prompt: prompts.get(call.id) ?? null,
           contactData: (call.contact_data as Record<string, unknown> | null) ?? {}, direction: call.call_type === 'inbound' ? 'inbound' : 'outbound',
         },
         call.start_time!,

@@ -6,7 +6,7 @@ import { spokenContent } from '../../../voice/call-content.ts';
 import { assistantsByIds } from '../../assistants/assistants.repository.ts';
 import { VoiceProviderError, type StartCallRequest } from '../../../voice/provider.ts';
 import { providerFor, routeKey, type Route } from '../../../voice/registry.ts';
-import { promptsFor } from '../../campaigns/campaign-prompts.ts';
+import { promptsOfCalls } from '../../campaigns/campaign-prompts.ts';
 import { saveProviderIds } from '../provider-call-ids.ts';
 import { finishCall } from '../call-events/call-events.service.ts';
 import type { ClaimedContact } from './due-contacts-claim.ts';
@@ -26,10 +26,15 @@ export interface StartingCall {
   campaign: DialCampaign;
   route: Route;
   from: string | null;
+  /** The prompt version the call recorded (its variant's under an experiment); null: the campaign has no prompt history. */
+  promptHistoryId: number | null;
+  /** The assistant the call uses: its variant's, else the campaign's. */
+  assistantId: number | null;
 }
 
 /**
- * After the round commits: asks each call's provider to dial, with its assistant and the
+ * After the round commits: asks each call's provider to dial, with its assistant and prompt (the
+ * ones the round recorded for the call: its experiment variant's, else the campaign's) and the
  * contact's and campaign's placeholders filled. Our call id is the vendor's idempotency key
  * (in the call's metadata); a call whose start failed without a known outcome is left to the
  * reconciler, which asks the vendor for it (findCall) instead of dialling again.
@@ -45,9 +50,9 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   }
   const campaignIds = [...new Set(calls.map((c) => c.campaign.id))];
   const [prompts, details, assistants] = await Promise.all([
-    promptsFor(deps.db, campaignIds),
+    promptsOfCalls(deps.db, calls.map((c) => ({ id: c.id, campaignId: c.campaign.id, promptHistoryId: c.promptHistoryId }))),
     deps.db.selectFrom('campaigns').select(['id', 'description', 'campaign_data', 'campaign_sip', 'sip_trunk_id']).where('id', 'in', campaignIds).execute(),
-    assistantsByIds(deps.db, calls.flatMap((c) => (c.campaign.assistant_id === null ? [] : [c.campaign.assistant_id]))),
+    assistantsByIds(deps.db, calls.flatMap((c) => (c.assistantId === null ? [] : [c.assistantId]))),
   ]);
   const detailOf = new Map(details.map((d) => [d.id, d]));
   // Kept on each call before any is dialled: the vendor may fetch the call's words at once.
@@ -57,8 +62,8 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   await Promise.all(calls.map(async (call) => {
     const { id, contact, campaign, route } = call;
     const context = templateContext(contact, { ...campaign, ...detailOf.get(campaign.id) });
-    const assistant = campaign.assistant_id === null ? null : assistants.get(campaign.assistant_id) ?? null;
-    const prompt = prompts.get(campaign.id) ?? null;
+    const assistant = call.assistantId === null ? null : assistants.get(call.assistantId) ?? null;
+    const prompt = prompts.get(id) ?? null;
     const sip = sipRoutes.get(id);
     const from = sip && !(sip instanceof Error) ? sip.from : call.from;
     const request: StartCallRequest = {

@@ -31,6 +31,7 @@ export const AUDIT_KINDS = [
   'call.listened',
   'call.ended_by_operator', 'call.transferred_by_operator', 'call.whispered',
   'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.recording_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
+  'experiment.created', 'experiment.started', 'experiment.stopped', 'experiment.promoted',
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
   'sip_trunk.changed',
   'quality.scenario_gate_changed',
