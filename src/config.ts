@@ -51,6 +51,7 @@ const ConfigSchema = Type.Object({
   LLM_BASE_URL: Type.Optional(Type.String({ httpUrlExample: 'http://127.0.0.1:11434/v1', description: 'OpenAI-compatible server (payload extraction, and the Twilio agent\'s conversation); unset = offline rule-based extractor and the scripted demo agent' })),
   LLM_API_KEY: Type.Optional(Type.String({ secret: true })),
   LLM_MODEL: Type.Optional(Type.String()),
+  LLM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'LLM requests of extraction and call scoring at once in this process (one budget; webhook extraction goes first, scoring takes at most half)' }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
   LOG_LEVEL: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
     type: 'string',

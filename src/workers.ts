@@ -8,6 +8,7 @@ import { createTextSenderWorker } from './modules/messaging/text-sender.worker.t
 import { createLivePruneWorker } from './modules/live/live-prune.worker.ts';
 import { createRetentionWorker } from './modules/privacy/retention/retention.worker.ts';
 import { createNumberHealthWorker } from './modules/phone-numbers/number-health.worker.ts';
+import { createScoringWorker } from './modules/quality/scorecards/scoring.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -28,6 +29,7 @@ export function createWorkers(deps: Deps): BackgroundWorker[] {
   return [
     createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps),
     createAnalyticsWorker(deps), createLivePruneWorker(deps), createNumberHealthWorker(deps), createRetentionWorker(deps),
+    createScoringWorker(deps),
   ];
 }
 

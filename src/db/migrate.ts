@@ -38,6 +38,7 @@ import * as redactionSettings from './migrations/0039_redaction_settings.ts';
 import * as recordingConsent from './migrations/0040_recording_consent.ts';
 import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
 import * as callPromptVersion from './migrations/0042_call_prompt_version.ts';
+import * as callScores from './migrations/0044_call_scores.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0040_recording_consent': recordingConsent,
   '0041_contacts_email_index': contactsEmailIndex,
   '0042_call_prompt_version': callPromptVersion,
+  '0044_call_scores': callScores,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -19,6 +19,7 @@ import type { VoiceTables } from './tables/voice.ts';
 import type { WebhooksTables } from './tables/webhooks.ts';
 import type { LiveTables } from './tables/live.ts';
 import type { PrivacyTables } from './tables/privacy.ts';
+import type { QualityTables } from './tables/quality.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -35,4 +36,5 @@ export type * from './tables/users.ts';
 export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
-    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables {}
+    DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables,
+    QualityTables {}

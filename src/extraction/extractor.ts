@@ -1,3 +1,5 @@
+import type { LlmPriority } from './llm-budget.ts';
+
 /**
  * Extraction turns a call transcript into the payload a webhook integration asked for.
  * Every driver gets the same context (the API's "Context given to the AI", README: webhook payloads) and its
@@ -64,6 +66,8 @@ export interface ExtractionInput {
   /** Absent when the caller has only the API's context (a facts-based rule then finds nothing). */
   facts?: CallFacts;
   signal?: AbortSignal;
+  /** Its place in the LLM budget (llm-budget.ts): first (a webhook waits on it, the default) or later (call scoring). */
+  priority?: LlmPriority;
 }
 
 export interface ExtractionResult {
