@@ -51,6 +51,7 @@ import { campaignPrivacyRoutes, privacySettingsRoutes } from './modules/privacy/
 import { campaignRedactionRoutes, redactionSettingsRoutes } from './modules/privacy/redaction-policy/redaction-settings.routes.ts';
 import { campaignRecordingRoutes } from './modules/privacy/recording-consent/recording-settings.routes.ts';
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
+import { callScoreRoutes, campaignScorecardRoutes } from './modules/quality/scorecards/scorecards.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -217,6 +218,8 @@ export async function buildApp(
       await api.register(campaignRecordingRoutes, { prefix: '/campaigns' });
       await api.register(redactionSettingsRoutes, { prefix: '/privacy' });
       await api.register(privacyPersonRoutes, { prefix: '/privacy' });
+      await api.register(campaignScorecardRoutes, { prefix: '/campaigns' });
+      await api.register(callScoreRoutes, { prefix: '/calls' });
     },
     { prefix: '/api/v1' },
   );

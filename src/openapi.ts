@@ -29,6 +29,7 @@ export const TAGS = [
   { name: 'live', description: 'What happens as it happens: a server-sent event stream per account (calls starting, transcript turns, outcomes, campaigns paused) and the calls in progress' },
   { name: 'suppressions', description: 'The account\'s do-not-call list: numbers no campaign calls, added by hand, by CSV or by an opt-out in a call' },
   { name: 'privacy', description: 'Personal data: how long it is kept (retention) and the job that empties it when its time has come; one person\'s data exported or erased on request' },
+  { name: 'scorecards', description: 'Scoring every call: a campaign\'s scorecard (criteria an LLM judges on each finished call, problem tags), each call\'s score, and a campaign\'s score summary' },
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAuth: [] }];

@@ -40,6 +40,7 @@ export const AUDIT_KIND_DOCS = {
   'privacy.retention_purged': 'the retention job emptied the personal fields of rows whose time had come; subject: the account; actor: retention; details: calls, conversations, messages, deliveries (how many rows), at',
   'privacy.person_exported': 'the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)',
   'privacy.person_erased': 'the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)',
+  'campaign.scorecard_changed': 'a campaign\'s scorecard changed (PUT /api/v1/campaigns/{id}/scorecard); subject: the campaign; details: from (null: the default card), to ({ enabled, criteria (their keys), tags })',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

@@ -98,6 +98,11 @@ export const CallsQuery = Type.Object({
   contact_id: Type.Optional(Id),
   call_id: Type.Optional({ ...Id, description: 'the call id' }),
   call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
+  score_min: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score (0–100, the campaign\'s scorecard) is >= this (inclusive)' })),
+  score_max: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score is <= this (inclusive)' })),
+  score_tag: Type.Optional(Type.Unsafe<'dead_air' | 'talked_over' | 'unanswered_question' | 'frustrated'>({
+    type: 'string', enum: ['dead_air', 'talked_over', 'unanswered_question', 'frustrated'], description: 'only scored calls where the judge found this problem tag',
+  })),
   call_data: Type.Optional(
     Type.String({
       maxLength: 500,

@@ -32,6 +32,7 @@ export const AUDIT_KINDS = [
   'call.ended_by_operator', 'call.transferred_by_operator', 'call.whispered',
   'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.recording_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
+  'campaign.scorecard_changed',
 ] as const satisfies readonly AuditKind[];
 const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
