@@ -52,6 +52,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/campaigns/{id}/redaction': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from categories and places alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/recording': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from rule, disclosure and consent_prompt alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
+  'put /api/v1/campaigns/{id}/scorecard': 'upserts the campaign\'s campaign_scorecards row (keyed by campaign_id, no row id for the row check) from enabled, criteria and tags alone (each criterion rebuilt field by field in scorecards.service.ts checkCriteria), owner_id from the campaign; the body allows no other property',
 };
 
 export interface WriteFixture {
