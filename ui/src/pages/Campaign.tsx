@@ -16,6 +16,7 @@ import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
+import { ScorecardEditor } from './quality/ScorecardEditor';
 
 /**
  * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
@@ -69,6 +70,7 @@ export default function Campaign() {
               <ProtectionSettings campaign={c} isOwner={session.data?.kind === 'user'} />
               <CampaignRetention campaign={c} isOwner={session.data?.kind === 'user'} />
               <CampaignRecording campaign={c} isOwner={session.data?.kind === 'user'} />
+              <ScorecardEditor campaignId={c.id} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
