@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignViaApi } from '../helpers/factories.ts';
 import { seed } from '../helpers/seed.ts';
+import { choose } from './ops-helpers.ts';
 import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
 
 /**
@@ -91,6 +92,22 @@ describe.skipIf(!HAS_BROWSER)('call scores in the browser', () => {
     await page.waitForURL(/score_tag=frustrated/);
     await expect.poll(() => shownIds(page)).toEqual([low]);
     await screenshot(page, 'calls-score-filter-1280');
+    await page.context().close();
+  });
+
+  it('shows the campaign\'s scores in analytics: average, distribution, by prompt version', async () => {
+    const page = await s.page({ signIn: s.alice, width: 1280 });
+    await page.goto('/analytics');
+    await choose(page, 'Campaigns', campaign.title);
+    await page.keyboard.press('Escape');
+    const panel = page.getByLabel('Call scores');
+    await panel.waitFor();
+    const summary = await get(`/api/v1/campaigns/${campaign.id}/scores/summary`);
+    expect(summary.average).toBe(Math.round(((93.8 + 12.5) / 2) * 10) / 10);
+    await expect.poll(() => panel.getByLabel('Average score').textContent()).toBe(String(summary.average));
+    const versions = panel.getByRole('table', { name: 'Scores by prompt version' }).getByRole('row');
+    expect(await versions.nth(1).textContent()).toContain('no prompt history');
+    await panel.screenshot({ path: new URL('../../test-results/screenshots/analytics-scores-1280.png', import.meta.url).pathname });
     await page.context().close();
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Button, Checkbox, Fieldset, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Fieldset, Group, NumberInput, Paper, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { ApiProblem } from '../../api/client';
 import { Problem } from '../../components/Problem';
 import { SCORE_TAG_LABELS, SCORE_TAGS } from '../calls/filters';
@@ -62,7 +62,7 @@ export function ScorecardEditor({ campaignId, isOwner }: { campaignId: number; i
             <Paper key={i} withBorder p="xs" aria-label={`Criterion ${i + 1}`}>
               <Stack gap={6}>
                 <Group gap="xs" align="flex-start" wrap="wrap">
-                  <TextInput label="Question" style={{ flex: '1 1 260px' }} value={r.question} maxLength={300} readOnly={!isOwner}
+                  <Textarea label="Question" style={{ flex: '1 1 260px' }} autosize minRows={1} value={r.question} maxLength={300} readOnly={!isOwner}
                     onChange={(e) => setRow(i, { question: e.currentTarget.value })} error={rowError(save.error, i, 'question')} />
                   <Select label="Answer" w={130} data={TYPES} value={r.type} allowDeselect={false} readOnly={!isOwner}
                     onChange={(v) => v && setRow(i, { type: v as Row['type'] })} error={rowError(save.error, i, 'type')} />
