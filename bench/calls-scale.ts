@@ -51,7 +51,7 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
     await sql`INSERT INTO call_scores (call_id, owner_id, campaign_id, prompt_history_id, status, score, tags, scored_at)
       SELECT id, owner_id, campaign_id, prompt_history_id, 'scored', ((id * 37) % 1001) / 10.0,
              CASE WHEN (id / 10) % 5 = 0 THEN ARRAY['frustrated'] ELSE '{}'::text[] END, coalesce(end_time, now())
-      FROM calls WHERE owner_id = ${user.id} AND id % 10 = 0`.execute(handle.db);
+      FROM calls WHERE owner_id = ${user.id} AND abs(hashtext(id::text)) % 10 = 0`.execute(handle.db);
     await sql`ANALYZE call_scores`.execute(handle.db);
 
     const config = loadConfig({ DATABASE_URL: database.url, SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });

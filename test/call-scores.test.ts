@@ -212,6 +212,32 @@ describe('scoring a finished call with the LLM', () => {
   });
 });
 
+describe('the scoring job across processes and crashes', () => {
+  it('two workers score each call once; a row whose process died (lease ran out) is taken over', async () => {
+    judgeAnswer = (body) => ({ content: { goal: transcriptText(body).includes('yes'), reason_goal: 'r', clarity: 3, reason_clarity: 'r', sentiment: 'positive', reason_sentiment: 'r', tag_dead_air: false, tag_frustrated: false } });
+    const campaignId = await campaign(CARD);
+    await scoring.stop();
+    const second = createScoringWorker(t.deps, { pollMs: 20, workerId: 'second-process' });
+    try {
+      const calls: number[] = [];
+      for (let i = 0; i < 8; i++) calls.push(await finishedCall(campaignId, `call ${i}: yes`));
+      // A ninth call claimed by a process that died: its lease has run out.
+      const orphan = await finishedCall(campaignId, 'orphaned: yes');
+      await t.deps.db.updateTable('call_scores').set({ claimed_by: 'dead-process', lease_until: new Date(Date.now() - 1000), attempts: 1 }).where('call_id', '=', orphan).execute();
+      const judgedBefore = llm.seen.filter((x) => isJudge(x.body)).length;
+      scoring.start();
+      second.start();
+      const rows = await Promise.all([...calls, orphan].map(settledScore));
+      expect(rows.map((r) => r.status)).toEqual(rows.map(() => 'scored'));
+      // Each call judged once: as many judge requests as calls.
+      expect(llm.seen.filter((x) => isJudge(x.body)).length - judgedBefore).toBe(calls.length + 1);
+      expect(rows.at(-1)!.attempts).toBe(2);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describe('the scorecard', () => {
   it('keeps the default criteria when switched on without its own, and audits the change', async () => {
     const campaignId = await campaign();
