@@ -212,6 +212,31 @@ describe('scoring a finished call with the LLM', () => {
   });
 });
 
+describe('personal data in scores', () => {
+  it('a person\'s erasure and the retention purge forget the judge\'s reasons (they may quote the person) and keep the score', async () => {
+    judgeAnswer = () => ({ content: { goal: true, reason_goal: 'Ann said call me at home.', clarity: 5, reason_clarity: 'Ann was clear.', sentiment: 'positive', reason_sentiment: 'Ann laughed.', tag_dead_air: false, tag_frustrated: false } });
+    const campaignId = await campaign(CARD);
+    const erased = await finishedCall(campaignId, 'Call me at home.');
+    const purged = await finishedCall(campaignId, 'Call me at work.');
+    for (const id of [erased, purged]) expect((await settledScore(id)).status).toBe('scored');
+    const before = await get(`/api/v1/calls/${erased}/score`);
+    expect(before.answers.map((a: { reason: string }) => a.reason)).toEqual(['Ann said call me at home.', 'Ann was clear.', 'Ann laughed.']);
+
+    const { phone_number } = await t.deps.db.selectFrom('calls').innerJoin('contacts', 'contacts.id', 'calls.contact_id').select('contacts.phone_number').where('calls.id', '=', erased).executeTakeFirstOrThrow();
+    const res = await t.request({ method: 'POST', url: '/api/v1/privacy/erasures', headers: alice.headers, payload: { phone_number } });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await get(`/api/v1/calls/${erased}/score`);
+    expect(after.answers.map((a: { reason: string | null }) => a.reason)).toEqual([null, null, null]);
+    expect([after.score, after.answers.map((a: { answer: unknown }) => a.answer)]).toEqual([before.score, before.answers.map((a: { answer: unknown }) => a.answer)]);
+
+    const { purgeCalls } = await import('../src/modules/privacy/retention/retention-purge.ts');
+    await purgeCalls(t.deps.db, { campaignId, ownerId: alice.id, days: 1 }, new Date(Date.now() + 2 * 86_400_000), 100);
+    const purgedScore = await get(`/api/v1/calls/${purged}/score`);
+    expect(purgedScore.answers.map((a: { reason: string | null }) => a.reason)).toEqual([null, null, null]);
+    expect(purgedScore.score).toBe(before.score);
+  });
+});
+
 describe('the scoring job across processes and crashes', () => {
   it('two workers score each call once; a row whose process died (lease ran out) is taken over', async () => {
     judgeAnswer = (body) => ({ content: { goal: transcriptText(body).includes('yes'), reason_goal: 'r', clarity: 3, reason_clarity: 'r', sentiment: 'positive', reason_sentiment: 'r', tag_dead_air: false, tag_frustrated: false } });

@@ -12,6 +12,13 @@ import type { Database } from '../../../db/schema.ts';
  */
 
 export const WEBHOOK_GRACE_MINUTES = 15;
+
+/**
+ * The answers without the judge's reasons (they may quote the person): what a person's erasure
+ * and the retention purge leave of a call's score. The answers and the score stay: they are
+ * figures about the agent, not the person's words.
+ */
+export const FORGET_REASONS = sql`(SELECT jsonb_object_agg(key, value || '{"reason": null}'::jsonb) FROM jsonb_each(answers))`;
 export const MAX_ATTEMPTS = 3;
 
 /** One INSERT per batch of ended calls (call-finish.ts); a campaign without an enabled card writes nothing. */
