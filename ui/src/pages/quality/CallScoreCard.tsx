@@ -20,7 +20,8 @@ export function CallScoreCard({ callId }: { callId: number }) {
   const score = useCallScore(callId);
   if (score.error) return <Problem error={score.error} />;
   const s = score.data;
-  if (!s) return null;
+  // A campaign without scoring: nothing to show on its calls' pages (the campaign's scorecard says why).
+  if (!s || s.status === 'not_scored') return null;
   return (
     <Card withBorder padding="sm" aria-label="Call score">
       <Stack gap="xs">
