@@ -132,5 +132,14 @@ describe.skipIf(!HAS_BROWSER)('call scores in the browser', () => {
     expect(card.criteria.at(-1)).toEqual({ key: 'offers_time', question: 'Did the agent offer a callback time?', type: 'boolean', weight: 1 });
     await form.screenshot({ path: new URL('../../test-results/screenshots/scorecard-editor-1280.png', import.meta.url).pathname });
     await page.context().close();
+    // On a phone the rows wrap: question, answer type and weight stay readable.
+    const phone = await s.page({ signIn: s.alice, width: 390, bypassCSP: true });
+    await phone.goto(`/campaigns/${campaign.id}`);
+    const small = phone.getByRole('form', { name: 'Scorecard' });
+    await small.getByLabel('Criterion 5').getByLabel('Key').waitFor();
+    expect(await small.getByLabel('Criterion 5').getByLabel('Key').inputValue()).toBe('offers_time');
+    await expectAccessible(phone, 'scorecard editor at 390');
+    await small.screenshot({ path: new URL('../../test-results/screenshots/scorecard-editor-390.png', import.meta.url).pathname });
+    await phone.context().close();
   });
 });
