@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
+import { PROBLEM_TAGS } from '../quality/scorecards/scorecard-rules.ts';
 
 export const CALL_STATUSES = [
   'new',
@@ -100,9 +101,7 @@ export const CallsQuery = Type.Object({
   call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
   score_min: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score (0–100, the campaign\'s scorecard) is >= this (inclusive)' })),
   score_max: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score is <= this (inclusive)' })),
-  score_tag: Type.Optional(Type.Unsafe<'dead_air' | 'talked_over' | 'unanswered_question' | 'frustrated'>({
-    type: 'string', enum: ['dead_air', 'talked_over', 'unanswered_question', 'frustrated'], description: 'only scored calls where the judge found this problem tag',
-  })),
+  score_tag: Type.Optional(StringEnum(PROBLEM_TAGS, { description: 'only scored calls where the judge found this problem tag' })),
   call_data: Type.Optional(
     Type.String({
       maxLength: 500,
