@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
  * job (claimed_by, lease_until, attempts, due_at), so no separate queue table is needed.
  *
  * Indexes: the claim reads pending rows by due_at; the calls list's score filter is an EXISTS
- * by call_id (the primary key); analytics read a campaign's scored rows by time.
+ * by call_id (the primary key) or a range of scores of the account or campaign; analytics read a
+ * campaign's scored rows by time.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -41,8 +42,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`CREATE INDEX call_scores_due_idx ON call_scores (due_at) WHERE status = 'pending'`.execute(db);
   await sql`CREATE INDEX call_scores_campaign_idx ON call_scores (campaign_id, scored_at) WHERE status = 'scored'`.execute(db);
-  // The calls list's score filter at scale: the scored calls of an account, newest first.
-  await sql`CREATE INDEX call_scores_owner_score_idx ON call_scores (owner_id, call_id DESC) INCLUDE (score) WHERE status = 'scored'`.execute(db);
+  // The calls list's score filter at scale (bench:calls-scale, 2M calls): a score range is read
+  // from these and the calls fetched by id, instead of hashing every scored row of the account
+  // against a campaign's calls (458 ms -> 31 ms for one campaign, 1 ms for a rare score).
+  await sql`CREATE INDEX call_scores_owner_score_idx ON call_scores (owner_id, score) INCLUDE (call_id) WHERE status = 'scored'`.execute(db);
+  await sql`CREATE INDEX call_scores_campaign_score_idx ON call_scores (campaign_id, score) INCLUDE (call_id) WHERE status = 'scored'`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -145,10 +145,13 @@ export function findCall(db: Db, id: number) {
 
 /**
  * The score filters as one EXISTS on call_scores by its primary key (call_id), restricted to the
- * owner's scored rows so the planner may also drive the list from call_scores_owner_score_idx.
+ * owner's scored rows so the planner may also drive the list from call_scores_owner_score_idx
+ * (or call_scores_campaign_score_idx with a campaign filter).
  */
 function scoreMatches(ownerId: number, f: CallFilters) {
-  return sql<boolean>`EXISTS (SELECT 1 FROM call_scores cs WHERE cs.call_id = calls.id AND cs.owner_id = ${ownerId} AND cs.status = 'scored'
+  // The campaigns repeated on call_scores let the planner read a campaign's score range by index and fetch those calls by id.
+  const campaigns = f.campaignIds && f.campaignIds.length > 0 ? sql`AND cs.campaign_id IN (${sql.join(f.campaignIds)})` : sql``;
+  return sql<boolean>`EXISTS (SELECT 1 FROM call_scores cs WHERE cs.call_id = calls.id AND cs.owner_id = ${ownerId} AND cs.status = 'scored' ${campaigns}
     ${f.scoreMin !== undefined ? sql`AND cs.score >= ${f.scoreMin}` : sql``}
     ${f.scoreMax !== undefined ? sql`AND cs.score <= ${f.scoreMax}` : sql``}
     ${f.scoreTag !== undefined ? sql`AND ${f.scoreTag} = ANY(cs.tags)` : sql``})`;
