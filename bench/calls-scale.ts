@@ -46,6 +46,13 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
     const seeded = await seedCallsScale(handle, { ownerId: user.id, otherId: other.id, calls });
     const seedSeconds = (performance.now() - started) / 1000;
     console.log(`${calls.toLocaleString('en')} calls seeded in ${seedSeconds.toFixed(0)} s`);
+    // Call scores (issue 28): every tenth call of the account scored, its score spread over 0-100 and
+    // one in five frustrated, so score_min=80 and score_tag=frustrated each match about 2% of the calls.
+    await sql`INSERT INTO call_scores (call_id, owner_id, campaign_id, prompt_history_id, status, score, tags, scored_at)
+      SELECT id, owner_id, campaign_id, prompt_history_id, 'scored', ((id * 37) % 1001) / 10.0,
+             CASE WHEN (id / 10) % 5 = 0 THEN ARRAY['frustrated'] ELSE '{}'::text[] END, coalesce(end_time, now())
+      FROM calls WHERE owner_id = ${user.id} AND abs(hashtext(id::text)) % 10 = 0`.execute(handle.db);
+    await sql`ANALYZE call_scores`.execute(handle.db);
 
     const config = loadConfig({ DATABASE_URL: database.url, SECRET_KEY: 'bench-secret-key-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
     const app = await buildApp(depsFromDatabase(config, handle), { logger: false });
@@ -86,6 +93,11 @@ async function measureSize(calls: number): Promise<{ rows: Row[]; seedSeconds: n
       ['contact_id=X', `/api/v1/calls/?contact_id=${contact}`],
       ['call_id=X', `/api/v1/calls/?call_id=${callId - 1}`],
       ['call_type=inbound', '/api/v1/calls/?call_type=inbound'],
+      ['score_min=80 (2%)', '/api/v1/calls/?score_min=80'],
+      ['score_tag=frustrated (2%)', '/api/v1/calls/?score_tag=frustrated'],
+      ['score_min=99.95 (rare)', '/api/v1/calls/?score_min=99.95'],
+      ['score_min=50&campaign_id=X', `/api/v1/calls/?score_min=50&campaign_id=${campaign}`],
+      ['score_max=20&skip=1000', '/api/v1/calls/?score_max=20&skip=1000'],
       ['GET /analytics/detailed (year)', '/api/v1/analytics/detailed?start_date=2025-01-01T00:00:00Z&end_date=2026-01-01T00:00:00Z'],
       ['contacts by campaign', `/api/v1/contacts/campaign/${campaign}`],
       ['contacts (all)', '/api/v1/contacts/'],

@@ -54,6 +54,7 @@ import { campaignRecordingRoutes } from './modules/privacy/recording-consent/rec
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
 import { campaignSipTrunkRoutes, sipTrunksRoutes } from './modules/sip-trunks/sip-trunks.routes.ts';
 import { campaignTestScenarioRoutes, testScenarioRoutes } from './modules/quality/scenarios/scenarios.routes.ts';
+import { callScoreRoutes, campaignScorecardRoutes } from './modules/quality/scorecards/scorecards.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -225,6 +226,8 @@ export async function buildApp(
       await api.register(campaignTestScenarioRoutes, { prefix: '/campaigns' });
       await api.register(testScenarioRoutes);
       await api.register(experimentsRoutes, { prefix: '/campaigns' });
+      await api.register(campaignScorecardRoutes, { prefix: '/campaigns' });
+      await api.register(callScoreRoutes, { prefix: '/calls' });
     },
     { prefix: '/api/v1' },
   );

@@ -54,6 +54,7 @@ const ConfigSchema = Type.Object({
   SCENARIO_RUN_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'test scenario runs (text conversations with the LLM) this process plays at once' }),
   SCENARIO_RUN_TIMEOUT_SECONDS: Type.Integer({ minimum: 5, maximum: 3600, default: 120, description: 'the time limit of one test scenario run\'s conversation; the judge then reads what was said' }),
   SCENARIO_RUNS_QUEUED_MAX: Type.Integer({ minimum: 1, maximum: 10_000, default: 20, description: 'test scenario runs an account may have queued or running at once; beyond it a new run is refused (429)' }),
+  LLM_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 256, default: 16, description: 'LLM requests of extraction and call scoring at once in this process (one budget; webhook extraction goes first, scoring takes at most half)' }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false, description: 'local development only: lets webhooks reach loopback and private addresses' }),
   LOG_LEVEL: Type.Unsafe<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>({
     type: 'string',

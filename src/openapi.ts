@@ -32,6 +32,7 @@ export const TAGS = [
   { name: 'privacy', description: 'Personal data: how long it is kept (retention) and the job that empties it when its time has come; one person\'s data exported or erased on request' },
   { name: 'test-scenarios', description: 'Test conversations that prove a campaign\'s agent before it calls people: personas with success criteria, runs judged per criterion, and the account\'s gate on approving prompts' },
   { name: 'experiments', description: 'A campaign\'s experiments: its approved prompt against up to three variants (prompt versions or assistants), split per contact by weight, with results, confidence and a stopping rule; the winner made live' },
+  { name: 'scorecards', description: 'Scoring every call: a campaign\'s scorecard (criteria an LLM judges on each finished call, problem tags), each call\'s score, and a campaign\'s score summary' },
 ];
 
 const SECURITY = [{ APIKeyHeader: [] }, { OAuth2PasswordBearer: [] }, { cookieAuth: [] }];

@@ -9,6 +9,7 @@ import { createLivePruneWorker } from './modules/live/live-prune.worker.ts';
 import { createRetentionWorker } from './modules/privacy/retention/retention.worker.ts';
 import { createNumberHealthWorker } from './modules/phone-numbers/number-health.worker.ts';
 import { createScenarioRunWorker } from './modules/quality/scenarios/scenario-runs.worker.ts';
+import { createScoringWorker } from './modules/quality/scorecards/scoring.worker.ts';
 
 /** A background loop: claims due work from the database until stopped. */
 export interface BackgroundWorker {
@@ -29,7 +30,7 @@ export function createWorkers(deps: Deps): BackgroundWorker[] {
   return [
     createDialerWorker(deps), createImportWorker(deps), createSuppressionImportWorker(deps), createWebhookWorker(deps), createTextSenderWorker(deps),
     createAnalyticsWorker(deps), createLivePruneWorker(deps), createNumberHealthWorker(deps), createRetentionWorker(deps),
-    createScenarioRunWorker(deps),
+    createScenarioRunWorker(deps), createScoringWorker(deps),
   ];
 }
 

@@ -119,6 +119,12 @@ describe('results and promotion', () => {
     }
     await t.deps.db.insertInto('webhook_deliveries').values({ integration_id: hook.id, owner_id: owner.id, call_id: variantCalls[0]!.id, status: 'sent', kind: 'redeliver', payload: JSON.stringify({ interested: false, note: null }), redelivery_of: null, created_at: new Date() }).execute();
 
+    // Three of the variant's calls scored on the campaign's scorecard (60, 80, 100), one judged in vain: it counts for nothing.
+    const scored = [60, 80, 100, null];
+    for (const [i, score] of scored.entries()) {
+      await t.deps.db.insertInto('call_scores').values({ call_id: variantCalls[i]!.id, owner_id: owner.id, campaign_id: c.id, status: score === null ? 'failed' : 'scored', score, scored_at: new Date() }).execute();
+    }
+
     const results = (await api('GET', `/api/v1/campaigns/${c.id}/experiments/${created.id}/results`)).json();
     const [a, b] = results.variants;
     expect(a).toMatchObject({ variant_id: control!.id, calls: 210, contacts: 200, reached_calls: 100, interested_contacts: 20, total_cost: 105, meets_minimum: true, z: null, p_value: null });
@@ -126,7 +132,8 @@ describe('results and promotion', () => {
     expect(a.interested_rate).toBeCloseTo(0.1, 9);
     expect(a.average_duration).toBeCloseTo(30, 9);
     expect(a.cost_per_interested).toBeCloseTo(5.25, 9);
-    expect(b).toMatchObject({ variant_id: variant!.id, label: 'New words', calls: 200, contacts: 200, reached_calls: 120, interested_contacts: 40, total_cost: 100, average_score: null, scored_calls: 0 });
+    expect(b).toMatchObject({ variant_id: variant!.id, label: 'New words', calls: 200, contacts: 200, reached_calls: 120, interested_contacts: 40, total_cost: 100, average_score: 80, scored_calls: 3 });
+    expect(a).toMatchObject({ average_score: null, scored_calls: 0 });
     expect(b.interested_rate).toBeCloseTo(0.2, 9);
     expect(b.average_duration).toBeCloseTo(60, 9);
     expect(b.cost_per_interested).toBeCloseTo(2.5, 9);

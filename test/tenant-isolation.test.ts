@@ -406,6 +406,38 @@ describe('privacy settings', () => {
   });
 });
 
+describe('call scores', () => {
+  it('gives bob 403 on alice\'s scorecards, call scores and score summaries; a granted sub-user reads them but only the owner changes the card; the score filter never reaches another account', async () => {
+    const card = { enabled: true };
+    for (const f of [granted, ungranted]) {
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/scorecard`);
+      await expectForbidden('bob', 'PUT', `/api/v1/campaigns/${f.campaign}/scorecard`, card);
+      await expectForbidden('bob', 'GET', `/api/v1/campaigns/${f.campaign}/scores/summary`);
+      await expectForbidden('bob', 'GET', `/api/v1/calls/${f.call}/score`);
+      expect((await ok('alice', 'GET', `/api/v1/campaigns/${f.campaign}/scorecard`)).enabled).toBe(false);
+    }
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/scorecard`)).is_default).toBe(true);
+    const res = await call('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/scorecard`, card);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toMatch(/^Only the account owner may change/);
+    expect((await ok('alice', 'GET', `/api/v1/campaigns/${granted.campaign}/scorecard`)).is_default).toBe(true);
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/scorecard`);
+    await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/scores/summary`);
+    await expectForbidden('sub', 'GET', `/api/v1/calls/${ungranted.call}/score`);
+    // A scored row on each of alice's calls: the filter shows them to alice, the granted one to the sub-user, none to bob.
+    for (const f of [granted, ungranted]) {
+      await t.deps.db.insertInto('call_scores').values({ call_id: f.call, owner_id: alice.id, campaign_id: f.campaign, status: 'scored', score: 70, tags: ['frustrated'], scored_at: new Date() })
+        .onConflict((oc) => oc.column('call_id').doNothing()).execute();
+    }
+    expect((await ok('sub', 'GET', `/api/v1/calls/${granted.call}/score`)).score).toBe(70);
+    expect((await ok('sub', 'GET', `/api/v1/campaigns/${granted.campaign}/scores/summary`)).scored).toBe(1);
+    const filter = '/api/v1/calls?score_min=50&score_tag=frustrated';
+    expect(idsOf(await ok('alice', 'GET', filter))).toEqual([granted.call, ungranted.call].sort((a, b) => a - b));
+    expect(idsOf(await ok('sub', 'GET', filter))).toEqual([granted.call]);
+    expect(idsOf(await ok('bob', 'GET', filter))).toEqual([]);
+  });
+});
+
 describe('text messages', () => {
   const jobsOf = async (contact: number) => (await t.deps.db.selectFrom('message_jobs').select('id').where('contact_id', '=', contact).execute()).length;
 

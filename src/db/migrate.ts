@@ -41,6 +41,7 @@ import * as callPromptVersion from './migrations/0042_call_prompt_version.ts';
 import * as sipTrunks from './migrations/0046_sip_trunks.ts';
 import * as testScenarios from './migrations/0043_test_scenarios.ts';
 import * as experiments from './migrations/0045_experiments.ts';
+import * as callScores from './migrations/0044_call_scores.ts';
 
 /**
  * Migrations are listed here in order; the same set runs on PGlite and PostgreSQL. A
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '0041_contacts_email_index': contactsEmailIndex,
   '0042_call_prompt_version': callPromptVersion,
   '0043_test_scenarios': testScenarios,
+  '0044_call_scores': callScores,
   '0045_experiments': experiments,
   '0046_sip_trunks': sipTrunks,
 };

@@ -22,6 +22,7 @@ import type { PrivacyTables } from './tables/privacy.ts';
 import type { SipTrunksTables } from './tables/sip-trunks.ts';
 import type { QualityScenariosTables } from './tables/quality-scenarios.ts';
 import type { ExperimentsTables } from './tables/experiments.ts';
+import type { QualityTables } from './tables/quality.ts';
 
 export type * from './tables/column-types.ts';
 export type * from './tables/calls.ts';
@@ -39,4 +40,4 @@ export interface Database
   extends UsersTables, AuthTables, SubUsersTables, ApiKeysTables, CampaignsTables, PhoneNumbersTables, ContactsTables, CallsTables,
     DialerTables, ImportsTables, ContactIntegrationsTables, WebhooksTables, AnalyticsTables, VoiceTables,
     DashboardSessionsTables, AuditTables, ComplianceTables, MessagingTables, LiveTables, BreakerTables, PrivacyTables,
-    QualityScenariosTables, SipTrunksTables, ExperimentsTables {}
+    QualityScenariosTables, SipTrunksTables, ExperimentsTables, QualityTables {}

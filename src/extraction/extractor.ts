@@ -1,3 +1,5 @@
+import type { LlmPriority } from './llm-budget.ts';
+
 /**
  * Extraction turns a call transcript into the payload a webhook integration asked for.
  * Every driver gets the same context (the API's "Context given to the AI", README: webhook payloads) and its
@@ -66,6 +68,8 @@ export interface ExtractionInput {
   signal?: AbortSignal;
   /** Told the token usage a model's server reports (a test scenario's judge counts its cost); the offline extractor reports none. */
   onUsage?: (usage: { prompt_tokens?: number; completion_tokens?: number }) => void;
+  /** Its place in the LLM budget (llm-budget.ts): first (a webhook waits on it, the default) or later (call scoring). */
+  priority?: LlmPriority;
 }
 
 export interface ExtractionResult {

@@ -55,6 +55,7 @@ export const NOT_ROW_WRITES: Record<string, string> = {
   'put /api/v1/campaigns/{id}/privacy': 'upserts the campaign\'s campaign_privacy row (keyed by campaign_id, no row id for the row check) from retention_days alone, owner_id from the campaign; the body allows no other property',
   'put /api/v1/quality/scenario-settings': 'upserts the caller\'s own test_scenario_settings row (keyed by the account, no row id for the row check) from require_scenarios_before_approval alone; the body allows no other property',
   'post /api/v1/campaigns/{id}/experiments/{experiment_id}/promote': 'reads variant_id and force by name; the prompt_history entry, the campaign\'s assistant and the experiment\'s promoted_* columns are built by the service (quality/experiments/promote.ts)',
+  'put /api/v1/campaigns/{id}/scorecard': 'upserts the campaign\'s campaign_scorecards row (keyed by campaign_id, no row id for the row check) from enabled, criteria and tags alone (each criterion rebuilt field by field in scorecards.service.ts checkCriteria), owner_id from the campaign; the body allows no other property',
 };
 
 export interface WriteFixture {

@@ -46,6 +46,7 @@ export const AUDIT_KIND_DOCS = {
   'experiment.started': 'the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)',
   'experiment.stopped': 'the owner stopped an experiment (POST .../experiments/{experiment_id}/stop); subject: the campaign; details: experiment_id',
   'experiment.promoted': 'the owner made an experiment\'s variant live (POST .../experiments/{experiment_id}/promote): a new approved prompt_history entry, or the campaign\'s assistant; subject: the campaign; details: experiment_id, variant_id, label, kind, prompt_history_id, assistant_id, forced (promoted although not the declared winner), state (the stopping rule\'s)',
+  'campaign.scorecard_changed': 'a campaign\'s scorecard changed (PUT /api/v1/campaigns/{id}/scorecard); subject: the campaign; details: from (null: the default card), to ({ enabled, criteria (their keys), tags })',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KIND_DOCS;

@@ -23,6 +23,7 @@ export const ListCalls = {
     '(keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and ' +
     'punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. ' +
     'call_type is an exact match. An empty text filter is ignored. ' +
+    'score_min, score_max and score_tag keep only scored calls (GET /api/v1/calls/{id}/score; the campaign\'s scorecard) within the range and with the problem tag. ' +
     'A list whose queries take longer than the service\'s statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. ' +
     `Arrays: repeated keys or a comma list. limit is at most 1000. ${LIST_BUDGET_NOTE} The pagination object keeps its formulas over the requested limit. ${ACCESS}`,
   querystring: CallsQuery,

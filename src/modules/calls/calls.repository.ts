@@ -26,6 +26,10 @@ export interface CallFilters {
   callType?: string | undefined;
   /** The call_data text with its words (prepareCallDataSearch). */
   callData?: CallDataSearch | undefined;
+  /** Call scores (modules/quality/scorecards): only scored calls, within the range, with the tag. */
+  scoreMin?: number | undefined;
+  scoreMax?: number | undefined;
+  scoreTag?: string | undefined;
 }
 
 export type CallRecord = CallView & { id: number; campaign_id: number; owner_id: number };
@@ -79,6 +83,7 @@ export function matchingCalls(db: Db, principal: Principal, f: CallFilters) {
   if (f.callId !== undefined) q = q.where('calls.id', '=', f.callId);
   if (f.callType !== undefined) q = q.where('calls.call_type', '=', f.callType);
   if (f.callData !== undefined) q = q.where(callDataMatches(f.callData));
+  if (f.scoreMin !== undefined || f.scoreMax !== undefined || f.scoreTag !== undefined) q = q.where(scoreMatches(principal.ownerId, f));
   return q;
 }
 
@@ -136,4 +141,18 @@ export function findCall(db: Db, id: number) {
     .where('calls.id', '=', id)
     .$castTo<CallRecord>()
     .executeTakeFirst();
+}
+
+/**
+ * The score filters as one EXISTS on call_scores by its primary key (call_id), restricted to the
+ * owner's scored rows so the planner may also drive the list from call_scores_owner_score_idx
+ * (or call_scores_campaign_score_idx with a campaign filter).
+ */
+function scoreMatches(ownerId: number, f: CallFilters) {
+  // The campaigns repeated on call_scores let the planner read a campaign's score range by index and fetch those calls by id.
+  const campaigns = f.campaignIds && f.campaignIds.length > 0 ? sql`AND cs.campaign_id IN (${sql.join(f.campaignIds)})` : sql``;
+  return sql<boolean>`EXISTS (SELECT 1 FROM call_scores cs WHERE cs.call_id = calls.id AND cs.owner_id = ${ownerId} AND cs.status = 'scored' ${campaigns}
+    ${f.scoreMin !== undefined ? sql`AND cs.score >= ${f.scoreMin}` : sql``}
+    ${f.scoreMax !== undefined ? sql`AND cs.score <= ${f.scoreMax}` : sql``}
+    ${f.scoreTag !== undefined ? sql`AND ${f.scoreTag} = ANY(cs.tags)` : sql``})`;
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CountFilter, DateTime, Id, IdList, Limit, Nullable, Skip, StringEnum } from '../../http/schemas.ts';
+import { PROBLEM_TAGS } from '../quality/scorecards/scorecard-rules.ts';
 
 export const CALL_STATUSES = [
   'new',
@@ -98,6 +99,9 @@ export const CallsQuery = Type.Object({
   contact_id: Type.Optional(Id),
   call_id: Type.Optional({ ...Id, description: 'the call id' }),
   call_type: Type.Optional(Type.String({ maxLength: 64, description: 'exact call_type (outbound, inbound)' })),
+  score_min: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score (0–100, the campaign\'s scorecard) is >= this (inclusive)' })),
+  score_max: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'only scored calls whose score is <= this (inclusive)' })),
+  score_tag: Type.Optional(StringEnum(PROBLEM_TAGS, { description: 'only scored calls where the judge found this problem tag' })),
   call_data: Type.Optional(
     Type.String({
       maxLength: 500,

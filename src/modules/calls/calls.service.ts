@@ -62,6 +62,9 @@ export async function listCallsPage(args: { db: Db; principal: Principal; query:
       callId: q.call_id,
       callType: text(q.call_type),
       callData: callData === undefined ? undefined : await prepareCallDataSearch(db, callData),
+      scoreMin: q.score_min,
+      scoreMax: q.score_max,
+      scoreTag: q.score_tag,
     };
     // The count first: it tells the page how to read (callsPage's fewMatches).
     const counted = await countCalls(db, args.principal, filters);

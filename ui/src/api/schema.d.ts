@@ -870,7 +870,7 @@ export interface paths {
         };
         /**
          * List calls
-         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
+         * @description Newest first (id descending). count and pagination.total_count are the total number of matches (after_id does not change them): exact without filters or with only status and campaign_id, and with other filters while at most 1000 calls match; past that the database's estimate, and count_exact says which. pagination.current_page is floor(skip / limit) + 1 and total_pages ceil(count / limit). Deep pages: after_id (the last id of the previous page) starts the page below that id without reading the calls before it; skip still works. Ranges (*_from, *_to) include both bounds. phone_number (to_number) and from_number are exact matches, normalised to E.164 when the text parses as a phone number. call_data searches the call data JSON text (keys and values, case-insensitive): a call matches when it has a word starting with each word of the text (words are split at spaces and punctuation) and contains the whole text (% and _ match themselves); so `financ` finds financing, and a part inside a word (`nancing`) finds nothing. call_type is an exact match. An empty text filter is ignored. score_min, score_max and score_tag keep only scored calls (GET /api/v1/calls/{id}/score; the campaign's scorecard) within the range and with the problem tag. A list whose queries take longer than the service's statement timeout (API_STATEMENT_TIMEOUT_MS, default 3 s) is stopped and answered 503 naming its filters. Arrays: repeated keys or a comma list. limit is at most 1000. An answer holds at most 4 MiB of JSON: when the items would pass that, the page ends at the last whole item that fits (always at least one), so data may hold fewer than limit items while more match; count stays the total. Fetch the next page with skip + the number of items received. The pagination object keeps its formulas over the requested limit. Only calls of campaigns the caller can see: an account sees the calls of its campaigns, a sub-user those of the campaigns granted to it. Another account's call is 403, an unknown id 404. campaign_title is the campaign's current title.
          */
         get: operations["list_calls"];
         put?: never;
@@ -1615,6 +1615,7 @@ export interface paths {
          *     - `experiment.started`: the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)
          *     - `experiment.stopped`: the owner stopped an experiment (POST .../experiments/{experiment_id}/stop); subject: the campaign; details: experiment_id
          *     - `experiment.promoted`: the owner made an experiment's variant live (POST .../experiments/{experiment_id}/promote): a new approved prompt_history entry, or the campaign's assistant; subject: the campaign; details: experiment_id, variant_id, label, kind, prompt_history_id, assistant_id, forced (promoted although not the declared winner), state (the stopping rule's)
+         *     - `campaign.scorecard_changed`: a campaign's scorecard changed (PUT /api/v1/campaigns/{id}/scorecard); subject: the campaign; details: from (null: the default card), to ({ enabled, criteria (their keys), tags })
          */
         get: operations["list_audit_events"];
         put?: never;
@@ -2533,6 +2534,70 @@ export interface paths {
          * @description "Make the winner live": a prompt variant (or the control) is written into the campaign's prompt history as a new entry approved by the owner (and into campaign_data.prompt), so every call from then on uses it; an assistant variant becomes the campaign's assistant (the prompt stays). The experiment stops. Refused (409) unless the stopping rule declared this variant the winner (every variant has its minimum calls and this one a probability to be best of at least 0.95); force: true promotes it anyway (the owner's judgement; audited with forced true). 409 for a draft experiment or one already promoted. Owner only; audited (experiment.promoted). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404). Changes are the account owner's only (a sub-user's is 403).
          */
         post: operations["promote_experiment_variant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a campaign's scorecard
+         * @description A campaign's scorecard: criteria an LLM judges on each finished call's transcript (boolean yes/no, scale 1–5, or category with its options), each with a weight, and the problem tags it looks for (dead_air: Was there dead air: a long silence, or the agent failing to respond when it was its turn? talked_over: Did the agent talk over the person or cut them off? unanswered_question: Did the person ask a question the agent did not answer? frustrated: Did the person sound frustrated, annoyed or angry at any point?). A campaign without its own card has the default card (is_default true: four criteria and every tag). Scoring is OFF until the owner switches it on (enabled true): each judged call is one LLM request, a cost the owner chooses. It applies to calls that end from then on. Scoring runs after the call's webhook deliveries are done (sent, failed or skipped; at most 15 minutes later whatever they do), with a lower priority in the process's LLM budget (LLM_CONCURRENCY), so it never delays a customer's webhook. The judge is the webhook extraction's pipeline: one strict JSON schema field per criterion (boolean; integer 1–5; string enum of the options), a reason_<key> string per criterion and a tag_<tag> boolean per tag. Without an LLM (LLM_BASE_URL unset) a call's score says needs_model: transcripts carry no timings for an offline dead-air check, and no score is guessed. The score is 0–100: the weighted mean of the answers, each answer counted as a value from 0 to 1 (boolean: yes 1, no 0; scale 1–5: (n − 1) / 4, so 3 is 0.5; category: the chosen option's value), times 100, rounded to one decimal. An answer the judge could not give (null) counts neither in the sum nor in the weights; a weight of 0 records the answer without counting it; with no weighted answer the score is null. Tags do not change the score. The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_scorecard"];
+        /**
+         * Change a campaign's scorecard (owner only, audited)
+         * @description A campaign's scorecard: criteria an LLM judges on each finished call's transcript (boolean yes/no, scale 1–5, or category with its options), each with a weight, and the problem tags it looks for (dead_air: Was there dead air: a long silence, or the agent failing to respond when it was its turn? talked_over: Did the agent talk over the person or cut them off? unanswered_question: Did the person ask a question the agent did not answer? frustrated: Did the person sound frustrated, annoyed or angry at any point?). A campaign without its own card has the default card (is_default true: four criteria and every tag). Scoring is OFF until the owner switches it on (enabled true): each judged call is one LLM request, a cost the owner chooses. It applies to calls that end from then on. Scoring runs after the call's webhook deliveries are done (sent, failed or skipped; at most 15 minutes later whatever they do), with a lower priority in the process's LLM budget (LLM_CONCURRENCY), so it never delays a customer's webhook. The judge is the webhook extraction's pipeline: one strict JSON schema field per criterion (boolean; integer 1–5; string enum of the options), a reason_<key> string per criterion and a tag_<tag> boolean per tag. Without an LLM (LLM_BASE_URL unset) a call's score says needs_model: transcripts carry no timings for an offline dead-air check, and no score is guessed. The score is 0–100: the weighted mean of the answers, each answer counted as a value from 0 to 1 (boolean: yes 1, no 0; scale 1–5: (n − 1) / 4, so 3 is 0.5; category: the chosen option's value), times 100, rounded to one decimal. An answer the judge could not give (null) counts neither in the sum nor in the weights; a weight of 0 records the answer without counting it; with no weighted answer the score is null. Tags do not change the score. criteria and tags left out keep their value. Keys are unique, options only (and always) for a category, option labels unique: a card that breaks a rule is 422 naming the field, and nothing changes. Only the account owner changes it (a sub-user's change is 403); audited (campaign.scorecard_changed, subject the campaign). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        put: operations["update_campaign_scorecard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/scores/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's call scores: average, distribution, trend, by prompt version
+         * @description Over the calls scored in [from, to) (default the last 30 days; at most 366 days; from after to is 422): the average score, ten 10-point buckets, the average per UTC day, the average per prompt version (calls.prompt_history_id, the version the call used), the problem tags found, and the score rows per status (created in the period). The campaign must be visible: the owner's, or granted to the sub-user (another account's is 403, an unknown id 404).
+         */
+        get: operations["read_campaign_score_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/{id}/score": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a call's score on its campaign's scorecard
+         * @description The score, each criterion's answer with the judge's reason, the problem tags found, and the status (a call of a campaign whose card was off is not_scored). Kept beside the call, not in the Call object, whose shape the spec fixes. The reasons are redacted by the call's rule for extracted payloads. Only calls of campaigns the caller can see (another account's call is 403, an unknown id 404).
+         */
+        get: operations["read_call_score"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8388,6 +8453,12 @@ export interface operations {
                 call_id?: number;
                 /** @description exact call_type (outbound, inbound) */
                 call_type?: string;
+                /** @description only scored calls whose score (0–100, the campaign's scorecard) is >= this (inclusive) */
+                score_min?: number;
+                /** @description only scored calls whose score is <= this (inclusive) */
+                score_max?: number;
+                /** @description only scored calls where the judge found this problem tag */
+                score_tag?: "dead_air" | "talked_over" | "unanswered_question" | "frustrated";
                 /** @description case-insensitive search in the call data JSON text (keys and values): a call matches when it has a word starting with each word of the text and contains the text itself; % and _ are literal */
                 call_data?: string;
             };
@@ -13037,7 +13108,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed")[];
                 skip?: number;
                 limit?: number;
             };
@@ -13060,7 +13131,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -19414,6 +19485,456 @@ export interface operations {
                             /** @description an assistant variant's assistant; null: the campaign's */
                             assistant_id: number | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_scorecard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description whether the campaign's finished calls are scored (default false) */
+                        enabled: boolean;
+                        /** @description true: the campaign has no card of its own and this is the default card */
+                        is_default: boolean;
+                        criteria: {
+                            /** @description lower-case letters, digits and _, starting with a letter; unique in the card; not starting with reason_ or tag_ */
+                            key: string;
+                            /** @description the question the judge answers, in plain words */
+                            question: string;
+                            /**
+                             * @description boolean (yes 1, no 0), scale (1–5, counted (n − 1) / 4) or category (the option's value)
+                             * @enum {string}
+                             */
+                            type: "boolean" | "scale" | "category";
+                            /** @description its weight in the score, 0 to 10; 0 records the answer without counting it */
+                            weight: number;
+                            /** @description category only (2 to 10 options); left out for the other types */
+                            options?: {
+                                /** @description what the judge answers; unique in the criterion */
+                                label: string;
+                                /** @description what the option counts towards the score, 0 to 1 */
+                                value: number;
+                            }[];
+                        }[];
+                        /** @description the problem tags the judge looks for: dead_air, talked_over, unanswered_question, frustrated */
+                        tags: ("dead_air" | "talked_over" | "unanswered_question" | "frustrated")[];
+                        /**
+                         * Format: date-time
+                         * @description when the card was last saved; null: never (the default card)
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    update_campaign_scorecard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description switch scoring on or off for the campaign */
+                    enabled: boolean;
+                    /** @description at most 20; left out: the card's current criteria (the default's for a campaign without a card) */
+                    criteria?: {
+                        /** @description lower-case letters, digits and _, starting with a letter; unique in the card; not starting with reason_ or tag_ */
+                        key: string;
+                        /** @description the question the judge answers, in plain words */
+                        question: string;
+                        /**
+                         * @description boolean (yes 1, no 0), scale (1–5, counted (n − 1) / 4) or category (the option's value)
+                         * @enum {string}
+                         */
+                        type: "boolean" | "scale" | "category";
+                        /** @description its weight in the score, 0 to 10; 0 records the answer without counting it */
+                        weight: number;
+                        /** @description category only (2 to 10 options); left out for the other types */
+                        options?: {
+                            /** @description what the judge answers; unique in the criterion */
+                            label: string;
+                            /** @description what the option counts towards the score, 0 to 1 */
+                            value: number;
+                        }[];
+                    }[];
+                    /** @description the problem tags the judge looks for: dead_air, talked_over, unanswered_question, frustrated */
+                    tags?: ("dead_air" | "talked_over" | "unanswered_question" | "frustrated")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** @description whether the campaign's finished calls are scored (default false) */
+                        enabled: boolean;
+                        /** @description true: the campaign has no card of its own and this is the default card */
+                        is_default: boolean;
+                        criteria: {
+                            /** @description lower-case letters, digits and _, starting with a letter; unique in the card; not starting with reason_ or tag_ */
+                            key: string;
+                            /** @description the question the judge answers, in plain words */
+                            question: string;
+                            /**
+                             * @description boolean (yes 1, no 0), scale (1–5, counted (n − 1) / 4) or category (the option's value)
+                             * @enum {string}
+                             */
+                            type: "boolean" | "scale" | "category";
+                            /** @description its weight in the score, 0 to 10; 0 records the answer without counting it */
+                            weight: number;
+                            /** @description category only (2 to 10 options); left out for the other types */
+                            options?: {
+                                /** @description what the judge answers; unique in the criterion */
+                                label: string;
+                                /** @description what the option counts towards the score, 0 to 1 */
+                                value: number;
+                            }[];
+                        }[];
+                        /** @description the problem tags the judge looks for: dead_air, talked_over, unanswered_question, frustrated */
+                        tags: ("dead_air" | "talked_over" | "unanswered_question" | "frustrated")[];
+                        /**
+                         * Format: date-time
+                         * @description when the card was last saved; null: never (the default card)
+                         */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_campaign_score_summary: {
+        parameters: {
+            query?: {
+                /** @description calls scored at or after this time (default: 30 days before `to`) */
+                from?: string;
+                /** @description calls scored before this time (default: now) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaign_id: number;
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        /** @description calls with a score in the period */
+                        scored: number;
+                        /** @description mean score, one decimal; null with no scored call */
+                        average: number | null;
+                        /** @description ten buckets of 10 points: [0,10), [10,20) … [90,100] (100 falls in the last) */
+                        distribution: {
+                            from: number;
+                            to: number;
+                            calls: number;
+                        }[];
+                        trend: {
+                            /** @description UTC day, YYYY-MM-DD, of scored_at */
+                            day: string;
+                            calls: number;
+                            average: number;
+                        }[];
+                        by_prompt_version: {
+                            /** @description null: calls made without prompt history */
+                            prompt_history_id: number | null;
+                            calls: number;
+                            average: number;
+                        }[];
+                        /** @description scored calls per problem tag found */
+                        tags: {
+                            tag: string;
+                            calls: number;
+                        }[];
+                        /** @description score rows per status for calls created in the period (pending, failed, needs_model…) */
+                        statuses: {
+                            status: string;
+                            calls: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    read_call_score: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        call_id: number;
+                        campaign_id: number;
+                        /** @description the prompt version the call used */
+                        prompt_history_id: number | null;
+                        /**
+                         * @description not_scored: the campaign's card was off when the call ended; pending: waiting for its webhooks or the LLM (or a retry after a failure, error says why); scored; failed: the judge failed three times (error); needs_model: no LLM is configured; no_transcript: nothing to judge
+                         * @enum {string}
+                         */
+                        status: "not_scored" | "pending" | "scored" | "failed" | "needs_model" | "no_transcript";
+                        /** @description weighted 0–100 (see the scorecard); null unless scored, or when no weighted criterion was answered */
+                        score: number | null;
+                        answers: {
+                            key: string;
+                            question: string;
+                            type: string;
+                            weight: number;
+                            /** @description yes/no, 1–5 or the option; null: the judge could not tell */
+                            answer: boolean | number | string | null;
+                            /** @description 0–1 as counted in the score */
+                            value: number | null;
+                            reason: string | null;
+                        }[];
+                        /** @description the problem tags the judge found */
+                        tags: string[];
+                        /** @description how it was judged (llm:<model>) */
+                        method: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        scored_at: string | null;
                     };
                 };
             };

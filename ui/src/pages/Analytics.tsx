@@ -12,6 +12,7 @@ import { dayIn } from '../format/time';
 import { useFormat } from '../format/useFormat';
 import { useDetailedReport } from './analytics/queries';
 import { Trend, type ReportQuery } from './analytics/Trend';
+import { ScoresPanel } from './quality/ScoresPanel';
 
 const PERIODS = [
   { value: '7', label: 'Last 7 days' },
@@ -79,6 +80,7 @@ export default function Analytics() {
       {report && <TextFigures report={report} callTypesChosen={callTypes.length > 0} />}
       <Trend query={query} granularity={granularity} />
       {report && <Breakdowns report={report} />}
+      <ScoresPanel campaignId={campaigns[0] ? Number(campaigns[0]) : null} period={query?.start_date && query.end_date ? { from: query.start_date, to: query.end_date } : null} />
       <Definitions />
     </Stack>
   );

@@ -10,6 +10,7 @@ import { CallDeliveries } from './calls/CallDeliveries';
 import { useCall } from './calls/queries';
 import { useLiveCalls } from './live/queries';
 import { Transcript } from './live/Transcript';
+import { CallScoreCard } from './quality/CallScoreCard';
 
 const FOUND_BY: Partial<Record<string, string>> = { assistant: 'the assistant', llm: 'the language model', offline: 'the built-in phrases' };
 
@@ -67,6 +68,7 @@ export default function Call() {
         </Paper>
       )}
       {analysis && <CallAnalysis analysis={analysis} />}
+      {!inProgress && <CallScoreCard callId={c.id} />}
       <Title order={3}>Transcript</Title>
       <Transcript turns={transcript} label="Transcript" live={inProgress} announce empty={inProgress ? 'Nothing said yet.' : 'No transcript.'} />
       <Title order={3}>Contact data</Title>

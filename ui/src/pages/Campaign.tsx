@@ -18,6 +18,7 @@ import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
 import { TestScenarios } from './campaigns/test-scenarios/TestScenarios';
 import { ExperimentsSection } from './campaigns/experiments/ExperimentsSection';
+import { ScorecardEditor } from './quality/ScorecardEditor';
 
 /**
  * /campaigns/new creates a campaign; /campaigns/:id shows its calls in progress, progress, actions, outcomes, contacts, calls,
@@ -72,6 +73,7 @@ export default function Campaign() {
               <ProtectionSettings campaign={c} isOwner={session.data?.kind === 'user'} />
               <CampaignRetention campaign={c} isOwner={session.data?.kind === 'user'} />
               <CampaignRecording campaign={c} isOwner={session.data?.kind === 'user'} />
+              <ScorecardEditor campaignId={c.id} isOwner={session.data?.kind === 'user'} />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>

@@ -15,6 +15,7 @@ import { findOptOut, optOutReason, suppressOptOuts, type OptOutFinding } from '.
 import { insertCallsEnded, insertCampaignEvents } from '../../live/live-events.repository.ts';
 import { withOperatorAct, type OperatorAct } from '../../calls/operator-acts.ts';
 import { markConsent } from '../../privacy/recording-consent/call-recordings.ts';
+import { enqueueCallScores } from '../../quality/scorecards/call-scores.repository.ts';
 
 /**
  * A call's end and what follows from it. Invariant: a call ends once, and with it its
@@ -154,6 +155,8 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   // Last: the board shows the contact's step and the call as they commit.
   await insertCallsEnded(trx, ended.map((e) => e.call.id));
   await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
+  // After the deliveries: the score waits for them (call-scores.repository.ts), and a card that is off writes nothing.
+  await enqueueCallScores(trx, ended.map((e) => e.call.id));
   await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
     callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,
     actionStatus: o.actionStatus ?? null, callType: call.call_type, end, optedOut: Boolean(o.optOut),

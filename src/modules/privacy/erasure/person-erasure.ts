@@ -6,6 +6,7 @@ import { updateContactRow } from '../../contacts/contacts.repository.ts';
 import { erasedMark, erasureSalt } from '../../../shared/erased-number.ts';
 import { countsOf } from './person-export.ts';
 import { selectPerson, type Person } from './person-selection.ts';
+import { FORGET_REASONS } from '../../quality/scorecards/call-scores.repository.ts';
 
 type Trx = Transaction<Database>;
 
@@ -41,6 +42,7 @@ export async function erasePerson(trx: Trx, person: Person, actor: { userId: num
       contact_data = '{}'::jsonb, record_url = NULL, to_number = ${markSql('to_number')}, from_number = ${markSql('from_number')}, personal_data_purged_at = ${now}
     WHERE id = ANY(${ids(found.callIds)}::bigint[])`.execute(trx);
   await sql`UPDATE agent_conversations SET transcript = '[]'::jsonb, transfer_to = NULL WHERE call_id = ANY(${ids(found.callIds)}::bigint[])`.execute(trx);
+  await sql`UPDATE call_scores SET answers = ${FORGET_REASONS} WHERE call_id = ANY(${ids(found.callIds)}::bigint[]) AND answers IS NOT NULL`.execute(trx);
   await sql`
     UPDATE messages SET body = '', to_number = ${markSql('to_number')}, from_number = ${markSql('from_number')}, error_message = NULL, personal_data_purged_at = ${now}
     WHERE id = ANY(${ids(found.messageIds)}::bigint[])`.execute(trx);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/connection.ts';
+import { FORGET_REASONS } from '../../quality/scorecards/call-scores.repository.ts';
 
 /**
  * What retention empties once a row's time has come, and what it keeps. Kept: what analytics,
@@ -75,7 +76,9 @@ export async function purgeCalls(db: Db, rule: RetentionRule, now: Date, batch: 
       UPDATE agent_conversations SET transcript = '[]'::jsonb, transfer_to = NULL WHERE call_id IN (SELECT id FROM purged) RETURNING 1),
     deliveries AS (
       UPDATE webhook_deliveries SET payload = '{}'::jsonb, response_body = NULL, personal_data_purged_at = ${now}
-      WHERE call_id IN (SELECT id FROM purged) AND personal_data_purged_at IS NULL RETURNING 1)
+      WHERE call_id IN (SELECT id FROM purged) AND personal_data_purged_at IS NULL RETURNING 1),
+    scores AS (
+      UPDATE call_scores SET answers = ${FORGET_REASONS} WHERE call_id IN (SELECT id FROM purged) AND answers IS NOT NULL RETURNING 1)
     SELECT (SELECT count(*) FROM purged)::int AS calls, (SELECT count(*) FROM conversations)::int AS conversations, (SELECT count(*) FROM deliveries)::int AS deliveries`.execute(db);
   return { ...NO_PURGE, ...rows[0]! };
 }

@@ -34,16 +34,9 @@ export async function variantFigures(db: Db, campaignId: number, variantIds: num
   }]));
 }
 
-/**
- * SCORECARDS JOIN POINT (issue 28, the scorecards branch's call_scores table, migration 0044):
- * the average score (0-100) of each variant's scored calls. call_scores arrives with that branch;
- * until it exists (to_regclass is null) this answers an empty map, so experiments work without it.
- * The query is the LEFT JOIN it will run then: calls keyed by id, status 'scored'.
- */
+/** The average score (0-100, the campaign's scorecard, call_scores) of each variant's scored calls. */
 export async function averageScores(db: Db, variantIds: number[]): Promise<Map<number, { average: number; scored: number }>> {
   if (variantIds.length === 0) return new Map();
-  const { rows: [installed] } = await sql<{ present: boolean }>`SELECT to_regclass('call_scores') IS NOT NULL AS present`.execute(db);
-  if (!installed?.present) return new Map();
   const { rows } = await sql<{ variant_id: string; average: string | null; scored: string }>`
     SELECT c.experiment_variant_id AS variant_id, avg(s.score) AS average, count(s.score) AS scored
     FROM calls c LEFT JOIN call_scores s ON s.call_id = c.id AND s.status = 'scored'

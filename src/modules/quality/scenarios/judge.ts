@@ -40,6 +40,8 @@ export async function judgeWithModel(extractor: Extractor, input: {
     call: { from_number: null, to_number: null, call_duration: null, start_time: null, end_time: null, call_type: 'test_scenario', action_status: null, status: 'completed' },
     ...(input.signal ? { signal: input.signal } : {}),
     onUsage: (usage) => addUsage(input.cost, usage),
+    // A test run shares the LLM budget behind the customers' webhooks, as call scoring does.
+    priority: 'later',
   });
   return input.criteria.map((criterion, i) => {
     const passed = result.payload[criterionField(i)];

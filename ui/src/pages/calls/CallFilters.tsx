@@ -3,7 +3,7 @@ import { Button, Collapse, Group, MultiSelect, Select, SimpleGrid, Stack, TextIn
 import { useFormat } from '../../format/useFormat';
 import { optionsOf } from '../../format/statuses';
 import { CampaignPicker } from '../analytics/CampaignPicker';
-import { ACTION_STATUSES, activeFilters, CALL_STATUSES, CALL_TYPES, fromLocalInput, queryError, toLocalInput, type FilterKey } from './filters';
+import { ACTION_STATUSES, activeFilters, CALL_STATUSES, CALL_TYPES, SCORE_TAG_LABELS, SCORE_TAGS, fromLocalInput, queryError, toLocalInput, type FilterKey } from './filters';
 
 type Props = {
   /** The URL's query string: the filters' single source of truth. */
@@ -15,7 +15,7 @@ type Props = {
 };
 
 /** Filters a person reaches for first stay in view; the rest fold away (opened when one of them is set or refused). */
-const MORE: FilterKey[] = ['action_status', 'call_type', 'end_time_from', 'end_time_to', 'duration_from', 'duration_to', 'cost_from', 'cost_to', 'phone_number', 'from_number', 'contact_id', 'call_id'];
+const MORE: FilterKey[] = ['action_status', 'call_type', 'end_time_from', 'end_time_to', 'duration_from', 'duration_to', 'cost_from', 'cost_to', 'phone_number', 'from_number', 'contact_id', 'call_id', 'score_min', 'score_max', 'score_tag'];
 
 /** Every filter GET /api/v1/calls/ accepts, each reading and writing its own URL parameter. */
 export function CallFilters({ params, onChange, error }: Props) {
@@ -67,6 +67,11 @@ export function CallFilters({ params, onChange, error }: Props) {
           {text('from_number', 'Caller number', { inputMode: 'tel', description: 'Exact number' })}
           {text('contact_id', 'Contact id', { inputMode: 'numeric' })}
           {text('call_id', 'Call id', { inputMode: 'numeric' })}
+          {/* Call scores (the campaign's scorecard): only scored calls match these. */}
+          {text('score_min', 'Score from (0–100)', { inputMode: 'decimal' })}
+          {text('score_max', 'Score to (0–100)', { inputMode: 'decimal' })}
+          <Select label="Problem found" placeholder="Any" data={SCORE_TAGS.map((t) => ({ value: t, label: SCORE_TAG_LABELS[t] ?? t }))} value={params.get('score_tag')}
+            onChange={(v) => setOne('score_tag', v ?? '')} error={queryError(error, 'score_tag')} clearable />
         </SimpleGrid>
       </Collapse>
       <Group gap="xs">

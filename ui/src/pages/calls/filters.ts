@@ -14,6 +14,8 @@ export type CallItem = paths['/api/v1/calls/']['get']['responses'][200]['content
 export const CALL_STATUSES: NonNullable<CallsQuery['status']> = ['new', 'in progress', 'finished', 'failed', 'busy_or_rejected', 'invalid number', 'insufficient funds', 'rejected', 'terminated', 'unavailable', 'voicemail', 'silence'];
 export const ACTION_STATUSES: NonNullable<CallsQuery['action_status']> = ['transferred', 'scheduled', 'interested'];
 export const CALL_TYPES = ['outbound', 'inbound'];
+export const SCORE_TAGS: NonNullable<CallsQuery['score_tag']>[] = ['dead_air', 'talked_over', 'unanswered_question', 'frustrated'];
+export const SCORE_TAG_LABELS: Record<string, string> = { dead_air: 'Dead air', talked_over: 'Talked over the person', unanswered_question: 'Did not answer a question', frustrated: 'Frustrated' };
 
 /** Filters that take several values (repeated keys in the URL and in the API request). */
 export const MULTI = ['campaign_id', 'status', 'action_status'] as const;
@@ -22,6 +24,7 @@ export const SINGLE = [
   'phone_number', 'from_number', 'contact_id', 'call_id', 'call_type', 'call_data',
   'start_time_from', 'start_time_to', 'end_time_from', 'end_time_to',
   'duration_from', 'duration_to', 'cost_from', 'cost_to',
+  'score_min', 'score_max', 'score_tag',
 ] as const;
 export type FilterKey = (typeof MULTI)[number] | (typeof SINGLE)[number];
 export const FILTER_KEYS: FilterKey[] = [...MULTI, ...SINGLE];

@@ -35,6 +35,7 @@ export const AUDIT_KINDS = [
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
   'sip_trunk.changed',
   'quality.scenario_gate_changed',
+  'campaign.scorecard_changed',
 ] as const satisfies readonly AuditKind[];
 const kindsComplete: Exhaustive<AuditKind, (typeof AUDIT_KINDS)[number]> = true;
 void sourcesComplete;
