@@ -9,6 +9,8 @@
  *
  *   npm run bench:quality                     PGlite (embedded), BENCH_RUNS=300, concurrency 4
  *   BENCH_DATABASE_URL=postgres://... npm run bench:quality     on PostgreSQL
+ *   BENCH_LLM_LATENCY_MS=300 npm run bench:quality    the fake waits this long before each answer's first token
+ *                                                     (a hosted model's time to first token), for both paths alike
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 // The two paths alternate in ROUNDS rounds of RUNS / ROUNDS each, so a busy machine slows both alike.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const LATENCY_MS = Number(process.env.BENCH_LLM_LATENCY_MS ?? 0);
 const PROMPT = 'You are Ava from Acme Solar calling {{contact.name}}. If the person is busy, offer a callback time.';
 
 type Body = SeenRequest['body'];
@@ -43,7 +46,7 @@ const llm = await startFakeStreamingLlm((body) => {
     tokens: ['Of course, ', 'tomorrow at 10. ', 'Goodbye!'],
     toolCalls: [{ name: 'mark_outcome', arguments: { outcome: 'scheduled', time: '2026-12-01T10:00:00Z' } }, { name: 'end_call', arguments: { reason: 'callback' } }],
   };
-});
+}, { firstTokenDelayMs: LATENCY_MS });
 
 /** One conversation's LLM round trips as bare HTTP calls: persona, agent (streamed), persona, agent, judge. */
 async function bareConversation(): Promise<void> {
@@ -119,7 +122,7 @@ try {
     SELECT count(*) FILTER (WHERE status = 'passed') AS passed, sum(llm_requests) AS requests FROM test_scenario_runs`.execute(deps.db);
   const perMinute = (ms: number) => (total / ms) * 60_000;
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-  console.log(`database: ${pg ? 'PostgreSQL' : 'PGlite (embedded)'}; ${total} runs in ${ROUNDS} rounds, ${CONCURRENCY} at once; each 5 LLM round trips (2 persona, 2 agent, 1 judge)`);
+  console.log(`database: ${pg ? 'PostgreSQL' : 'PGlite (embedded)'}; ${total} runs in ${ROUNDS} rounds, ${CONCURRENCY} at once; each 5 LLM round trips (2 persona, 2 agent, 1 judge); the fake answers after ${LATENCY_MS} ms`);
   console.log(`runs passed: ${Number(check!.passed)} of ${total + WARMUP} (LLM requests stored: ${Number(check!.requests)})`);
   console.log(`scenario runner: ${perMinute(serviceMs).toFixed(0)} runs/min (${(serviceMs / total).toFixed(2)} ms a run)`);
   console.log(`bare HTTP calls: ${perMinute(bareMs).toFixed(0)} conversations/min (${(bareMs / total).toFixed(2)} ms a conversation)`);
