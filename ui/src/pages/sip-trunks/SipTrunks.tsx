@@ -45,7 +45,7 @@ export function SipTrunks() {
       )) : rows.length > 0 && (
         <ScrollTable label="SIP trunk list" minWidth={760}>
           <Table>
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Username</Table.Th><Table.Th>Password</Table.Th><Table.Th>Caller IDs</Table.Th><Table.Th>Gateways</Table.Th><Table.Th>Campaigns</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Username</Table.Th><Table.Th>Password</Table.Th><Table.Th>Caller IDs</Table.Th><Table.Th>Gateways</Table.Th><Table.Th>Campaigns</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>
               {rows.map((t) => (
                 <Table.Tr key={t.id}>
