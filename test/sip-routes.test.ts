@@ -86,3 +86,28 @@ describe('calls through a SIP trunk on the simulator', () => {
     expect(call.call_data.sip_response_code).toBeUndefined();
   });
 });
+
+describe('inbound calls by SIP address on the simulator', () => {
+  it('answers a call to an Inbound campaign\'s campaign_sip (user@host, any port, transport or case); other addresses are 404', async () => {
+    const post = (payload: object, headers = h.account.headers) => h.t.request({ method: 'POST', url: '/api/v1/campaigns/', headers, payload });
+    const inbound = await post({ title: 'Help line by SIP', campaign_type: 'Inbound', campaign_sip: 'sip:sales@pbx.example.com' });
+    expect(inbound.statusCode, inbound.body).toBe(200);
+    // An Outbound campaign at the same address is not a destination.
+    expect((await post({ title: 'Out', campaign_type: 'Outbound', campaign_sip: 'sip:support@pbx.example.com' })).statusCode).toBe(200);
+    const ring = (from: string, to: string) => h.t.request({ method: 'POST', url: '/api/v1/voice/sim/inbound', headers: h.account.headers, payload: { from, to } });
+
+    const answered = await ring('sip:+12125550177@carrier.example.net;user=phone', 'sips:Sales@PBX.example.com:5061;transport=tls');
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json()).toMatchObject({ campaign_id: inbound.json().id, contact_created: true, status: 'in progress' });
+    const call = await h.t.deps.db.selectFrom('calls').selectAll().where('id', '=', answered.json().call_id).executeTakeFirstOrThrow();
+    expect(call).toMatchObject({ call_type: 'inbound', to_number: 'sip:sales@pbx.example.com' });
+    const contact = await h.t.deps.db.selectFrom('contacts').selectAll().where('id', '=', answered.json().contact_id).executeTakeFirstOrThrow();
+    expect(contact.phone_number).toBe('+12125550177');
+
+    for (const to of ['sip:support@pbx.example.com', 'sip:sales@other.example.com', 'sip:pbx.example.com']) {
+      const missed = await ring('+12125550178', to);
+      expect(missed.statusCode, to).toBe(404);
+      expect(missed.json().detail).toMatch(/SIP address/);
+    }
+  });
+});

@@ -88,3 +88,28 @@ describe('a campaign through its SIP trunk on Twilio', () => {
     expect((call!.call_data as { sip_response_code: number }).sip_response_code).toBe(403);
   });
 });
+
+describe('inbound calls by SIP address on Twilio', () => {
+  it('answers a SIP Domain\'s call to an Inbound campaign\'s campaign_sip with the campaign\'s assistant, like a call to its number', async () => {
+    const a = await s.assistant({ name: 'Desk', provider: 'twilio', first_message: 'Thanks for calling the SIP desk.' });
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'SIP desk', campaign_type: 'Inbound', assistant_id: a.id, campaign_sip: 'sip:desk@acme.sip.twilio.com' });
+    const twiml = `${s.baseUrl}/api/v1/voice/twilio/twiml`;
+    const events = `${s.baseUrl}/api/v1/voice/twilio/events`;
+    const inbound = await fake.placeInboundCall({
+      from: 'sip:+14155550177@pbx.acme.example', to: 'sip:desk@acme.sip.twilio.com:5060;transport=UDP', voiceUrl: twiml, statusCallback: events,
+      callee: { answer: 'human', steps: [{ say: 'Yes, I am interested.' }, { hangup: true }] },
+    });
+    await inbound.done;
+    expect(inbound.relay?.attributes.welcomeGreeting).toBe('Thanks for calling the SIP desk.');
+    const [call] = await s.settled(campaign.id, 1, 20_000);
+    expect(call).toMatchObject({ call_type: 'inbound', to_number: 'sip:desk@acme.sip.twilio.com' });
+    const contact = await s.t.deps.db.selectFrom('contacts').selectAll().where('campaign_id', '=', campaign.id).executeTakeFirstOrThrow();
+    expect(contact.phone_number).toBe('+14155550177');
+
+    // Another address of the same domain has no campaign: Twilio is told to reject the call.
+    const other = await fake.placeInboundCall({ from: 'sip:+14155550178@pbx.acme.example', to: 'sip:sales@acme.sip.twilio.com', voiceUrl: twiml, statusCallback: events });
+    await other.done;
+    expect(other.relay).toBeFalsy();
+    expect(await s.callsOf(campaign.id)).toHaveLength(1);
+  });
+});

@@ -191,8 +191,32 @@ export interface VoiceProvider {
    * person consented); the recording's link arrives as a recording event like any other.
    */
   startRecording?(providerCallId: string, callId: number): Promise<void>;
+  /**
+   * A vendor that places trunk calls only from a number it knows (Vapi: a BYO number bound to a
+   * byo-sip-trunk credential; Retell: an imported number with its termination URI): makes that
+   * number for a trunk's caller ID. The dialer (modules/sip-trunks/vendor-numbers.ts) remembers
+   * what was made and asks again only when the trunk changed; absent where the vendor dials the
+   * trunk's URI per call (Twilio, the simulator).
+   */
+  readonly sipNumbers?: SipNumbers;
   /** Stops timers; pending events are dropped (the reconciler recovers them). */
   close?(): void;
+}
+
+export interface SipVendorNumber {
+  credentialId: string | null;
+  numberId: string;
+}
+
+export interface SipNumbers {
+  /**
+   * Creates at the vendor what calls from `from` through this route need, or, given what was made
+   * for an earlier version of the trunk (`previous`), points that number at the trunk as it is now
+   * (vendors keep one record per number). `numberId` is what StartCallRequest.fromProviderNumberId
+   * then carries (Vapi's phone number id; Retell's number). Throws VoiceProviderError when the
+   * vendor refuses the settings.
+   */
+  provision(route: SipCallRoute, from: string, previous: SipVendorNumber | null): Promise<SipVendorNumber>;
 }
 
 export interface CallControls {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signRetell, RETELL_SIGNATURE_HEADER } from '../../src/voice/providers/retell/retell-signature.ts';
+import { createRetellSip, retellSipReason, type FakeRetellSip, type FakeRetellSipOptions } from './retell-sip.ts';
 import type { CallCreatePhoneCallParams, DisconnectionReason, PhoneCallResponse, RetellInboundAnswer } from '../../src/voice/providers/retell/retell-types.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface FakeRetellOptions {
   analyzeMs?: number;
   defaultOutcome?: RetellScript;
   costCentsPerMinute?: number;
+  /** The SIP trunks behind imported numbers (retell-sip.ts). */
+  sip?: FakeRetellSipOptions;
 }
 
 export interface FakeRetellDelivery { event: string; callId: string; status: number | null }
@@ -48,6 +51,8 @@ export interface FakeRetell {
   deliveries: FakeRetellDelivery[];
   /** update-live-call bodies, by call id, in order. */
   liveUpdates: { callId: string; body: Record<string, unknown> }[];
+  /** Imported numbers and the trunk leg of each call from one. */
+  sip: FakeRetellSip;
   script(toNumber: string, outcome: RetellScript): void;
   /** The call as get-call shows it. */
   call(id: string): PhoneCallResponse | undefined;
@@ -90,7 +95,9 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
   const eventsOf = (override: RetellInboundAnswer['call_inbound'] | CallCreatePhoneCallParams | undefined, agentId: string): readonly string[] =>
     override?.agent_override?.agent?.webhook_events ?? options.agents?.[agentId]?.webhook_events ?? DEFAULT_EVENTS;
 
-  function startCall(input: { body: CallCreatePhoneCallParams; agentId: string; direction: 'inbound' | 'outbound'; webhookUrl: string; events: readonly string[]; script: RetellScript }): PhoneCallResponse {
+  const sip = createRetellSip(options.sip ?? {});
+
+  function startCall(input: { body: CallCreatePhoneCallParams; agentId: string; direction: 'inbound' | 'outbound'; webhookUrl: string; events: readonly string[]; script: RetellScript; failure?: DisconnectionReason | null }): PhoneCallResponse {
     const call: PhoneCallResponse = {
       call_id: `call_${randomBytes(12).toString('hex')}`, call_type: 'phone_call', agent_id: input.agentId, agent_version: 1,
       call_status: 'registered', direction: input.direction, from_number: input.body.from_number, to_number: input.body.to_number,
@@ -101,14 +108,14 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     const r: Running = { call, webhookUrl: input.webhookUrl, events: input.events, timers: [], done, finish };
     calls.set(call.call_id, r);
     fake.peakConcurrency = Math.max(fake.peakConcurrency, active());
-    run(r, input.script);
+    run(r, input.script, input.failure ?? null);
     return call;
   }
 
-  function run(r: Running, script: RetellScript) {
+  function run(r: Running, script: RetellScript, failure: DisconnectionReason | null) {
     const { call } = r;
     const at = (ms: number, fn: () => Promise<unknown> | void) => r.timers.push(setTimeout(() => void fn(), ms));
-    const connected = script !== 'busy' && script !== 'no_answer';
+    const connected = !failure && script !== 'busy' && script !== 'no_answer';
     const end = (reason: DisconnectionReason) => {
       const now = Date.now();
       call.call_status = connected ? 'ended' : 'not_connected';
@@ -132,7 +139,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
         custom_analysis_data: { interested: script === 'interested' },
       };
     };
-    const reason: DisconnectionReason = script === 'busy' ? 'dial_busy' : script === 'no_answer' ? 'dial_no_answer' : script === 'voicemail' ? 'voicemail_reached' : script === 'not_interested' ? 'user_hangup' : 'agent_hangup';
+    const reason: DisconnectionReason = failure ? failure : script === 'busy' ? 'dial_busy' : script === 'no_answer' ? 'dial_no_answer' : script === 'voicemail' ? 'voicemail_reached' : script === 'not_interested' ? 'user_hangup' : 'agent_hangup';
     const times = script === 'duplicate' ? 2 : 1;
     const twice = async (event: WebhookEvent) => {
       for (let i = 0; i < times; i++) await send(r, event);
@@ -192,6 +199,8 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     } catch {
       return reply(400, error('Invalid request format, please check API reference.'));
     }
+    const numberAnswer = sip.handle(req.method ?? 'GET', path, body);
+    if (numberAnswer) return reply(numberAnswer.status, numberAnswer.body);
     if (req.method === 'POST' && path === '/v2/create-phone-call') return createPhoneCall(body as unknown as CallCreatePhoneCallParams, reply);
     const get = /^\/v2\/get-call\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && get) {
@@ -231,7 +240,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
     fake.calls.push(body);
     if (typeof body.to_number !== 'string' || !E164.test(body.to_number)) return reply(400, error(`Invalid to_number: ${String(body.to_number)} is not a valid E.164 number.`));
     if (typeof body.from_number !== 'string' || !E164.test(body.from_number)) return reply(400, error(`Invalid from_number: ${String(body.from_number)} is not a valid E.164 number.`));
-    if (options.fromNumbers && !options.fromNumbers.includes(body.from_number)) return reply(404, error(`Item ${body.from_number} not found from phone-number.`));
+    if (options.fromNumbers && !options.fromNumbers.includes(body.from_number) && !sip.numbers.has(body.from_number)) return reply(404, error(`Item ${body.from_number} not found from phone-number.`));
     const agentId = body.override_agent_id;
     if (!agentId) return reply(400, error('No agent bound to from_number for outbound, and no override_agent_id given.'));
     if (options.agents && !Object.hasOwn(options.agents, agentId)) return reply(422, error('Cannot find requested asset under given api key.'));
@@ -241,7 +250,8 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
       return reply(429, error('Concurrency limit reached, please upgrade your plan or reduce concurrent calls.'));
     }
     const webhookUrl = body.agent_override?.agent?.webhook_url ?? options.agents?.[agentId]?.webhook_url ?? options.webhookUrl;
-    reply(201, startCall({ body, agentId, direction: 'outbound', webhookUrl, events: eventsOf(body, agentId), script }));
+    const leg = sip.dial(body.from_number, body.to_number);
+    reply(201, startCall({ body, agentId, direction: 'outbound', webhookUrl, events: eventsOf(body, agentId), script, failure: leg && retellSipReason(leg.code) }));
   }
 
   /** filter_criteria.metadata (v3: [{key, op: 'eq', value}]) and sort_order on start; limit. */
@@ -256,7 +266,7 @@ export async function startFakeRetell(options: FakeRetellOptions): Promise<FakeR
   }
 
   const fake: FakeRetell = {
-    url: '', port: 0, calls: [], peakConcurrency: 0, refusals: 0, deliveries: [], liveUpdates: [],
+    url: '', port: 0, sip, calls: [], peakConcurrency: 0, refusals: 0, deliveries: [], liveUpdates: [],
     script: (number, outcome) => void scripts.set(number, outcome),
     call: (id) => calls.get(id)?.call,
     async ring({ from, to, agentId }) {

@@ -38,6 +38,13 @@ export interface FakeTwilioOptions {
    * such a host without these SipAuthUsername/SipAuthPassword is refused by the far end (403).
    */
   sipAuth?: Record<string, { username: string; password: string }>;
+  /**
+   * Trunk hosts whose calls the fake really dials: a SIP INVITE over UDP to this address (sipp as
+   * the far end, test/fakes/sip-uac.ts), whose challenge gets the call's SipAuth credentials and
+   * whose final answer is the call's SipResponseCode. The name stays the campaign's public host;
+   * only the fake resolves it here (campaign_sip refuses loopback hosts).
+   */
+  sipTargets?: Record<string, { host: string; port: number }>;
   port?: number;
   /** The callee of an outbound call to `to` (default DEFAULT_CALLEE). */
   callees?: (to: string) => FakeCallee;
@@ -122,6 +129,8 @@ export interface FakeTwilio {
   authToken: string;
   calls: FakeTwilioCall[];
   refusals: number;
+  /** The far ends' final answers of the calls dialled for real (sipTargets), in order. */
+  sipAnswers: { to: string; code: number }[];
   /** `statusCallback`: the number's Status Callback URL (POST; Twilio sends it the completed event). */
   placeInboundCall(input: { from: string; to: string; voiceUrl: string; method?: string; callee?: FakeCallee; statusCallback?: string }): Promise<FakeTwilioCall>;
   waitForCall(match: string | ((call: FakeTwilioCall) => boolean), timeoutMs?: number): Promise<FakeTwilioCall>;

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
+import { sipInvite } from './sip-uac.ts';
 import type { AddressInfo } from 'node:net';
 import { type CallEnv, type LiveCall, interrupt, isFinal, runInbound, runOutbound } from './twilio-call.ts';
 import { sleep } from './twilio-http.ts';
@@ -46,7 +47,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   const media = createMediaStreams({ accountSid, authToken });
 
   const fake: FakeTwilio = {
-    url: '', port: 0, accountSid, authToken, calls: [], refusals: 0,
+    url: '', port: 0, accountSid, authToken, calls: [], refusals: 0, sipAnswers: [],
     placeInboundCall: (input) => placeInbound(input),
     waitForCall: async (match, timeoutMs = 5000) => {
       const test = typeof match === 'string' ? (c: FakeTwilioCall) => c.sid === match : match;
@@ -117,10 +118,21 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
     created.push(Date.now());
     let callee = options.callees?.(params.To) ?? DEFAULT_CALLEE;
     // The far end of a SIP call challenges the INVITE: without its credentials it answers 403.
-    const challenge = sip ? options.sipAuth?.[/@([^:;]+)/.exec(params.To)?.[1] ?? /^sip:([^:;]+)/.exec(params.To)![1]!] : undefined;
+    const host = sip ? /@([^:;]+)/.exec(params.To)?.[1] ?? /^sip:([^:;]+)/.exec(params.To)![1]! : '';
+    const target = sip ? options.sipTargets?.[host] : undefined;
+    const challenge = sip && !target ? options.sipAuth?.[host] : undefined;
     if (challenge && (params.SipAuthUsername !== challenge.username || params.SipAuthPassword !== challenge.password)) callee = { ...callee, sipCode: 403 };
     const live = newCall({ to: params.To, from: params.From, direction: 'outbound-api', params, callee });
-    track(live, runOutbound(env, live));
+    if (!target) track(live, runOutbound(env, live));
+    else {
+      // The real far end answers the INVITE; its final code decides the call as a scripted one would.
+      const auth = params.SipAuthUsername ? { username: params.SipAuthUsername, password: params.SipAuthPassword ?? '' } : null;
+      track(live, sipInvite({ target, uri: params.To.replace(/;.*$/, ''), from: params.From, auth }).then((code) => {
+        live.call.callee = { ...live.call.callee, sipCode: code };
+        fake.sipAnswers.push({ to: params.To!, code });
+        return runOutbound(env, live);
+      }));
+    }
     return { status: 201, body: live.call.resource };
   }
 

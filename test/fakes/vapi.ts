@@ -5,6 +5,7 @@ import type { Vapi } from '@vapi-ai/server-sdk';
 import { signVapiBody, VAPI_SECRET_HEADER } from '../../src/voice/providers/vapi/vapi-signature.ts';
 import { artifactFor, costFor, scriptFor, type FakeVapiOutcome } from './vapi-script.ts';
 import { attachVapiListen, type ListenSockets } from './vapi-listen.ts';
+import { createVapiSip, vapiSipEndedReason, type FakeVapiSip, type FakeVapiSipOptions } from './vapi-sip.ts';
 
 export { FAKE_VAPI_OUTCOMES, type FakeVapiOutcome } from './vapi-script.ts';
 
@@ -36,6 +37,8 @@ export interface FakeVapiOptions {
   otherApiKeys?: string[];
   /** How long the answer to a POST /call that placed a call is held (a slow vendor): the call runs meanwhile. */
   answerDelayMs?: number;
+  /** The SIP trunks behind BYO numbers (vapi-sip.ts): the credentials they expect, their answers. */
+  sip?: FakeVapiSipOptions;
 }
 
 export interface FakeVapiCall {
@@ -44,6 +47,8 @@ export interface FakeVapiCall {
   request: Record<string, unknown>;
   call: Vapi.Call;
   outcome: FakeVapiOutcome;
+  /** A call from a BYO number the trunk refused: Vapi's endedReason for it (vapi-sip.ts). */
+  sipFailure?: string | null;
 }
 
 export interface FakeVapiDelivery {
@@ -66,6 +71,8 @@ export interface FakeVapi {
   controls: { callId: string; message: Vapi.ClientInboundMessageMessage }[];
   /** The calls' listen sockets (monitor.listenUrl): how many were opened, and are open, per call. */
   listens: Pick<ListenSockets, 'opened' | 'open'>;
+  /** BYO credentials and numbers, and the trunk leg of each call from one. */
+  sip: FakeVapiSip;
   readonly active: number;
   peakConcurrency: number;
   refusals: number;
@@ -96,9 +103,10 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   const byId = new Map<string, FakeVapiCall>();
   const running = new Set<Promise<void>>();
   let active = 0;
+  const sip = createVapiSip(options.sip ?? {}, () => new Date().toISOString());
 
   const fake: FakeVapi = {
-    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], listens: { opened: new Map(), open: new Map() }, peakConcurrency: 0, refusals: 0,
+    url: '', port: 0, apiKey, webhookSecret: secret, calls: [], deliveries: [], controls: [], listens: { opened: new Map(), open: new Map() }, sip, peakConcurrency: 0, refusals: 0,
     get active() { return active; },
     script: (number, outcome) => void scripted.set(number, outcome),
     declineRecording: (number) => void declining.add(number),
@@ -143,7 +151,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
 
   async function deliver(rec: FakeVapiCall, message: Record<string, unknown>, times = 1) {
     const call = structuredClone(rec.call);
-    const body = JSON.stringify({ message: { timestamp: reported(), ...message, call, customer: call.customer, phoneNumber: { id: call.phoneNumberId, number: phoneNumbers[call.phoneNumberId ?? ''], provider: 'vapi' } } });
+    const body = JSON.stringify({ message: { timestamp: reported(), ...message, call, customer: call.customer, phoneNumber: { id: call.phoneNumberId, number: phoneNumbers[call.phoneNumberId ?? ''] ?? sip.numberOf(call.phoneNumberId ?? ''), provider: 'vapi' } } });
     const { url, headers } = target(rec.call);
     for (let i = 0; i < times; i++) {
       const res = url ? await post(url, headers(body), body) : { status: null, text: '' };
@@ -203,7 +211,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   /** The call in real time: ringing, maybe answered, the end; its messages one after another, in order (unless scripted not to be). */
   async function run(rec: FakeVapiCall, ringFirst: boolean) {
     const times = rec.outcome === 'duplicate' ? 2 : 1;
-    const script = scriptFor(rec.outcome, assistantText(rec.call));
+    const script = rec.sipFailure ? { answered: false, endedReason: rec.sipFailure, turns: [], analysis: {} } : scriptFor(rec.outcome, assistantText(rec.call));
     if (ringFirst) {
       rec.call.status = 'ringing';
       await deliver(rec, { type: 'status-update', status: 'ringing' }, times);
@@ -255,7 +263,7 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     const phoneNumberId = body.phoneNumberId;
     const problems: string[] = [];
     if (typeof phoneNumberId !== 'string') problems.push('Couldn\'t Get Phone Number. Need Either `phoneNumberId` Or `phoneNumber`.');
-    else if (!phoneNumbers[phoneNumberId]) problems.push(`Couldn't Get Phone Number. Phone number ${phoneNumberId} not found.`);
+    else if (!phoneNumbers[phoneNumberId] && !sip.numberOf(phoneNumberId)) problems.push(`Couldn't Get Phone Number. Phone number ${phoneNumberId} not found.`);
     if (!customer || typeof customer.number !== 'string') problems.push('customer.number must be a string');
     else if (!E164.test(customer.number)) problems.push('customer.number must be a valid phone number in the E.164 format. Hot tip, you may be missing the country code (Eg. US: +1).');
     if (!body.assistantId && !body.assistant && !body.squadId && !body.squad) problems.push('Couldn\'t Get Assistant. Need Either `assistant` Or `assistantId`.');
@@ -272,7 +280,8 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
       ...(body.assistantOverrides ? { assistantOverrides: body.assistantOverrides as Vapi.AssistantOverrides } : {}),
       ...(typeof body.name === 'string' ? { name: body.name } : {}),
     });
-    start({ id: call.id, request: body, call, outcome: outcomeOf(number) }, true);
+    const leg = sip.dial(call.id, phoneNumberId as string, number);
+    start({ id: call.id, request: body, call, outcome: outcomeOf(number), sipFailure: leg && vapiSipEndedReason(leg.code) }, true);
     return { status: 201, body: call };
   }
 
@@ -332,6 +341,8 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
     }
     const keys = [apiKey, ...(options.otherApiKeys ?? [])];
     if (!keys.some((key) => req.headers.authorization === `Bearer ${key}`)) return { status: 401, body: UNAUTHORIZED };
+    const byo = sip.handle(req.method ?? 'GET', url.pathname, raw);
+    if (byo) return byo;
     const one = /^\/call\/([^/]+)$/.exec(url.pathname);
     if (url.pathname === '/call' && req.method === 'POST') {
       let body: unknown;

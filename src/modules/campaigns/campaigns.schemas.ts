@@ -89,7 +89,12 @@ const fields = {
       'The SIP route of the campaign: the sip: or sips: URI of the customer\'s trunk or PBX (host, optional port and ;transport=udp|tcp|tls|ws|wss; ' +
       'a user part is allowed, the contact\'s number replaces it on outbound calls). Refused with 422 naming this field: not a SIP URI, a password written into the URI ' +
       '(a trunk\'s username and password belong in a voice connection, sealed at rest), URI headers, a private, loopback, link-local or local-name host. ' +
-      'A host name is resolved by the voice vendor when a call is placed, not when the campaign is saved.',
+      'A host name is resolved by the voice vendor when a call is placed, not when the campaign is saved. ' +
+      'Outbound calls go through the trunk on the campaign\'s vendor: Twilio dials this URI with the contact\'s number; Vapi and Retell call from a number of the ' +
+      'campaign\'s SIP trunk (PUT /api/v1/campaigns/{id}/sip-trunk) that the service registers with them once (a Vapi BYO number bound to a byo-sip-trunk credential, ' +
+      'a Retell number imported with this host as its termination URI). For an Inbound campaign it is also the SIP address callers or the customer\'s PBX reach it on: ' +
+      'a call to that address (a Twilio SIP Domain\'s call to sip:user@host, the simulator\'s POST /api/v1/voice/sim/inbound with `to` a SIP URI) is answered by the ' +
+      'campaign\'s assistant like a call to its number; addresses are compared by user@host, without case, ignoring the scheme, port and parameters.',
   })),
   assistant_id: Nullable({
     ...Id,

@@ -7,6 +7,7 @@ import { ConnectionsTable } from './voice-connections/ConnectionsTable';
 import { DeleteConnection } from './voice-connections/DeleteConnection';
 import type { VoiceConnection } from './voice-connections/model';
 import { useVoiceConnectionsPage } from './voice-connections/queries';
+import { SipTrunks } from './sip-trunks/SipTrunks';
 
 const PAGE = 20;
 
@@ -47,6 +48,7 @@ export default function VoiceConnections() {
         {open !== null && <ConnectionForm key={editing?.id ?? 'new'} connection={editing} onDone={() => setOpen(null)} />}
       </Modal>
       <DeleteConnection connection={deleting} onClose={() => setDeleting(null)} />
+      <SipTrunks />
     </Stack>
   );
 }

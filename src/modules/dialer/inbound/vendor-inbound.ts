@@ -10,6 +10,7 @@ import { saveProviderIds } from '../provider-call-ids.ts';
 import { spokenContent } from '../../../voice/call-content.ts';
 import { assistantsByIds } from '../../assistants/assistants.repository.ts';
 import { recordInboundCall } from './inbound-call.ts';
+import { campaignsAtSipAddress, sipAddressKey, sipCaller } from './sip-address.ts';
 
 /**
  * A vendor asks which assistant answers a call to one of our numbers (Vapi's assistant-request,
@@ -20,14 +21,17 @@ import { recordInboundCall } from './inbound-call.ts';
  * caller already in a call: the vendor's refusal.
  */
 export async function answerVendorInbound(deps: Deps, provider: VoiceProvider, route: Route, request: InboundCallRequest): Promise<VendorAnswer> {
-  const number = normalisePhone(request.to, deps.config.DEFAULT_COUNTRY)?.e164 ?? request.to;
-  const caller = normalisePhone(request.from, deps.config.DEFAULT_COUNTRY)?.e164 ?? request.from;
+  // A call to a SIP address (a Twilio SIP Domain) finds the campaign by its campaign_sip (sip-address.ts).
+  const sipTo = sipAddressKey(request.to);
+  const sipIds = sipTo ? await campaignsAtSipAddress(deps.db, request.to) : [];
+  const number = sipTo ? `sip:${sipTo}` : normalisePhone(request.to, deps.config.DEFAULT_COUNTRY)?.e164 ?? request.to;
+  const caller = sipAddressKey(request.from) ? sipCaller(request.from, deps.config.DEFAULT_COUNTRY) : normalisePhone(request.from, deps.config.DEFAULT_COUNTRY)?.e164 ?? request.from;
   const isDefault = route.connectionId === null && route.provider === deps.config.VOICE_PROVIDER;
   const { rows } = await sql<{ id: number; owner_id: number; title: string; description: string | null; campaign_type: string; campaign_phone: string | null; campaign_data: unknown; assistant_id: number | null }>`
     SELECT cp.id, cp.owner_id, cp.title, cp.description, cp.campaign_type, cp.campaign_phone, cp.campaign_data, cp.assistant_id
     FROM campaigns cp LEFT JOIN assistants a ON a.id = cp.assistant_id AND a.owner_id = cp.owner_id
     WHERE cp.campaign_type = 'Inbound' AND NOT cp.is_archive AND NOT cp.is_paused
-      AND (cp.campaign_phone = ${number} OR EXISTS (
+      AND (${sipIds.length ? sql`cp.id IN (${sql.join(sipIds)})` : sql`FALSE`} OR cp.campaign_phone = ${number} OR EXISTS (
         SELECT 1 FROM phone_numbers p WHERE p.campaign_id = cp.id AND (p.phone_number = ${number} OR p.provider_number_id = ${request.toProviderNumberId})))
       AND ((a.id IS NOT NULL AND a.provider = ${route.provider} AND a.voice_connection_id IS NOT DISTINCT FROM ${route.connectionId}::bigint)
            OR (a.id IS NULL AND ${isDefault}::boolean))

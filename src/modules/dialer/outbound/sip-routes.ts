@@ -40,3 +40,15 @@ export async function sipRoutesFor(deps: Pick<Deps, 'db' | 'secrets'>, calls: { 
   }
   return routes;
 }
+
+/**
+ * The call rows show the caller ID the trunk call goes out from: the round wrote the dialer's
+ * choice (or none, for a vendor that picks its own number) before the route was known.
+ */
+export async function keepSipCallerIds(db: Deps['db'], calls: { id: number; from: string | null }[], routes: Awaited<ReturnType<typeof sipRoutesFor>>) {
+  const changed = calls.flatMap((c) => {
+    const route = routes.get(c.id);
+    return route && !(route instanceof Error) && route.from !== null && route.from !== c.from ? [{ id: c.id, from: route.from }] : [];
+  });
+  for (const c of changed) await db.updateTable('calls').set({ from_number: c.from }).where('id', '=', c.id).execute();
+}

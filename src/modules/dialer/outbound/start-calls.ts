@@ -15,7 +15,8 @@ import { blockRoute } from './vendor-pacing.ts';
 import { suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { withdrawAttempt, type ContactStep } from '../../contact-lifecycle/contact-lifecycle.repository.ts';
 import { decideRecordings } from '../../privacy/recording-consent/call-recordings.ts';
-import { sipRoutesFor } from './sip-routes.ts';
+import { keepSipCallerIds, sipRoutesFor } from './sip-routes.ts';
+import { vendorNumberFor } from '../../sip-trunks/vendor-numbers.ts';
 
 /** How long a route waits after a vendor's rate refusal that named no Retry-After. */
 const REFUSAL_BACKOFF_MS = 5_000;
@@ -58,6 +59,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   // Kept on each call before any is dialled: the vendor may fetch the call's words at once.
   const recordings = await decideRecordings(deps.db, calls.map((c) => ({ id: c.id, campaignId: c.campaign.id, phone: c.contact.phone_number })));
   const sipRoutes = await sipRoutesFor(deps, calls.map((c) => ({ id: c.id, to: c.contact.phone_number, from: c.from, campaign: detailOf.get(c.campaign.id) ?? { id: c.campaign.id, campaign_sip: null, sip_trunk_id: null } })));
+  await keepSipCallerIds(deps.db, calls, sipRoutes);
   const started: { callId: number; providerCallId: string }[] = [];
   await Promise.all(calls.map(async (call) => {
     const { id, contact, campaign, route } = call;
@@ -74,6 +76,8 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
     try {
       if (sip instanceof Error) throw sip;
       const provider = await providerFor(deps, route);
+      // Vapi and Retell call through a trunk from a number made for it once (vendor-numbers.ts).
+      if (request.sip && provider.sipNumbers) request.fromProviderNumberId = await vendorNumberFor(deps, routeKey(route), provider.sipNumbers, request.sip, request.from);
       const result = await provider.startCall(request);
       started.push({ callId: id, providerCallId: result.providerCallId });
       deps.metrics.callsStarted.inc({ provider: provider.name, direction: 'outbound' });

@@ -7,6 +7,8 @@ import { callIdOf, endedEvent, parseRetellEvents, parseRetellInbound } from './r
 import { createPhoneCallBody, inboundAnswer } from './retell-requests.ts';
 import { RETELL_SIGNATURE_HEADER, verifyRetell } from './retell-signature.ts';
 import type { CallListParams, PhoneCallResponse } from './retell-types.ts';
+import { buildImportNumber, buildUpdateNumber } from './retell-sip.ts';
+import type { SipNumbers } from '../../provider.ts';
 
 export const RETELL_DEFAULT_BASE_URL = 'https://api.retellai.com';
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -51,6 +53,33 @@ export class RetellProvider implements VoiceProvider {
       throw mapError(error);
     }
   }
+
+  /**
+   * A trunk's caller ID imported into Retell with the trunk's termination URI and credentials
+   * (issue 29); calls then go out from it (from_number). Made once per trunk and number by the
+   * dialer (modules/sip-trunks/vendor-numbers.ts); a changed trunk, or a number Retell already
+   * has, is updated in place (Retell keeps one record per number).
+   */
+  readonly sipNumbers: SipNumbers = {
+    provision: async (route, from, previous) => {
+      try {
+        if (!previous) {
+          try {
+            await this.client.phoneNumber.import(buildImportNumber(route, from));
+            return { credentialId: null, numberId: from };
+          } catch (error) {
+            if (!(error instanceof APIError && (error.status === 409 || (error.status === 400 && /already/i.test(retellMessage(error)))))) throw error;
+          }
+        }
+        await this.client.phoneNumber.update(from, buildUpdateNumber(route));
+        return { credentialId: null, numberId: from };
+      } catch (error) {
+        const mapped = mapError(error);
+        // The trunk's settings were refused, not the contact's number.
+        throw mapped instanceof VoiceProviderError && mapped.code === 'invalid_number' ? new VoiceProviderError('rejected', mapped.message, false) : mapped;
+      }
+    },
+  };
 
   /** Lists Retell's calls whose metadata.call_id is ours (newest first) and checks each, in case a filter is ignored. */
   async findCall(callId: number): Promise<string | null> {

@@ -1,6 +1,7 @@
 import type { Vapi } from '@vapi-ai/server-sdk';
 import type { CallEvent, InboundCallRequest, TranscriptTurn } from '../../provider.ts';
 import { outcomeFields } from './vapi-outcomes.ts';
+import { sipOutcome } from './vapi-sip.ts';
 import { idFromMetadata } from '../../metadata-id.ts';
 
 /**
@@ -68,6 +69,8 @@ function ended(input: {
     type: 'ended',
     at: input.at,
     ...outcomeFields(input.endedReason),
+    // A reason with the trunk's SIP code (…-outbound-sip-480-…): the code decides, as on every vendor.
+    ...sipOutcome(input.endedReason),
     endedReason: input.endedReason ?? 'unknown (Vapi sent no endedReason)',
     durationSec: durationSec(input.startedAt, input.endedAt),
     ...(typeof input.cost === 'number' ? { cost: input.cost } : {}),

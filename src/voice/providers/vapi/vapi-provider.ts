@@ -6,6 +6,8 @@ import type { VendorCredentials } from '../../vendor-credentials.ts';
 import { callIdOf, callRecordEvent, parseAssistantRequest, parseVapiMessage } from './vapi-events.ts';
 import { buildCallAssistant, buildCreateCall, VAPI_DEFAULT_MAX_DURATION_SEC } from './vapi-requests.ts';
 import { verifyVapiRequest } from './vapi-signature.ts';
+import { buildByoNumber, buildSipCredential } from './vapi-sip.ts';
+import type { SipNumbers } from '../../provider.ts';
 
 /**
  * Vapi (https://docs.vapi.ai) over plain fetch, typed with the official SDK's types. Not the SDK
@@ -150,6 +152,34 @@ export class VapiProvider implements VoiceProvider {
       throw new VoiceProviderError('unavailable', `Vapi's control URL did not answer: ${(error as Error).message}`, true);
     }
     if (!sent.ok) throw refusal(sent, (await sent.json().catch(() => ({}))) as VapiErrorBody);
+  }
+
+  /**
+   * A trunk's caller ID as Vapi needs it (issue 29): a byo-sip-trunk credential (POST /credential)
+   * and the BYO number bound to it (POST /phone-number); calls then name the number's id. Made once
+   * per trunk and number by the dialer (modules/sip-trunks/vendor-numbers.ts).
+   */
+  readonly sipNumbers: SipNumbers = {
+    provision: async (route, from, previous) => {
+      const credential = await this.send<Vapi.ByoSipTrunkCredential>('POST', '/credential', buildSipCredential(route));
+      // A changed trunk: the number Vapi already has moves to the new credential.
+      const number = previous
+        ? await this.send<Vapi.ByoPhoneNumber>('PATCH', `/phone-number/${encodeURIComponent(previous.numberId)}`, { credentialId: credential.id })
+        : await this.send<Vapi.ByoPhoneNumber>('POST', '/phone-number', buildByoNumber(from, credential.id));
+      return { credentialId: credential.id, numberId: number.id };
+    },
+  };
+
+  private async send<T extends { id: string }>(method: 'POST' | 'PATCH', path: string, body: unknown): Promise<T> {
+    const res = await this.request(method, path, body);
+    const answer = (await res.json().catch(() => ({}))) as Partial<T> & VapiErrorBody;
+    if (!res.ok) {
+      // The trunk's settings were refused, not the contact's number: the call is refused as such.
+      const error = refusal(res, answer);
+      throw error instanceof VoiceProviderError && error.code === 'invalid_number' ? new VoiceProviderError('rejected', `${error.message} (${method} ${path})`, false) : error;
+    }
+    if (!answer.id) throw new Error(`Vapi ${method} ${path} answered ${res.status} without an id`);
+    return answer as T;
   }
 
   verifyWebhook(input: WebhookInput): boolean {

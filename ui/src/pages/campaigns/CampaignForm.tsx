@@ -11,6 +11,7 @@ import { useSaveCampaign } from './queries';
 import { RetryIntervals } from './RetryIntervals';
 import { ScheduleEditor } from './ScheduleEditor';
 import { UsageLimit } from './UsageLimit';
+import { CampaignSipTrunk } from '../sip-trunks/CampaignSipTrunk';
 
 // Body fields this form shows errors for next to their input; any other problem shows above the button.
 const SHOWN = new Set(['title', 'description', 'campaign_type', 'assistant_id', 'campaign_phone', 'campaign_sip', 'max_call_attempts',
@@ -60,7 +61,8 @@ export function CampaignForm({ campaign }: { campaign?: Campaign }) {
                 {...form.getInputProps('assistant_id')} error={err('assistant_id') ?? (assistants.error ? assistants.error.message : undefined)}
               />
               <TextInput label="Campaign phone" placeholder="+14155550100" {...form.getInputProps('campaign_phone')} error={err('campaign_phone')} />
-              <TextInput label="Campaign SIP" placeholder="sip:agent@example.com" {...form.getInputProps('campaign_sip')} error={err('campaign_sip')} />
+              <TextInput label="Campaign SIP" placeholder="sip:trunk.example.com;transport=tls" {...form.getInputProps('campaign_sip')} error={err('campaign_sip')} />
+              <CampaignSipTrunk campaignId={campaign?.id ?? null} />
             </SimpleGrid>
           </Stack>
         </Fieldset>

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCampaignViaApi } from '../helpers/factories.ts';
+import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserScene } from './browser-scene.ts';
+
+/**
+ * SIP trunks in Debian's Chromium (issue 29): the owner creates, edits and deletes a trunk on the
+ * Voice connections page, the password shown masked only; the campaign form's SIP trunk picker
+ * names the trunk of a campaign (PUT /campaigns/{id}/sip-trunk).
+ */
+const PASSWORD = 'browser-trunk-password-0029';
+let s: BrowserScene;
+
+beforeAll(async () => {
+  if (!HAS_BROWSER) return;
+  s = await browserScene();
+}, 120_000);
+afterAll(async () => s?.close());
+
+const trunks = async () => (await s.t.request({ method: 'GET', url: '/api/v1/sip-trunks/', headers: s.alice.headers })).json().data as { id: number; name: string; username: string; gateways: string[]; caller_ids: string[]; password: string }[];
+
+describe.skipIf(!HAS_BROWSER)('SIP trunks in the browser', () => {
+  it('creates, edits and deletes a trunk; the password never comes back in the clear', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto('/voice-connections');
+    await page.getByRole('button', { name: 'New SIP trunk' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New SIP trunk' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme carrier');
+    await dialog.getByRole('textbox', { name: /Username/ }).fill('acme');
+    await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await dialog.getByRole('textbox', { name: /Caller IDs/ }).fill('+14155550150\n+14155550151');
+    await dialog.getByRole('button', { name: 'Create trunk' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const section = page.getByRole('region', { name: 'SIP trunks' });
+    await section.getByRole('cell', { name: 'Acme carrier', exact: true }).waitFor();
+    expect(await page.content()).not.toContain(PASSWORD);
+    expect(await section.textContent()).toContain('+14155550150, +14155550151');
+    const [saved] = await trunks();
+    expect(saved).toMatchObject({ name: 'Acme carrier', username: 'acme', caller_ids: ['+14155550150', '+14155550151'], gateways: [] });
+    expect(saved!.password).toMatch(/^\*{4}0029$/);
+    expect(await section.textContent()).toContain(saved!.password);
+    await page.waitForLoadState('networkidle');
+    await expectAccessible(page, 'voice connections with a SIP trunk');
+    await screenshot(page, 'sip-trunks-1280');
+
+    // A refused gateway shows under its field; the password left empty is kept.
+    await section.getByRole('button', { name: 'Edit trunk Acme carrier' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Acme carrier' });
+    await edit.getByRole('textbox', { name: /Gateways/ }).fill('10.0.0.1');
+    await edit.getByRole('button', { name: 'Save trunk' }).click();
+    await edit.getByText(/public address/).waitFor();
+    await edit.getByRole('textbox', { name: /Gateways/ }).fill('gw.example.net:5080');
+    await edit.getByRole('button', { name: 'Save trunk' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await trunks())[0]!.gateways).toEqual(['gw.example.net:5080']);
+    expect((await trunks())[0]!.password).toBe(saved!.password);
+
+    // At phone width the trunk is a card with its actions.
+    const narrow = await s.page({ signIn: s.alice, width: 390 });
+    await narrow.goto('/voice-connections');
+    await narrow.getByText('Caller IDs: +14155550150, +14155550151').waitFor();
+    await narrow.waitForLoadState('networkidle');
+    await screenshot(narrow, 'sip-trunks-390');
+    await narrow.context().close();
+
+    await section.getByRole('button', { name: 'Delete trunk Acme carrier' }).click();
+    await page.getByRole('dialog', { name: 'Delete the SIP trunk?' }).getByRole('button', { name: 'Delete trunk' }).click();
+    await section.getByText('No SIP trunks yet.').waitFor();
+    expect(await trunks()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('names a campaign\'s trunk from the campaign form', async () => {
+    const trunk = (await s.t.request({ method: 'POST', url: '/api/v1/sip-trunks/', headers: s.alice.headers, payload: { name: 'Picker trunk', username: 'acme', password: PASSWORD, caller_ids: ['+14155550150'] } })).json();
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Trunk calls', campaign_sip: 'sip:trunk.example.com' });
+    const page = await s.page({ signIn: s.alice });
+    await page.goto(`/campaigns/${campaign.id}`);
+    await page.getByRole('heading', { name: 'Trunk calls', level: 2 }).waitFor();
+    await page.getByRole('combobox', { name: 'SIP trunk' }).click();
+    await page.getByRole('option', { name: 'Picker trunk' }).click();
+    const named = async () => (await s.t.request({ method: 'GET', url: `/api/v1/campaigns/${campaign.id}/sip-trunk`, headers: s.alice.headers })).json().sip_trunk_id;
+    await expect.poll(named).toBe(trunk.id);
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'campaign-sip-trunk-1280');
+    await page.context().close();
+  });
+});
