@@ -51,7 +51,7 @@ export function TestScenarios({ campaign }: { campaign: Campaign }) {
         <Button variant="light" onClick={() => setWriting(!writing)} aria-expanded={writing}>{writing ? 'Close the form' : 'Write a scenario'}</Button>
       </Group>
       <Text size="sm">Simulated callers with success criteria: prove the agent before it calls people. A run plays a text conversation with the campaign's agent, then judges each criterion.</Text>
-      {templates.data && !templates.data.model_configured && <Alert color="blue" title="Without a language model">{WITHOUT_MODEL}</Alert>}
+      {templates.data && !templates.data.model_configured && <Alert color="blue" title="Without a language model" role="note">{WITHOUT_MODEL}</Alert>}
       {writing && <ScenarioForm campaignId={campaign.id} onCreated={() => setWriting(false)} />}
       <Problem error={scenarios.error ?? runs.error} />
       {items.length === 0 && !scenarios.isPending && <Text c="dimmed">No test scenario yet: write one, or start from a ready-made caller.</Text>}
