@@ -223,7 +223,9 @@ describe('the OpenAPI document', () => {
     );
     expect(names('/api/v1/calls/', 'get')).toEqual(
       ['skip', 'limit', 'phone_number', 'from_number', 'status', 'action_status', 'start_time_from', 'start_time_to', 'end_time_from', 'end_time_to',
-        'duration_from', 'duration_to', 'cost_from', 'cost_to', 'campaign_id', 'contact_id', 'call_id', 'call_type', 'call_data', 'after_id'].sort(),
+        'duration_from', 'duration_to', 'cost_from', 'cost_to', 'campaign_id', 'contact_id', 'call_id', 'call_type', 'call_data', 'after_id',
+        // Issue 28: a call's score on its campaign's scorecard (call_scores).
+        'score_min', 'score_max', 'score_tag'].sort(),
     );
     const limit = op('/api/v1/calls/', 'get').parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ default: 20, maximum: 1000, minimum: 1 });

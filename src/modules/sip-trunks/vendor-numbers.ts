@@ -17,7 +17,25 @@ const VENDOR_NUMBER_LOCK_CLASS = 7_329;
  * A changed trunk moves the same vendor number to a new credential (vendors keep one record per
  * number); the older credential is left at the vendor (a call may still be running on it).
  */
+/** This process's requests for a number in flight: the calls of one round that need it wait on one request. */
+const inFlight = new Map<string, Promise<string>>();
+
 export async function vendorNumberFor(
+  deps: Pick<Deps, 'db' | 'config'>,
+  routeKey: string,
+  vendor: SipNumbers,
+  sip: SipCallRoute,
+  from: string | null,
+): Promise<string> {
+  const key = `${sip.trunkId}|${routeKey}|${from}|${sip.username}|${sip.password}|${sip.trunkUri}|${sip.gateways.join(',')}`;
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const request = findOrMakeNumber(deps, routeKey, vendor, sip, from).finally(() => inFlight.delete(key));
+  inFlight.set(key, request);
+  return request;
+}
+
+async function findOrMakeNumber(
   deps: Pick<Deps, 'db' | 'config'>,
   routeKey: string,
   vendor: SipNumbers,
@@ -32,6 +50,10 @@ export async function vendorNumberFor(
   const fingerprint = createHmac('sha256', deps.config.SECRET_KEY)
     .update(JSON.stringify([sip.trunkUri, sip.username, sip.password, [...sip.gateways].sort()]))
     .digest('hex');
+  // Known and current: no lock, no transaction (every call of a trunk campaign asks).
+  const current = await deps.db.selectFrom('sip_trunk_vendor_numbers').select(['fingerprint', 'vendor_number_id'])
+    .where('trunk_id', '=', trunkId).where('route', '=', routeKey).where('number', '=', from).executeTakeFirst();
+  if (current && current.fingerprint === fingerprint && current.vendor_number_id) return current.vendor_number_id;
   return deps.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${VENDOR_NUMBER_LOCK_CLASS}, hashtext(${`${trunkId}|${routeKey}|${from}`}))`.execute(trx);
     const known = await trx.selectFrom('sip_trunk_vendor_numbers').select(['fingerprint', 'vendor_credential_id', 'vendor_number_id'])

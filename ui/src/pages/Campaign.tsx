@@ -16,8 +16,8 @@ import { ProtectionSettings } from './campaigns/ProtectionSettings';
 import { CampaignRecording } from './campaigns/CampaignRecording';
 import { CampaignRetention } from './campaigns/CampaignRetention';
 import { useCampaign } from './campaigns/queries';
-import { TestScenarios } from './campaigns/test-scenarios/TestScenarios';
-import { ExperimentsSection } from './campaigns/experiments/ExperimentsSection';
+import { TestScenarios } from './test-scenarios/TestScenarios';
+import { ExperimentsSection } from './experiments/ExperimentsSection';
 import { ScorecardEditor } from './quality/ScorecardEditor';
 
 /**

@@ -6,7 +6,7 @@ import { idFromPath, isNotFound, NotFound } from '../components/NotFound';
 import { Problem } from '../components/Problem';
 import { useFormat } from '../format/useFormat';
 import { useCampaign } from './campaigns/queries';
-import { useExperimentResults, usePromote, type VariantResult } from './campaigns/experiments/queries';
+import { useExperimentResults, usePromote, type VariantResult } from './experiments/queries';
 
 const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(digits)}%`);
 const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? '< 0.001' : p.toFixed(3));

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../../api/client';
-import type { Answer, Body } from '../../../api/types';
+import { api, must } from '../../api/client';
+import type { Answer, Body } from '../../api/types';
 
 /** A campaign's test scenarios and their runs (/api/v1/campaigns/{id}/test-scenarios, /test-runs). */
 export type Scenario = Answer<'read_test_scenario'>;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Fieldset, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
-import { ApiProblem, fieldError } from '../../../api/client';
-import { Problem } from '../../../components/Problem';
+import { ApiProblem, fieldError } from '../../api/client';
+import { Problem } from '../../components/Problem';
 import { useCreateScenario, useTemplates } from './queries';
 
 const EMPTY = { template: '', name: '', who: '', goal: '', style: '', language: 'English', criteria: '' };

@@ -1,6 +1,6 @@
 import { Badge, Box, Card, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
-import { Problem } from '../../../components/Problem';
-import { useFormat } from '../../../format/useFormat';
+import { Problem } from '../../components/Problem';
+import { useFormat } from '../../format/useFormat';
 import { useRun, type Run } from './queries';
 
 // Filled badges with 4.5:1 contrast (as PromptHistory.tsx).

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Fieldset, Group, NumberInput, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { ApiProblem } from '../../../api/client';
-import { Problem } from '../../../components/Problem';
-import type { Campaign } from '../model';
+import { ApiProblem } from '../../api/client';
+import { Problem } from '../../components/Problem';
+import type { Campaign } from '../campaigns/model';
 import { useAssistantChoices, useCreateExperiment, useExperiments, useExperimentStep, type Experiment } from './queries';
 
 type Source = 'version' | 'text' | 'assistant';

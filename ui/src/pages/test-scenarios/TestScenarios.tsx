@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, List, Select, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
-import { Problem } from '../../../components/Problem';
-import type { Campaign } from '../model';
+import { Problem } from '../../components/Problem';
+import type { Campaign } from '../campaigns/model';
 import { RunView, RUN_COLOR } from './RunView';
 import { ScenarioForm } from './ScenarioForm';
 import { useDeleteScenario, useRunScenario, useRuns, useScenarios, useTemplates, type Run, type Scenario } from './queries';

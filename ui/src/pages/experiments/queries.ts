@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, must } from '../../../api/client';
-import type { Answer, Body } from '../../../api/types';
-import { campaignKeys } from '../queries';
+import { api, must } from '../../api/client';
+import type { Answer, Body } from '../../api/types';
+import { campaignKeys } from '../campaigns/queries';
 
 /** A campaign's experiments (GET/POST /campaigns/{id}/experiments…), their results and the winner made live. */
 
