@@ -53,6 +53,7 @@ import { experimentsRoutes } from './modules/quality/experiments/experiments.rou
 import { campaignRecordingRoutes } from './modules/privacy/recording-consent/recording-settings.routes.ts';
 import { privacyPersonRoutes } from './modules/privacy/erasure/erasure.routes.ts';
 import { campaignSipTrunkRoutes, sipTrunksRoutes } from './modules/sip-trunks/sip-trunks.routes.ts';
+import { routeTestRoutes } from './modules/dialer/route-test/route-test.routes.ts';
 import { campaignTestScenarioRoutes, testScenarioRoutes } from './modules/quality/scenarios/scenarios.routes.ts';
 import { callScoreRoutes, campaignScorecardRoutes } from './modules/quality/scorecards/scorecards.routes.ts';
 
@@ -223,6 +224,7 @@ export async function buildApp(
       await api.register(privacyPersonRoutes, { prefix: '/privacy' });
       await api.register(sipTrunksRoutes, { prefix: '/sip-trunks' });
       await api.register(campaignSipTrunkRoutes, { prefix: '/campaigns' });
+      await api.register(routeTestRoutes, { prefix: '/campaigns' });
       await api.register(campaignTestScenarioRoutes, { prefix: '/campaigns' });
       await api.register(testScenarioRoutes);
       await api.register(experimentsRoutes, { prefix: '/campaigns' });

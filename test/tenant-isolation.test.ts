@@ -883,6 +883,12 @@ describe('assistants and voice connections', () => {
     expect((await call('sub', 'PUT', `/api/v1/campaigns/${granted.campaign}/sip-trunk`, { sip_trunk_id: trunk.id })).statusCode).toBe(403);
     await expectForbidden('sub', 'GET', `/api/v1/campaigns/${ungranted.campaign}/sip-trunk`);
     expect((await ok('alice', 'GET', base)).name).toBe('alice trunk');
+    // The route test places a call at the account's cost: bob never, the sub-user not even on a granted campaign.
+    const testRoute = (f: { campaign: number }) => `/api/v1/campaigns/${f.campaign}/sip-route/test`;
+    for (const f of [granted, ungranted]) await expectForbidden('bob', 'POST', testRoute(f), { phone_number: '+12125550123' });
+    expect((await call('sub', 'POST', testRoute(granted), { phone_number: '+12125550123' })).statusCode).toBe(403);
+    await expectForbidden('sub', 'POST', testRoute(ungranted), { phone_number: '+12125550123' });
+    expect((await ok('alice', 'GET', '/api/v1/calls/?phone_number=%2B12125550123')).count).toBe(0);
   });
 
   it('keeps the audit trail to its account: bob sees none of alice\'s events, the sub-user gets 403', async () => {

@@ -5,7 +5,8 @@ import { browserScene, expectAccessible, HAS_BROWSER, screenshot, type BrowserSc
 /**
  * SIP trunks in Debian's Chromium (issue 29): the owner creates, edits and deletes a trunk on the
  * Voice connections page, the password shown masked only; the campaign form's SIP trunk picker
- * names the trunk of a campaign (PUT /campaigns/{id}/sip-trunk).
+ * names the trunk of a campaign (PUT /campaigns/{id}/sip-trunk); "Test the route" places one call
+ * to a typed number and shows the trunk's SIP answer.
  */
 const PASSWORD = 'browser-trunk-password-0029';
 let s: BrowserScene;
@@ -81,6 +82,34 @@ describe.skipIf(!HAS_BROWSER)('SIP trunks in the browser', () => {
     await expect.poll(named).toBe(trunk.id);
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'campaign-sip-trunk-1280');
+    await page.context().close();
+  });
+
+  it('tests the route: one call to a typed number, and the trunk\'s SIP answer on the form', async () => {
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Route check', campaign_sip: 'sip:carrier.example.com;transport=tls' });
+    // The contact's zone is one where it is early afternoon now, so the calling window is open whenever the test runs.
+    const offset = 13 - new Date().getUTCHours();
+    const zone = offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset > 12 ? offset - 24 : offset < -11 ? offset + 24 : offset)}`;
+    const contact = await s.t.request({ method: 'POST', url: '/api/v1/contacts/', headers: s.alice.headers, payload: { campaign_id: campaign.id, phone_number: '+14155550177', status: 'new', timezone: zone, contact_data: { _sim: { sip_code: 486 } } } });
+    expect(contact.statusCode, contact.body).toBe(200);
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await page.goto(`/campaigns/${campaign.id}`);
+    await page.getByRole('button', { name: 'Test the route' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Test the SIP route' });
+    await dialog.getByRole('textbox', { name: 'Number to call' }).fill('not a phone');
+    await dialog.getByRole('button', { name: 'Call now' }).click();
+    await dialog.getByRole('alert').getByText(/not a valid phone number/).waitFor();
+    await dialog.getByRole('textbox', { name: 'Number to call' }).fill('+1 415 555 0177');
+    await dialog.getByRole('button', { name: 'Call now' }).click();
+    const result = dialog.getByRole('status', { name: 'Test call' });
+    await result.getByText('SIP 486 Busy Here').waitFor({ timeout: 20_000 });
+    expect(await result.textContent()).toContain('sip:+14155550177@carrier.example.com;transport=tls');
+    await result.getByText('busy_or_rejected').waitFor();
+    const calls = (await s.t.request({ method: 'GET', url: '/api/v1/calls/?phone_number=%2B14155550177', headers: s.alice.headers })).json();
+    expect(calls.data).toHaveLength(1);
+    expect(calls.data[0]).toMatchObject({ call_type: null, status: 'busy_or_rejected' });
+    await expectAccessible(page, 'the route test dialog');
+    await screenshot(page, 'sip-route-test-1280');
     await page.context().close();
   });
 });

@@ -1,4 +1,4 @@
-import { Badge, Loader, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+import { Badge, Loader, Modal, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
 
 /**
  * Tinted variants (light, outline, subtle: a colour's text on white or its pale tint) take their
@@ -33,5 +33,7 @@ export const theme = createTheme({
     // A loader is named ("Loading the calls"): a name needs a role, and `status` tells it politely.
     Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+    // Every dialog's × is a button a screen reader can name.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });

@@ -51,6 +51,8 @@ export async function enqueueWebhookDeliveries(trx: Transaction<Database>, callI
     END AS skipped_by) v
     WHERE c.id = ANY(${ids}::bigint[])
       AND c.status NOT IN ('new', 'in progress')
+      -- A test call (call_type null, the route test) reached the operator, not a contact: never sent.
+      AND c.call_type IS NOT NULL
       AND i.is_active
     ON CONFLICT (integration_id, call_id) WHERE kind = 'call' DO UPDATE
       SET status = EXCLUDED.status, skipped_by = EXCLUDED.skipped_by, reason = EXCLUDED.reason, finished_at = EXCLUDED.finished_at

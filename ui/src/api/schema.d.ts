@@ -1610,6 +1610,7 @@ export interface paths {
          *     - `privacy.person_exported`: the owner exported everything the account holds about one person (POST /api/v1/privacy/exports); subject: the account; details: counts (the number and e-mail are not recorded)
          *     - `privacy.person_erased`: the owner erased one person from the account (POST /api/v1/privacy/erasures); subject: the account; details: erased (the counts) and mark, the salted hash the number became (the number and e-mail are not recorded)
          *     - `sip_trunk.changed`: a SIP trunk was created, changed or deleted (/api/v1/sip-trunks; subject: the trunk; details: change (created, updated, deleted) and changed, the field names; the password is never recorded), or a campaign's trunk was chosen (PUT /api/v1/campaigns/{id}/sip-trunk; subject: the campaign; details: change campaign_trunk, from, to)
+         *     - `sip_trunk.route_tested`: the owner placed a test call through a campaign's SIP route (POST /api/v1/campaigns/{id}/sip-route/test); subject: the campaign; details: call_id, sip_trunk_id (the number is on the call, not here: erasure and retention reach it there)
          *     - `quality.scenario_gate_changed`: the owner changed whether a pending prompt needs its campaign's test scenarios to pass before it is approved (PUT /api/v1/quality/scenario-settings); subject: the account; details: from, to (require_scenarios_before_approval)
          *     - `experiment.created`: the owner created a campaign's experiment (POST /api/v1/campaigns/{id}/experiments); subject: the campaign; details: experiment_id, name, variants ({ kind, label, weight, prompt_history_id, assistant_id })
          *     - `experiment.started`: the owner started an experiment (POST .../experiments/{experiment_id}/start); subject: the campaign; details: experiment_id, control_prompt_history_id (the control, the approved prompt then in force)
@@ -2250,6 +2251,26 @@ export interface paths {
          */
         put: operations["update_campaign_sip_trunk"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{id}/sip-route/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place one test call through the campaign's SIP route
+         * @description Calls the number given, now, from this Outbound campaign through its campaign_sip and SIP trunk, with its assistant, so the trunk's answer is seen before the campaign calls anyone. The answer is 202 with the call; its end (status, call_data.sip_response_code, the SIP code's meaning in docs/sip.md) is read with GET /api/v1/calls/{id}. Decided: a test call has call_type null (the analytics' call_types=none); it takes no attempt, sends no webhook, is not scored and sends no text; the campaign's contact with the number is used, else one is made with status finished (never queued by this), and the contact's status is not changed. The law and the limits hold as for any call: a number on the do-not-call list or outside the campaign's calling window and the account's quiet hours (the number's local time) is a 409 saying why; the campaign's concurrent_call_limit, the account's max_concurrent_calls, MAX_CONCURRENT_CALLS and the vendor's pacing give 429 when full; a number already in a call is 409. A paused campaign may be tested. 409 too for a campaign without campaign_sip, an Inbound campaign (its campaign_sip is where callers reach it) or an archived one. Account owner only (a sub-user: 403): it is a call at the account's cost through its carrier credentials. Audited (sip_trunk.route_tested, subject the campaign, details call_id and sip_trunk_id; the number stays on the call). Another account's campaign is 403, an unknown one 404; a number that is not a phone number is a 422 naming phone_number.
+         */
+        post: operations["test_campaign_sip_route"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13108,7 +13129,7 @@ export interface operations {
                 /** @description `user:<id>` (the account, including what it did by its API keys), `sub_user:<id>` or `api_key:<id>` match that actor exactly; any other text matches actor labels containing it, case-insensitively */
                 actor?: string;
                 /** @description any of these kinds; repeated keys or a comma list */
-                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed")[];
+                kind?: ("suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "sip_trunk.route_tested" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed")[];
                 skip?: number;
                 limit?: number;
             };
@@ -13131,7 +13152,7 @@ export interface operations {
                              * @description what happened (see the operation's description)
                              * @enum {string}
                              */
-                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed";
+                            kind: "suppression.added" | "suppression.removed" | "account.quiet_hours_changed" | "account.caps_changed" | "account.capacity_changed" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.archived" | "campaign.unarchived" | "prompt.approved" | "prompt.rejected" | "api_key.created" | "api_key.deleted" | "sub_user.grant_added" | "sub_user.grant_removed" | "webhook.target_changed" | "campaign.messaging_changed" | "call.listened" | "campaign.protection_changed" | "campaign.paused_by_breaker" | "message.manual_queued" | "call.ended_by_operator" | "call.transferred_by_operator" | "phone_number.rested" | "phone_number.unrested" | "account.number_health_changed" | "call.whispered" | "privacy.retention_changed" | "privacy.redaction_changed" | "privacy.recording_changed" | "privacy.retention_purged" | "privacy.person_exported" | "privacy.person_erased" | "sip_trunk.changed" | "sip_trunk.route_tested" | "quality.scenario_gate_changed" | "experiment.created" | "experiment.started" | "experiment.stopped" | "experiment.promoted" | "campaign.scorecard_changed";
                             /** Format: date-time */
                             created_at: string;
                             actor: {
@@ -17445,6 +17466,120 @@ export interface operations {
                             msg: string;
                             type: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    test_campaign_sip_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The number to call, E.164 or national (read in DEFAULT_COUNTRY); usually the operator's own phone */
+                    phone_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The test call: GET /api/v1/calls/{id} shows its status and call_data.sip_response_code as it ends */
+                        call_id: number;
+                        /** @description in progress while the trunk is answering or the call is on; failed etc. at once when the vendor refused the route */
+                        status: string;
+                        /** @description The caller ID: the trunk's first number when it lists its numbers */
+                        from_number: string | null;
+                        /** @description The number called, E.164 */
+                        to_number: string;
+                        /** @description The SIP URI the vendor dials: the campaign's campaign_sip with the number in its user part (no credentials) */
+                        sip_uri: string;
+                        /** @description The trunk's final answer to the INVITE, once known */
+                        sip_response_code: number | null;
+                        /** @description Why the call ended, once it has */
+                        ended_reason: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };

@@ -110,8 +110,9 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
     const campaign = campaigns.get(call.campaign_id)!;
     // An opt-out suppresses the number whatever became of the contact meanwhile.
     if (contact && o.optOut) optOuts.push({ ownerId: contact.owner_id, phone: contact.phone_number, callId: call.id, reason: optOutReason(call.id, o.optOut) });
-    // A contact someone changed during the call (do_not_disturb, paused...) keeps its new status.
-    if (!contact || contact.status !== 'in progress') continue;
+    // A contact someone changed during the call (do_not_disturb, paused...) keeps its new status;
+    // a test call (call_type null: the route test) never moved its contact.
+    if (!contact || contact.status !== 'in progress' || call.call_type === null) continue;
     // The provider never placed it (refusal, no funds): the attempt does not count.
     const refund = o.refundAttempt === true || o.status === 'insufficient funds';
     const attempts = refund ? Math.max(0, contact.calls_attempts - 1) : contact.calls_attempts;
@@ -154,10 +155,12 @@ export async function finishCalls(trx: Trx, deps: Deps, items: { call: LockedCal
   ]);
   // Last: the board shows the contact's step and the call as they commit.
   await insertCallsEnded(trx, ended.map((e) => e.call.id));
-  await enqueueWebhookDeliveries(trx, ended.map((e) => e.call.id));
+  // A test call (call_type null) reached the operator, not a contact: nothing goes to the CRM, is scored or texted.
+  const campaignCalls = ended.filter((e) => e.call.call_type !== null);
+  await enqueueWebhookDeliveries(trx, campaignCalls.map((e) => e.call.id));
   // After the deliveries: the score waits for them (call-scores.repository.ts), and a card that is off writes nothing.
-  await enqueueCallScores(trx, ended.map((e) => e.call.id));
-  await queueTextsAfterCalls(trx, deps.jobWakes, ended.map(({ call, o, end }) => ({
+  await enqueueCallScores(trx, campaignCalls.map((e) => e.call.id));
+  await queueTextsAfterCalls(trx, deps.jobWakes, campaignCalls.map(({ call, o, end }) => ({
     callId: call.id, contactId: call.contact_id, campaignId: call.campaign_id, status: o.status,
     actionStatus: o.actionStatus ?? null, callType: call.call_type, end, optedOut: Boolean(o.optOut),
   })));

@@ -31,6 +31,8 @@ export interface StartingCall {
   promptHistoryId: number | null;
   /** The assistant the call uses: its variant's, else the campaign's. */
   assistantId: number | null;
+  /** A test of the campaign's route (route-test/): refused, it ends with the reason; its contact took no attempt to give back. */
+  routeTest?: boolean;
 }
 
 /**
@@ -45,7 +47,11 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
   const suppressed = await suppressionsOf(deps.db, calls.map((c) => ({ ownerId: c.contact.owner_id, phone: c.contact.phone_number })), deps.clock.now());
   if (suppressed.size > 0) {
     const withdrawn = calls.filter((c) => suppressed.has(`${c.contact.owner_id}|${c.contact.phone_number}`));
-    for (const call of withdrawn) await withdrawSuppressedCall(deps.db, call, suppressedReason(suppressed.get(`${call.contact.owner_id}|${call.contact.phone_number}`)!));
+    for (const call of withdrawn) {
+      const reason = suppressedReason(suppressed.get(`${call.contact.owner_id}|${call.contact.phone_number}`)!);
+      if (call.routeTest) await endRefusedCall(deps, call.id, new VoiceProviderError('rejected', `${reason}; not dialled`, false));
+      else await withdrawSuppressedCall(deps.db, call, reason);
+    }
     calls = calls.filter((c) => !withdrawn.includes(c));
     if (calls.length === 0) return;
   }
@@ -85,7 +91,7 @@ export async function startCalls(deps: Deps, calls: StartingCall[]): Promise<voi
       // A refusal has a known outcome; any other failure leaves the outcome unknown, and
       // the reconciler asks the provider once the call's maximum duration has passed.
       if (!(error instanceof VoiceProviderError)) return;
-      if (error.code === 'rate_limited') await withdrawRefusedCall(deps, call, error);
+      if (error.code === 'rate_limited' && !call.routeTest) await withdrawRefusedCall(deps, call, error);
       else await endRefusedCall(deps, id, error);
     }
   }));

@@ -44,12 +44,14 @@ const REFRESH_MS = 1000;
  * the account's stream says it ended (a call names no campaign id to narrow the stream to; its
  * transcript meanwhile: useLiveCalls on the page, over the same stream).
  */
-export function useCall(id: number, enabled = true) {
+export function useCall(id: number, enabled = true, pollMs?: number) {
   const client = useQueryClient();
   const call = useQuery({
     enabled,
     queryKey: callKeys.one(id),
     queryFn: () => must(api.GET('/api/v1/calls/{id}', { params: { path: { id } } })),
+    // pollMs: read again while in progress as well (a page that opens as the call may already be ending).
+    refetchInterval: (q) => (pollMs !== undefined && q.state.data?.status === 'in progress' ? pollMs : false),
   });
   const inProgress = call.data?.status === 'in progress';
   useLiveEvents(undefined, (m) => {

@@ -12,6 +12,7 @@ import { RetryIntervals } from './RetryIntervals';
 import { ScheduleEditor } from './ScheduleEditor';
 import { UsageLimit } from './UsageLimit';
 import { CampaignSipTrunk } from '../sip-trunks/CampaignSipTrunk';
+import { SipRouteTest } from '../sip-trunks/SipRouteTest';
 
 // Body fields this form shows errors for next to their input; any other problem shows above the button.
 const SHOWN = new Set(['title', 'description', 'campaign_type', 'assistant_id', 'campaign_phone', 'campaign_sip', 'max_call_attempts',
@@ -64,6 +65,7 @@ export function CampaignForm({ campaign }: { campaign?: Campaign }) {
               <TextInput label="Campaign SIP" placeholder="sip:trunk.example.com;transport=tls" {...form.getInputProps('campaign_sip')} error={err('campaign_sip')} />
               <CampaignSipTrunk campaignId={campaign?.id ?? null} />
             </SimpleGrid>
+            {campaign && <SipRouteTest campaignId={campaign.id} campaignSip={campaign.campaign_sip ?? null} campaignType={campaign.campaign_type ?? 'Outbound'} />}
           </Stack>
         </Fieldset>
         <Fieldset legend="Calling">

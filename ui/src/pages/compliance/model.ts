@@ -33,7 +33,7 @@ export const AUDIT_KINDS = [
   'privacy.retention_changed', 'privacy.redaction_changed', 'privacy.recording_changed', 'privacy.retention_purged', 'privacy.person_exported', 'privacy.person_erased',
   'experiment.created', 'experiment.started', 'experiment.stopped', 'experiment.promoted',
   'phone_number.rested', 'phone_number.unrested', 'account.number_health_changed',
-  'sip_trunk.changed',
+  'sip_trunk.changed', 'sip_trunk.route_tested',
   'quality.scenario_gate_changed',
   'campaign.scorecard_changed',
 ] as const satisfies readonly AuditKind[];

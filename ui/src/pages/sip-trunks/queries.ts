@@ -57,3 +57,12 @@ export function useSetCampaignSipTrunk(campaignId: number) {
     },
   });
 }
+
+export type SipRouteTest = Answer<'test_campaign_sip_route'>;
+
+/** One test call through the campaign's SIP route (owners only); its end is read with useCall. */
+export function useTestSipRoute(campaignId: number) {
+  return useMutation({
+    mutationFn: (phoneNumber: string) => must(api.POST('/api/v1/campaigns/{id}/sip-route/test', { params: { path: { id: campaignId } }, body: { phone_number: phoneNumber } })),
+  });
+}
