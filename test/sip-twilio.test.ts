@@ -2,7 +2,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTwilio, DEFAULT_CALLEE, type FakeCallee, type FakeTwilio } from './fakes/twilio.ts';
 import { vendorScene, type VendorScene } from './helpers/vendor-scene.ts';
-import { createCampaignViaApi } from './helpers/factories.ts';
+import { createAccount, createCampaignViaApi } from './helpers/factories.ts';
+import { twilioSign } from './fakes/twilio-types.ts';
 import { redactLogLine } from '../src/logger.ts';
 
 /**
@@ -110,6 +111,32 @@ describe('inbound calls by SIP address on Twilio', () => {
     const other = await fake.placeInboundCall({ from: 'sip:+14155550178@pbx.acme.example', to: 'sip:sales@acme.sip.twilio.com', voiceUrl: twiml, statusCallback: events });
     await other.done;
     expect(other.relay).toBeFalsy();
+    expect(await s.callsOf(campaign.id)).toHaveLength(1);
+  });
+
+  it('answers a SIP address only for the Twilio account that signs the call: another account\'s connection reaches no campaign of alice', async () => {
+    const a = await s.assistant({ name: 'Desk', provider: 'twilio', first_message: 'Alice\'s desk.' });
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Alice SIP desk', campaign_type: 'Inbound', assistant_id: a.id, campaign_sip: 'sip:front@alice.sip.twilio.com' });
+    const bob = await createAccount(s.t);
+    const BOB_SID = `AC${'c3'.repeat(16)}`;
+    const BOB_TOKEN = 'bob-twilio-auth-token-0029';
+    const connection = await s.t.request({ method: 'POST', url: '/api/v1/voice-connections/', headers: bob.headers, payload: { name: 'Bob Twilio', provider: 'twilio', api_key: BOB_TOKEN, account_sid: BOB_SID } });
+    expect(connection.statusCode, connection.body).toBe(200);
+    // A voice request as Twilio signs it: the URL with its query, the form's parameters.
+    const ring = async (token: string, sid: string, query: string, callSid: string) => {
+      const url = `${s.baseUrl}/api/v1/voice/twilio/twiml${query}`;
+      const params = { CallSid: callSid, AccountSid: sid, From: 'sip:+14155550179@pbx.example.net', To: 'sip:front@alice.sip.twilio.com', Direction: 'inbound', CallStatus: 'ringing' };
+      return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSign(token, url, params) }, body: new URLSearchParams(params) });
+    };
+    const byBob = await ring(BOB_TOKEN, BOB_SID, `?connection=${connection.json().id}`, `CA${'d4'.repeat(16)}`);
+    expect(byBob.status).toBe(200);
+    const refused = await byBob.text();
+    expect(refused).toContain('<Reject');
+    expect(refused).not.toContain('ConversationRelay');
+    expect(await s.callsOf(campaign.id)).toHaveLength(0);
+    // The same request signed by alice's own Twilio account is answered by her campaign (the refusal above was the route's).
+    const byAlice = await ring(TOKEN, SID, '', `CA${'e5'.repeat(16)}`);
+    expect(await byAlice.text()).toContain('ConversationRelay');
     expect(await s.callsOf(campaign.id)).toHaveLength(1);
   });
 });

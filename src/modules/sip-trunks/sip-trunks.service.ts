@@ -7,7 +7,7 @@ import { sipHostProblem } from '../../voice/sip-uri.ts';
 import type { Principal } from '../auth/principal.ts';
 import { recordAudit, type AuditRequest } from '../audit/audit.service.ts';
 import { requireCampaign } from '../campaigns/campaign-access.ts';
-import { mask } from '../webhooks/sealed-credentials.ts';
+import { maskSealed } from '../webhooks/sealed-credentials.ts';
 import * as repo from './sip-trunks.repository.ts';
 import type { CampaignSipTrunk, SipTrunk, SipTrunkCreate, SipTrunkUpdate } from './sip-trunks.schemas.ts';
 
@@ -37,13 +37,7 @@ export async function requireSipTrunk(db: Db, principal: Principal, id: number) 
 }
 
 function toResponse(row: repo.SipTrunkWithCampaigns, box: SecretBox): SipTrunk {
-  let password: string | null;
-  try {
-    password = mask(box.open(row.password));
-  } catch {
-    password = '****'; // sealed under another SECRET_KEY
-  }
-  return { ...row, password };
+  return { ...row, password: maskSealed(box, row.password) };
 }
 
 /** host[:port] with a public host, as the trunk's gateways are written. */

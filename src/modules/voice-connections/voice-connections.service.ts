@@ -3,12 +3,12 @@ import type { Db } from '../../db/connection.ts';
 import type { VoiceConnectionRow } from '../../db/tables/voice.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors.ts';
 import { requirePhone } from '../../shared/phone.ts';
-import { SecretBoxError, type SecretBox } from '../../shared/secret-box.ts';
+import type { SecretBox } from '../../shared/secret-box.ts';
 import { routeEventsUrl } from '../../voice/registry.ts';
 import { CONNECTION_FIELDS } from '../../voice/vendor-definition.ts';
 import { isVendorName, vendor } from '../../voice/vendors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { mask } from '../webhooks/sealed-credentials.ts';
+import { maskSealed } from '../webhooks/sealed-credentials.ts';
 import * as repo from './voice-connections.repository.ts';
 import type { VoiceConnection, VoiceConnectionCreate, VoiceConnectionUpdate, VoiceVendor } from './voice-connections.schemas.ts';
 
@@ -36,22 +36,12 @@ export const eventsUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>, provider: str
   return routeEventsUrl(config.PUBLIC_BASE_URL, route);
 };
 
-/** A sealed secret as answers show it; one sealed under another SECRET_KEY shows as a bare mask. */
-function masked(box: SecretBox, stored: string | null): string | null {
-  try {
-    return mask(box.open(stored));
-  } catch (error) {
-    if (!(error instanceof SecretBoxError)) throw error;
-    return '****';
-  }
-}
-
 export function toResponse(row: VoiceConnectionRow, deps: { config: Config; secrets: SecretBox }): VoiceConnection {
   return {
     ...row,
     provider: row.provider as VoiceVendor,
-    api_key: masked(deps.secrets, row.api_key) ?? '****',
-    webhook_secret: masked(deps.secrets, row.webhook_secret),
+    api_key: maskSealed(deps.secrets, row.api_key) ?? '****',
+    webhook_secret: maskSealed(deps.secrets, row.webhook_secret),
     events_url: eventsUrl(deps.config, row.provider, row.id),
   };
 }

@@ -19,17 +19,20 @@ export function sealGiven<T extends Credentials>(values: T, given: ReadonlySet<s
 /** A secret as answers show it: a fixed mask, with the last 4 characters of long ones. */
 export const mask = (secret: string | null) => (secret === null ? null : secret.length >= 16 ? `****${secret.slice(-4)}` : '****');
 
-/** The masks of a stored row's credentials; one sealed under another SECRET_KEY shows as a bare mask. */
+/** A sealed secret as answers show it; one sealed under another SECRET_KEY shows as a bare mask. */
+export function maskSealed(box: SecretBox, stored: string | null): string | null {
+  try {
+    return mask(box.open(stored));
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    return '****';
+  }
+}
+
+/** The masks of a stored row's credentials. */
 export function maskedCredentials(row: Credentials, box: SecretBox): Credentials {
   const masked = {} as Credentials;
-  for (const field of CREDENTIAL_FIELDS) {
-    try {
-      masked[field] = mask(box.open(row[field]));
-    } catch (error) {
-      if (!(error instanceof SecretBoxError)) throw error;
-      masked[field] = '****';
-    }
-  }
+  for (const field of CREDENTIAL_FIELDS) masked[field] = maskSealed(box, row[field]);
   return masked;
 }
 

@@ -33,7 +33,7 @@ export function sipCaller(from: string, country: string): string {
 }
 
 /** The active Inbound campaigns whose campaign_sip is this address (by sipAddressKey), oldest first. */
-export async function campaignsAtSipAddress(db: Db, to: string, ownerId?: number): Promise<number[]> {
+export async function campaignsAtSipAddress(db: Db, to: string): Promise<number[]> {
   const key = sipAddressKey(to);
   if (!key) return [];
   const host = key.slice(key.lastIndexOf('@') + 1);
@@ -41,7 +41,7 @@ export async function campaignsAtSipAddress(db: Db, to: string, ownerId?: number
   const { rows } = await sql<{ id: number; campaign_sip: string }>`
     SELECT id, campaign_sip FROM campaigns
     WHERE campaign_type = 'Inbound' AND NOT is_archive AND NOT is_paused AND campaign_sip IS NOT NULL
-      AND strpos(lower(campaign_sip), ${host}) > 0 ${ownerId === undefined ? sql`` : sql`AND owner_id = ${ownerId}`}
+      AND strpos(lower(campaign_sip), ${host}) > 0
     ORDER BY id`.execute(db);
   return rows.filter((r) => sipAddressKey(r.campaign_sip) === key).map((r) => Number(r.id));
 }
