@@ -39,6 +39,7 @@ import * as recordingConsent from './migrations/0040_recording_consent.ts';
 import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
 import * as callPromptVersion from './migrations/0042_call_prompt_version.ts';
 import * as sipTrunks from './migrations/0046_sip_trunks.ts';
+import * as vendorNumberLease from './migrations/0047_vendor_number_lease.ts';
 import * as testScenarios from './migrations/0043_test_scenarios.ts';
 import * as experiments from './migrations/0045_experiments.ts';
 import * as callScores from './migrations/0044_call_scores.ts';
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '0044_call_scores': callScores,
   '0045_experiments': experiments,
   '0046_sip_trunks': sipTrunks,
+  '0047_vendor_number_lease': vendorNumberLease,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { Timestamp } from './column-types.ts';
+import type { NullableTimestamp, Timestamp } from './column-types.ts';
 
 // The SIP trunk tables (modules/sip-trunks): Kysely's view of what migration 0046 creates.
 
@@ -26,6 +26,9 @@ export interface SipTrunkVendorNumbersTable {
   vendor_credential_id: string | null;
   vendor_number_id: string | null;
   created_at: Timestamp;
+  /** The process making (or remaking) the vendor's objects, and until when its lease holds (migration 0047). */
+  making_by: ColumnType<string | null, string | null | undefined, string | null>;
+  making_until: NullableTimestamp;
 }
 
 export interface SipTrunksTables {
