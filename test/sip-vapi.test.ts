@@ -26,7 +26,7 @@ beforeAll(async () => {
   s = await vendorScene(
     { VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: 'http://127.0.0.1:9', VAPI_PHONE_NUMBER_ID: 'pn-out', VAPI_CALLS_PER_SECOND: '0' },
     async (serviceUrl) => (fake = await startFakeVapi({
-      apiKey: KEY, webhookSecret: SECRET, serverUrl: `${serviceUrl}/api/v1/voice/vapi/events`, phoneNumbers: { 'pn-out': '+12125550100' },
+      apiKey: KEY, webhookSecret: SECRET, serverUrl: `${serviceUrl}/api/v1/voice/vapi/events`, phoneNumbers: { 'pn-out': '+12125550100', 'pn-sip-desk': 'sip:desk@sip.vapi.ai', 'pn-sip-other': 'sip:other@sip.vapi.ai' },
       ringMs: 20, talkMs: 60, timeScale: 60,
       sip: { sipAuth: { 'trunk.example.com': { username: 'acme', password: PASSWORD }, 'gw2.example.net': { username: 'acme', password: PASSWORD } }, sipCodes: { [n(2)]: 480, [n(3)]: 486, [n(4)]: 404, [n(5)]: 503 } },
     })),
@@ -113,5 +113,23 @@ describe('a campaign through its SIP trunk on Vapi', () => {
     expect(call!.status).toBe('failed');
     expect(JSON.stringify(call!.call_data)).toMatch(/name a SIP trunk/);
     expect(fake.calls.length).toBe(before);
+  });
+});
+
+describe('inbound calls by SIP address on Vapi', () => {
+  it('answers a call to a Vapi SIP number (sipUri) with the Inbound campaign whose campaign_sip it is; another address is refused', async () => {
+    const a = await s.assistant({ name: 'Desk', provider: 'vapi', first_message: 'Thanks for calling the Vapi desk.' });
+    const campaign = await createCampaignViaApi(s.t, s.alice.headers, { title: 'Vapi SIP desk', campaign_type: 'Inbound', assistant_id: a.id, campaign_sip: 'sip:Desk@sip.vapi.ai' });
+    const { call, answer } = await fake.ring({ from: 'sip:+12125550177@pbx.acme.example', toPhoneNumberId: 'pn-sip-desk' });
+    expect(answer).toMatchObject({ assistant: { firstMessage: 'Thanks for calling the Vapi desk.' } });
+    await fake.idle();
+    const [row] = await s.settled(campaign.id, 1, 20_000);
+    expect(row).toMatchObject({ call_type: 'inbound', to_number: 'sip:desk@sip.vapi.ai', external_session_id: call.id });
+    const contact = await s.t.deps.db.selectFrom('contacts').selectAll().where('campaign_id', '=', campaign.id).executeTakeFirstOrThrow();
+    expect(contact.phone_number).toBe('+12125550177');
+
+    const other = await fake.ring({ from: 'sip:+12125550178@pbx.acme.example', toPhoneNumberId: 'pn-sip-other' });
+    expect(other.answer).toEqual({ error: expect.any(String) });
+    expect(await s.callsOf(campaign.id)).toHaveLength(1);
   });
 });

@@ -286,8 +286,12 @@ export async function startFakeVapi(options: FakeVapiOptions = {}): Promise<Fake
   }
 
   async function ring(input: { from: string; toPhoneNumberId: string }): Promise<{ call: Vapi.Call; answer: unknown }> {
-    const call = newCall({ type: 'inboundPhoneCall', status: 'ringing', phoneNumberId: input.toPhoneNumberId, customer: { number: input.from } });
-    const body = JSON.stringify({ message: { type: 'assistant-request', timestamp: reported(), call, customer: call.customer, phoneNumber: { id: input.toPhoneNumberId, number: phoneNumbers[input.toPhoneNumberId], provider: 'vapi' } } });
+    // A Vapi SIP number (its value a sip: URI) is reached by SIP INVITE: the phone number has a sipUri, a SIP caller a customer sipUri.
+    const dialled = phoneNumbers[input.toPhoneNumberId] ?? '';
+    const customer = input.from.startsWith('sip:') ? { sipUri: input.from } : { number: input.from };
+    const phoneNumber = dialled.startsWith('sip:') ? { id: input.toPhoneNumberId, sipUri: dialled, provider: 'vapi' } : { id: input.toPhoneNumberId, number: dialled, provider: 'vapi' };
+    const call = newCall({ type: 'inboundPhoneCall', status: 'ringing', phoneNumberId: input.toPhoneNumberId, customer });
+    const body = JSON.stringify({ message: { type: 'assistant-request', timestamp: reported(), call, customer: call.customer, phoneNumber } });
     const url = options.serverUrl ?? null;
     const res = url ? await post(url, orgAuth(body), body) : { status: null, text: '' };
     fake.deliveries.push({ callId: call.id, type: 'assistant-request', url, status: res.status, body });

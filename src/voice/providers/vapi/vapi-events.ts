@@ -132,6 +132,9 @@ export function callRecordEvent(call: Vapi.Call, now: Date): CallEvent | null {
 export function parseAssistantRequest(rawBody: string): InboundCallRequest | null {
   const m = messageOf(rawBody) as (Partial<Vapi.ServerMessageAssistantRequest> & { type?: string }) | null;
   if (m?.type !== 'assistant-request' || !m.call?.id) return null;
-  const to = (m.phoneNumber as { number?: string } | undefined)?.number ?? '';
-  return { providerCallId: m.call.id, from: m.call.customer?.number ?? m.customer?.number ?? '', to, toProviderNumberId: m.call.phoneNumberId ?? null };
+  // A Vapi SIP number (provider vapi, sipUri sip:desk@sip.vapi.ai) has a SIP address, not a number; a SIP caller a sipUri.
+  const phone = m.phoneNumber as { number?: string; sipUri?: string } | undefined;
+  const to = phone?.number ?? phone?.sipUri ?? '';
+  const customer = m.call.customer ?? m.customer;
+  return { providerCallId: m.call.id, from: customer?.number ?? customer?.sipUri ?? '', to, toProviderNumberId: m.call.phoneNumberId ?? null };
 }
