@@ -80,6 +80,18 @@ describe('a campaign through its SIP trunk on Twilio', () => {
     expect(logged.join('')).not.toContain(PASSWORD);
   });
 
+  it('tests the route with one call to a typed number: Twilio dials the trunk, the far end\'s 486 is on the call, nothing else is called', async () => {
+    const campaignId = await trunkCampaign(PASSWORD);
+    const placed = await s.api('POST', `/api/v1/campaigns/${campaignId}/sip-route/test`, { phone_number: n(2) });
+    expect(placed.statusCode, placed.body).toBe(202);
+    expect(placed.json()).toMatchObject({ sip_uri: `sips:${n(2)}@trunk.example.com:5061`, from_number: OWNED });
+    const [call] = await s.settled(campaignId, 1, 20_000);
+    expect(call).toMatchObject({ id: placed.json().call_id, call_type: null, status: 'busy_or_rejected' });
+    expect((call!.call_data as { sip_response_code: number }).sip_response_code).toBe(486);
+    expect(fake.calls.at(-1)!.params).toMatchObject({ To: `sip:${n(2)}@trunk.example.com:5061;transport=tls`, SipAuthUsername: 'acme', SipAuthPassword: PASSWORD, From: OWNED });
+    expect(placed.body).not.toContain(PASSWORD);
+  });
+
   it('is refused by the far end (403, rejected) when the trunk\'s credentials are wrong', async () => {
     const campaignId = await trunkCampaign('not-the-password-0000');
     await s.contact(campaignId, n(1), 'Person');

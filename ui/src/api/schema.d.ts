@@ -17504,7 +17504,7 @@ export interface operations {
                         from_number: string | null;
                         /** @description The number called, E.164 */
                         to_number: string;
-                        /** @description The SIP URI the vendor dials: the campaign's campaign_sip with the number in its user part (no credentials) */
+                        /** @description The route called: the campaign's campaign_sip with the number in its user part, no credentials (a vendor may write it its own way: Twilio dials a sips: route as sip:…;transport=tls) */
                         sip_uri: string;
                         /** @description The trunk's final answer to the INVITE, once known */
                         sip_response_code: number | null;

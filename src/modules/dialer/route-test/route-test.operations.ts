@@ -12,7 +12,7 @@ const RouteTestAnswer = Type.Object({
   status: Type.String({ description: 'in progress while the trunk is answering or the call is on; failed etc. at once when the vendor refused the route' }),
   from_number: Type.Union([Type.String(), Type.Null()], { description: 'The caller ID: the trunk\'s first number when it lists its numbers' }),
   to_number: Type.String({ description: 'The number called, E.164' }),
-  sip_uri: Type.String({ description: 'The SIP URI the vendor dials: the campaign\'s campaign_sip with the number in its user part (no credentials)' }),
+  sip_uri: Type.String({ description: 'The route called: the campaign\'s campaign_sip with the number in its user part, no credentials (a vendor may write it its own way: Twilio dials a sips: route as sip:…;transport=tls)' }),
   sip_response_code: Type.Union([Type.Integer(), Type.Null()], { description: 'The trunk\'s final answer to the INVITE, once known' }),
   ended_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the call ended, once it has' }),
 });
