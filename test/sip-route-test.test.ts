@@ -126,4 +126,28 @@ describe('testing a campaign\'s SIP route', () => {
     expect(busy.json().detail).toMatch(/in a call now/);
     await h.advance(60 * 60_000);
   });
+
+  it('counts test calls toward the number\'s frequency caps, for the next test and for the dialer', async () => {
+    const setCaps = (perDay: number) => h.t.deps.db.updateTable('account_compliance').set({ max_calls_per_day: perDay }).where('owner_id', '=', h.account.id).execute();
+    await setCaps(2);
+    try {
+      const campaignId = await trunkCampaign();
+      const phone = usNumber();
+      for (let i = 0; i < 2; i++) {
+        expect((await testRoute(campaignId, phone)).statusCode).toBe(202);
+        await h.advance(30 * 60_000);
+      }
+      const third = await testRoute(campaignId, phone);
+      expect(third.statusCode).toBe(409);
+      expect(third.json().detail).toMatch(/frequency caps, test calls included.*next is allowed at/);
+      // The dialer holds the number back too: the two test calls reached the person.
+      const other = await h.campaign();
+      const [contactId] = await h.contacts(other, [phone]);
+      expect((await h.enqueue(other)).statusCode).toBe(200);
+      expect(await h.round(other)).toBe(0);
+      expect(await h.contact(contactId!)).toMatchObject({ status: 'call_scheduled', next_action_code: 'frequency_cap' });
+    } finally {
+      await setCaps(1000);
+    }
+  });
 });

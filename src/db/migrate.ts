@@ -40,6 +40,7 @@ import * as contactsEmailIndex from './migrations/0041_contacts_email_index.ts';
 import * as callPromptVersion from './migrations/0042_call_prompt_version.ts';
 import * as sipTrunks from './migrations/0046_sip_trunks.ts';
 import * as vendorNumberLease from './migrations/0047_vendor_number_lease.ts';
+import * as testCallCaps from './migrations/0048_test_call_caps.ts';
 import * as testScenarios from './migrations/0043_test_scenarios.ts';
 import * as experiments from './migrations/0045_experiments.ts';
 import * as callScores from './migrations/0044_call_scores.ts';
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '0045_experiments': experiments,
   '0046_sip_trunks': sipTrunks,
   '0047_vendor_number_lease': vendorNumberLease,
+  '0048_test_call_caps': testCallCaps,
 };
 
 /** Told before each pending migration runs: its name, its place among the pending ones, and their count. */

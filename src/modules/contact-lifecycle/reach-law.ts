@@ -48,7 +48,7 @@ const NUMBER_LOCK_CLASS = 7_302;
 
 /**
  * For each number: null when another outbound call may start now, else the first moment the
- * caps allow one (a 24-hour and a 7-day rolling window over the account's outbound calls).
+ * caps allow one (a 24-hour and a 7-day rolling window over the account's outbound and test calls).
  */
 export async function capVerdicts(trx: Trx, keys: NumberKey[], settings: Map<number, FrequencyCaps>, now: Date): Promise<Map<string, Date | null>> {
   const verdicts = new Map<string, Date | null>();
@@ -60,12 +60,22 @@ export async function capVerdicts(trx: Trx, keys: NumberKey[], settings: Map<num
     FROM unnest(${unique.map((k) => k.ownerId)}::bigint[], ${unique.map((k) => k.phone)}::text[]) WITH ORDINALITY AS u(o, p, n)
     ORDER BY u.n`.execute(trx);
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+  // Outbound calls and test calls (call_type null: the SIP route test) both reach the person; each
+  // arm has its own partial index (calls_outbound_number_idx, calls_test_number_idx).
+  const owners = unique.map((k) => k.ownerId);
+  const phones = unique.map((k) => k.phone);
   const { rows } = await sql<{ owner_id: number; to_number: string; starts: Date[] }>`
-    SELECT k.owner_id, k.to_number, array_agg(k.start_time ORDER BY k.start_time) AS starts
-    FROM calls k JOIN unnest(${unique.map((k) => k.ownerId)}::bigint[], ${unique.map((k) => k.phone)}::text[]) AS u(o, p)
-      ON k.owner_id = u.o AND k.to_number = u.p
-    WHERE k.call_type = 'outbound' AND k.start_time > ${weekAgo}::timestamptz
-    GROUP BY k.owner_id, k.to_number`.execute(trx);
+    SELECT c.owner_id, c.to_number, array_agg(c.start_time ORDER BY c.start_time) AS starts
+    FROM (
+      SELECT k.owner_id, k.to_number, k.start_time
+      FROM calls k JOIN unnest(${owners}::bigint[], ${phones}::text[]) AS u(o, p) ON k.owner_id = u.o AND k.to_number = u.p
+      WHERE k.call_type = 'outbound' AND k.start_time > ${weekAgo}::timestamptz
+      UNION ALL
+      SELECT k.owner_id, k.to_number, k.start_time
+      FROM calls k JOIN unnest(${owners}::bigint[], ${phones}::text[]) AS u(o, p) ON k.owner_id = u.o AND k.to_number = u.p
+      WHERE k.call_type IS NULL AND k.start_time > ${weekAgo}::timestamptz
+    ) c
+    GROUP BY c.owner_id, c.to_number`.execute(trx);
   const startsOf = new Map(rows.map((r) => [`${r.owner_id}|${r.to_number}`, r.starts.map((d) => new Date(d).getTime())]));
   for (const key of unique) {
     const id = `${key.ownerId}|${key.phone}`;

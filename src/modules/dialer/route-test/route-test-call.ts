@@ -4,6 +4,8 @@ import type { Deps } from '../../../deps.ts';
 import { conflict, HttpError } from '../../../http/errors.ts';
 import { providerFor, VoiceNotConfiguredError } from '../../../voice/registry.ts';
 import { promptVersionsFor } from '../../campaigns/campaign-prompts.ts';
+import { complianceOf } from '../../compliance/compliance-settings.ts';
+import { capVerdicts } from '../../contact-lifecycle/reach-law.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
 import { accountBusyReason, lockAccountCapacity, outboundRoom } from '../account-capacity.ts';
@@ -25,9 +27,9 @@ const tooBusy = (why: string) => new HttpError(429, `Not now: ${why}. The test c
  * Writes the test call's row under the dialer's locks, in a dialling round's order
  * (concurrency-locks.ts): the service-wide cap (waited), the campaign's lock (tried, as a round
  * tries it: nobody waits for a campaign lock, so a held one is tried again in a new transaction),
- * the account's capacity (waited), the vendor route's pacing row, then the call row. The limits are
- * counted under them, so a test call never takes a campaign, account, service or vendor over its
- * cap. The call is to the campaign's contact with that number, else to one made for it with
+ * the account's capacity (waited), the number's frequency-cap lock, the vendor route's pacing row,
+ * then the call row. The limits are counted under them, so a test call never takes a campaign,
+ * account, service, number or vendor over its cap. The call is to the campaign's contact with that number, else to one made for it with
  * status finished (never queued by this); the contact's status is not touched, so the call's end
  * takes no step for it (call-finish.ts skips a test call's contact).
  */
@@ -51,6 +53,12 @@ async function writeUnderLocks(trx: Trx, deps: Deps, input: { campaignId: number
   }
   const capacity = (await lockAccountCapacity(trx, [campaign.owner_id])).get(campaign.owner_id);
   if (capacity && outboundRoom(capacity) <= 0) throw tooBusy(accountBusyReason(capacity));
+  // The number's frequency caps, counted under its lock as a round counts them (test calls count too).
+  const caps = (await complianceOf(trx, [campaign.owner_id])).get(campaign.owner_id)!;
+  const allowedAt = (await capVerdicts(trx, [{ ownerId: campaign.owner_id, phone: input.phone }], new Map([[campaign.owner_id, caps]]), input.now)).get(`${campaign.owner_id}|${input.phone}`);
+  if (allowedAt) {
+    throw conflict(`${input.phone} has had ${caps.maxPerDay} calls in 24 hours or ${caps.maxPerWeek} in 7 days from this account (the frequency caps, test calls included); the next is allowed at ${allowedAt.toISOString()}`);
+  }
   const route = routeOf(campaign, deps.config.VOICE_PROVIDER);
   const provider = await providerFor(deps, route).catch((error: unknown) => {
     if (error instanceof VoiceNotConfiguredError) throw conflict(`The campaign's voice provider cannot place calls: ${error.message}`);

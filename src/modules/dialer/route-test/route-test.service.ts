@@ -28,7 +28,8 @@ export interface RouteTestAnswer {
  * (and SIP trunk) to a number the operator types, so the trunk's answer (call_data.sip_response_code)
  * is seen before the campaign calls anyone. It is a test call: call_type null (the analytics'
  * `none`), no attempt, no webhook, score or text, its contact's status untouched. The law holds as
- * for any call (do-not-call, the number's calling window and quiet hours) and so do the limits (the
+ * for any call (do-not-call, the number's calling window and quiet hours, the frequency caps, which
+ * count test calls) and so do the limits (the
  * campaign's concurrent calls, the account's cap, the vendor's pacing). Owner only: it is a call at
  * the account's cost through its carrier credentials, audited (sip_trunk.route_tested).
  */
