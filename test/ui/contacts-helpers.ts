@@ -6,10 +6,22 @@ export function labelled(scope: Locator | Page, label: string): Locator {
   return scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s*\\*)?$`));
 }
 
-/** Chooses `option` in the Mantine Select labelled `label` inside `scope`, as a person does: open it, click the option. */
+/**
+ * Chooses `option` in the Mantine Select labelled `label` inside `scope`, as a person does: open it,
+ * click the option; and, as a person would, open it again when the list closed before the click (a
+ * re-render on a loaded machine closed it: the option is then found but never visible).
+ */
 export async function choose(page: Page, scope: Locator | Page, label: string, option: string) {
-  await labelled(scope, label).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  for (let attempt = 1; ; attempt++) {
+    await labelled(scope, label).click();
+    try {
+      await page.getByRole('option', { name: option, exact: true }).click({ timeout: attempt < 3 ? 8_000 : 30_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** The text of what describes a field (aria-describedby: its description and its error message). */

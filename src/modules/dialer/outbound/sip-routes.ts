@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Deps } from '../../../deps.ts';
 import { VoiceProviderError } from '../../../voice/provider.ts';
 import type { SipCallRoute } from '../../../voice/sip-codes.ts';
@@ -50,5 +51,9 @@ export async function keepSipCallerIds(db: Deps['db'], calls: { id: number; from
     const route = routes.get(c.id);
     return route && !(route instanceof Error) && route.from !== null && route.from !== c.from ? [{ id: c.id, from: route.from }] : [];
   });
-  for (const c of changed) await db.updateTable('calls').set({ from_number: c.from }).where('id', '=', c.id).execute();
+  if (changed.length === 0) return;
+  // One statement for the round's calls (one per call cost a trunk campaign a fifth of its dialling rate, bench:sip).
+  await sql`
+    UPDATE calls k SET from_number = u.f FROM unnest(${changed.map((c) => c.id)}::bigint[], ${changed.map((c) => c.from)}::text[]) AS u(id, f)
+    WHERE k.id = u.id`.execute(db);
 }
