@@ -101,6 +101,11 @@ describe('testing a campaign\'s SIP route', () => {
     const dnc = await testRoute(campaignId, listed);
     expect(dnc.statusCode).toBe(409);
     expect(dnc.json().detail).toMatch(/do-not-call/);
+    const resting = usNumber();
+    await h.contacts(campaignId, [resting], { status: 'do_not_disturb' });
+    const disturbed = await testRoute(campaignId, resting);
+    expect(disturbed.statusCode).toBe(409);
+    expect(disturbed.json().detail).toMatch(/do_not_disturb/);
     // 10:00 in New York: a window of 13:00-17:00 is closed.
     const late = await trunkCampaign({ call_allowed_from_time: '13:00', call_allowed_to_time: '17:00' });
     const closed = await testRoute(late, '+12125550142');

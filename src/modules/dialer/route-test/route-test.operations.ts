@@ -24,7 +24,7 @@ export const TestCampaignRoute = {
     'before the campaign calls anyone. The answer is 202 with the call; its end (status, call_data.sip_response_code, the SIP code\'s meaning in ' +
     'docs/sip.md) is read with GET /api/v1/calls/{id}. Decided: a test call has call_type null (the analytics\' call_types=none); it takes no attempt, ' +
     'sends no webhook, is not scored and sends no text; the campaign\'s contact with the number is used, else one is made with status finished (never queued by ' +
-    'this), and the contact\'s status is not changed. The law and the limits hold as for any call: a number on the do-not-call list or outside the campaign\'s ' +
+    'this), and the contact\'s status is not changed. The law and the limits hold as for any call: a number on the do-not-call list (or the campaign\'s contact with it do_not_disturb) or outside the campaign\'s ' +
     'calling window and the account\'s quiet hours (the number\'s local time), or at the account\'s frequency caps for the number (test calls count toward them, for later calls too), is a 409 saying why; the campaign\'s concurrent_call_limit, the account\'s ' +
     'max_concurrent_calls, MAX_CONCURRENT_CALLS and the vendor\'s pacing give 429 when full; a number already in a call is 409. A paused campaign may be tested. ' +
     '409 too for a campaign without campaign_sip, an Inbound campaign (its campaign_sip is where callers reach it) or an archived one. ' +

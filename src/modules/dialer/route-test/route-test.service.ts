@@ -48,7 +48,8 @@ export async function testCampaignRoute(deps: Deps, input: { principal: Principa
   if (suppressed) throw conflict(`${phone} is on the account's do-not-call list (${suppressedReason(suppressed)}); it is not called, not even to test`);
   const compliance = (await complianceOf(deps.db, [campaign.owner_id])).get(campaign.owner_id)!;
   // In the zone of the campaign's contact with the number when there is one (its timezone may be set), else the number's.
-  const known = await deps.db.selectFrom('contacts').select('timezone').where('campaign_id', '=', campaign.id).where('phone_number', '=', phone).executeTakeFirst();
+  const known = await deps.db.selectFrom('contacts').select(['timezone', 'status']).where('campaign_id', '=', campaign.id).where('phone_number', '=', phone).executeTakeFirst();
+  if (known?.status === 'do_not_disturb') throw conflict(`${phone} is a contact of this campaign who is not to be called (do_not_disturb); it is not called, not even to test`);
   const rule = await windowRuleFor(campaign, { timezone: known?.timezone ?? null, phone_number: phone }, quietBounds(compliance));
   if (!isUnrestricted(rule) && !isOpen(rule, now)) {
     const next = nextOpening(rule, now);
