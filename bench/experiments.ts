@@ -16,12 +16,11 @@ import { openDatabase } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { depsFromDatabase } from '../src/deps.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { dialDueContacts } from '../src/modules/dialer/outbound/outbound.service.ts';
-import { connectProviderEvents } from '../src/modules/dialer/call-events/provider-events.ts';
 import { SimProvider } from '../src/voice/providers/sim.ts';
 import { webhookSecret } from '../src/voice/signature.ts';
 import { assignVariant } from '../src/modules/quality/experiments/assignment.ts';
 import { createBenchDatabase } from './support/bench-db.ts';
+import { dialUntil } from './support/dial-until.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -60,25 +59,7 @@ try {
   const run = async () => {
     await reset();
     const sim = new SimProvider({ secret: webhookSecret(config), clock: deps.clock, timeScale: 1e9, seed: 1 });
-    deps.voice = sim;
-    connectProviderEvents(deps);
-    let started = 0;
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: WORKERS }, async () => {
-      let idle = 0;
-      while (idle < 3 && started < CONTACTS) {
-        const r = await dialDueContacts({ deps, batchSize: BATCH });
-        started += r.started;
-        if (r.claimed === 0) {
-          idle++;
-          await sim.pump();
-          await new Promise((res) => setTimeout(res, 5));
-        } else idle = 0;
-      }
-    }));
-    const seconds = (performance.now() - t0) / 1000;
-    for (let i = 0; i < 100 && sim.pendingCount() > 0; i++) await sim.pump();
-    sim.close();
+    const { started, seconds } = await dialUntil(deps, sim, { target: CONTACTS, workers: WORKERS, batch: BATCH });
     return { started, rate: started / seconds };
   };
 
