@@ -203,6 +203,28 @@ describe('scoring a finished call with the LLM', () => {
     expect((await settledScore(silent)).status).toBe('no_transcript');
   });
 
+  it('judges the calls of the last week left needs_model once a process starts with a model; older ones stay', async () => {
+    judgeAnswer = () => ({ content: { goal: true, reason_goal: 'r', clarity: 5, reason_clarity: 'r', sentiment: 'positive', reason_sentiment: 'r', tag_dead_air: false, tag_frustrated: false } });
+    const campaignId = await campaign(CARD);
+    await scoring.stop();
+    let restarted = false;
+    try {
+      const recent = await finishedCall(campaignId, 'Yes, call me tomorrow.');
+      const old = await finishedCall(campaignId, 'Yes, call me next week.');
+      // As a process without a model left them (the offline judge), the older one 8 days ago.
+      const leftAs = { status: 'needs_model', error: 'no LLM is configured (LLM_BASE_URL)', scored_at: new Date() };
+      await t.deps.db.updateTable('call_scores').set(leftAs).where('call_id', 'in', [recent, old]).execute();
+      await t.deps.db.updateTable('call_scores').set({ created_at: new Date(Date.now() - 8 * 86_400_000) }).where('call_id', '=', old).execute();
+      scoring.start();
+      restarted = true;
+      const judged = await settledScore(recent);
+      expect(judged).toMatchObject({ status: 'scored', score: 100, error: null });
+      expect(await scoreRow(old)).toMatchObject({ status: 'needs_model' });
+    } finally {
+      if (!restarted) scoring.start();
+    }
+  });
+
   it('scores nothing for a campaign whose card is off (the default), and says not_scored', async () => {
     const campaignId = await campaign();
     expect(await get(`/api/v1/campaigns/${campaignId}/scorecard`)).toMatchObject({ enabled: false, is_default: true, tags: ['dead_air', 'talked_over', 'unanswered_question', 'frustrated'] });

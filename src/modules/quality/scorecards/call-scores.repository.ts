@@ -108,3 +108,17 @@ export async function sweepAbandonedScores(db: Db): Promise<number> {
     WHERE status = 'pending' AND attempts >= ${MAX_ATTEMPTS} AND lease_until < now() RETURNING call_id`.execute(db);
   return rows.length;
 }
+
+/** How far back calls left needs_model are judged once a process starts with a model (older ones stay as they are: judging them costs the model's fee). */
+export const RESCORE_NEEDS_MODEL_DAYS = 7;
+
+/**
+ * Calls of the last RESCORE_NEEDS_MODEL_DAYS that were left needs_model (no LLM then) are queued
+ * again: a process started with a model judges them. Run once per start (a scan of call_scores).
+ */
+export async function requeueNeedsModel(db: Db): Promise<number> {
+  const { rows } = await sql<{ call_id: number }>`
+    UPDATE call_scores SET status = 'pending', attempts = 0, due_at = now(), error = NULL, scored_at = NULL, card = NULL, claimed_by = NULL, lease_until = NULL
+    WHERE status = 'needs_model' AND created_at > now() - make_interval(days => ${RESCORE_NEEDS_MODEL_DAYS}) RETURNING call_id`.execute(db);
+  return rows.length;
+}

@@ -11,7 +11,8 @@ export const SCORECARD_DOC =
   'process\'s LLM budget (LLM_CONCURRENCY), so it never delays a customer\'s webhook. The judge is the webhook extraction\'s pipeline: one strict ' +
   'JSON schema field per criterion (boolean; integer 1–5; string enum of the options), a reason_<key> string per criterion and a tag_<tag> boolean ' +
   'per tag. Without an LLM (LLM_BASE_URL unset) a call\'s score says needs_model: transcripts carry no timings for an offline dead-air check, and no ' +
-  `score is guessed. ${SCORE_DOC}`;
+  'score is guessed; when the service next starts with a model, the calls of the last 7 days left needs_model are judged (older ones stay). ' +
+  `${SCORE_DOC}`;
 
 const Key = Type.String({ pattern: KEY_PATTERN, maxLength: LIMITS.key, description: 'lower-case letters, digits and _, starting with a letter; unique in the card; not starting with reason_ or tag_' });
 const Question = Type.String({ minLength: 1, maxLength: LIMITS.question, pattern: '\\S', description: 'the question the judge answers, in plain words' });
@@ -56,7 +57,7 @@ export const CallScore = Type.Object({
   prompt_history_id: Nullable(Type.Integer(), { description: 'the prompt version the call used' }),
   status: StringEnum(SCORE_STATUSES, {
     description: 'not_scored: the campaign\'s card was off when the call ended; pending: waiting for its webhooks or the LLM (or a retry after a failure, error says why); ' +
-      'scored; failed: the judge failed three times (error); needs_model: no LLM is configured; no_transcript: nothing to judge',
+      'scored; failed: the judge failed three times (error); needs_model: no LLM was configured (judged when the service starts with one, within 7 days); no_transcript: nothing to judge',
   }),
   score: Nullable(Type.Number(), { description: 'weighted 0–100 (see the scorecard); null unless scored, or when no weighted criterion was answered' }),
   answers: Type.Array(Type.Object({

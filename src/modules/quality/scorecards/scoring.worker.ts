@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.ts';
 import { ExtractionError } from '../../../extraction/extractor.ts';
 import { transcriptOf } from '../../webhooks/delivery.service.ts';
 import { redactionAt } from '../../privacy/redaction-policy/call-redaction.ts';
-import { claimScores, completeScore, loadCallForScoring, releaseScores, retryOrFail, sweepAbandonedScores, type ClaimedScore, type ScoreOutcome } from './call-scores.repository.ts';
+import { claimScores, completeScore, loadCallForScoring, releaseScores, requeueNeedsModel, retryOrFail, sweepAbandonedScores, type ClaimedScore, type ScoreOutcome } from './call-scores.repository.ts';
 import { readScorecard } from './scorecard.repository.ts';
 import { judgeSchemaOf, scoreOf } from './scorecard-rules.ts';
 
@@ -46,13 +46,20 @@ export function createScoringWorker(deps: Deps, options: { pollMs?: number; leas
   const leaseSeconds = options.leaseSeconds ?? 300;
   // As many as the budget lets scoring hold; more would only wait in the budget with a lease running.
   const concurrency = Math.max(1, Math.floor(deps.config.LLM_CONCURRENCY / 2));
-  return createClaimWorker<ClaimedScore>({
+  const worker: ClaimWorker = createClaimWorker<ClaimedScore>({
     name: 'call-scoring',
     log,
     ...(options.workerId ? { workerId: options.workerId } : {}),
     tickMs: options.pollMs ?? deps.config.DIALER_TICK_MS,
     concurrency,
     messages: { failure: 'call scoring failed' },
+    // A model configured since those calls ended (LLM_BASE_URL set and the service restarted): their scores come now.
+    onStart: () => {
+      if (deps.extractor.name === 'offline') return;
+      requeueNeedsModel(deps.db)
+        .then((n) => { if (n > 0) { log.info({ calls: n }, 'calls left without a score for want of a model are judged now'); worker.wake(); } })
+        .catch((error: unknown) => log.error({ err: error }, 'could not queue the calls left without a score for want of a model'));
+    },
     source: {
       claim: (workerId, limit) => claimScores(deps.db, { workerId, limit, leaseSeconds }),
       process: async (job, session) => {
@@ -69,4 +76,5 @@ export function createScoringWorker(deps: Deps, options: { pollMs?: number; leas
       sweep: { everyMs: 60_000, run: () => sweepAbandonedScores(deps.db), message: 'failed call scores whose process stopped during the last attempt' },
     },
   });
+  return worker;
 }
