@@ -103,4 +103,28 @@ describe.skipIf(!HAS_BROWSER)('test scenarios on the campaign page', () => {
     await sectionShot(page, 'test-scenarios-section-390');
     await page.context().close();
   });
+
+  it('edits a scenario: a refused change shows the API\'s reason under its field, a good one is saved', async () => {
+    const page = await s.page({ signIn: s.alice, bypassCSP: true });
+    await openCampaign(page);
+    await page.getByRole('button', { name: 'Edit Asks to be removed' }).click();
+    const form = page.getByRole('form', { name: 'Edit Asks to be removed' });
+    expect(await labelled(form, 'Who the caller is').inputValue()).not.toBe('');
+    await labelled(form, 'Name').fill('Asks to be removed, firmly');
+    await labelled(form, 'Success criteria, one per line').fill(Array.from({ length: 11 }, (_, i) => `Criterion ${i + 1}`).join('\n'));
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByText(/at most 10|10 items|fewer/i).waitFor();
+    await sectionShot(page, 'test-scenario-edit-1280');
+    await labelled(form, 'Success criteria, one per line').fill('The agent stops when asked not to be called\nThe agent says goodbye');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    const card = page.getByRole('article', { name: 'Scenario Asks to be removed, firmly' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('The agent says goodbye');
+    const { items } = (await s.t.request({ method: 'GET', url: `/api/v1/campaigns/${campaignId}/test-scenarios`, headers: s.alice.headers })).json();
+    expect(items[0]).toMatchObject({ name: 'Asks to be removed, firmly', criteria: ['The agent stops when asked not to be called', 'The agent says goodbye'] });
+    // The runs made before stay listed under the scenario.
+    await card.getByRole('button', { name: /^Open run \d+: failed$/ }).first().waitFor();
+    await expectAccessible(page, 'a scenario being edited');
+    await page.context().close();
+  });
 });

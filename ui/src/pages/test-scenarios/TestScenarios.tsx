@@ -75,6 +75,8 @@ function ScenarioCard({ campaignId, scenario, runs, running, onRun, openRun, onO
   campaignId: number; scenario: Scenario; runs: Run[]; running: boolean; onRun: () => void; openRun: number | null; onOpen: (id: number) => void;
 }) {
   const remove = useDeleteScenario(campaignId);
+  const [editing, setEditing] = useState(false);
+  if (editing) return <ScenarioForm campaignId={campaignId} scenario={scenario} onDone={() => setEditing(false)} />;
   return (
     <Card withBorder padding="sm" component="article" aria-label={`Scenario ${scenario.name}`}>
       <Stack gap={6}>
@@ -82,6 +84,7 @@ function ScenarioCard({ campaignId, scenario, runs, running, onRun, openRun, onO
           <Text fw={600}>{scenario.name}</Text>
           <Group gap="xs">
             <Button size="xs" loading={running} onClick={onRun}>Run {scenario.name}</Button>
+            <Button size="xs" variant="default" onClick={() => setEditing(true)} aria-label={`Edit ${scenario.name}`}>Edit</Button>
             <Button size="xs" variant="subtle" color="red.9" loading={remove.isPending} onClick={() => remove.mutate(scenario.id)} aria-label={`Delete ${scenario.name}`}>Delete</Button>
           </Group>
         </Group>

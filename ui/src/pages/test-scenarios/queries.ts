@@ -53,6 +53,16 @@ export function useCreateScenario(campaignId: number) {
   });
 }
 
+/** Changes a scenario (the fields sent; a run made before no longer counts for the approval gate). */
+export function useUpdateScenario(campaignId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: Body<'update_test_scenario'> }) =>
+      must(api.PUT('/api/v1/campaigns/{id}/test-scenarios/{scenario_id}', { params: { path: { id: campaignId, scenario_id: id } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.scenarios(campaignId) }),
+  });
+}
+
 export function useDeleteScenario(campaignId: number) {
   const client = useQueryClient();
   return useMutation({
