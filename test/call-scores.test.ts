@@ -217,7 +217,11 @@ describe('scoring a finished call with the LLM', () => {
       await t.deps.db.updateTable('call_scores').set({ created_at: new Date(Date.now() - 8 * 86_400_000) }).where('call_id', '=', old).execute();
       scoring.start();
       restarted = true;
-      const judged = await settledScore(recent);
+      // The worker queues the row again as it starts, then judges it: wait for the score, not for the first change.
+      const judged = await waitFor(async () => {
+        const row = await scoreRow(recent);
+        return row?.status === 'scored' ? row : null;
+      }, 15_000, async () => JSON.stringify(await scoreRow(recent)));
       expect(judged).toMatchObject({ status: 'scored', score: 100, error: null });
       expect(await scoreRow(old)).toMatchObject({ status: 'needs_model' });
     } finally {
