@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
+import { dialerHarness, seeingStarts, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import type { StartCallRequest } from '../src/voice/provider.ts';
 import { assignVariant } from '../src/modules/quality/experiments/assignment.ts';
 import { loadCallScript } from '../src/modules/agent/call-script.ts';
@@ -13,16 +13,7 @@ import { resumeInterruptedCalls } from '../src/modules/dialer/outbound/resume.ts
 let h: DialerHarness;
 const started = new Map<number, StartCallRequest>();
 beforeAll(async () => {
-  h = await dialerHarness('2030-01-07T15:00:00Z', { LOG_LEVEL: 'error' }, {
-    voice: (sim) => {
-      const start = sim.startCall.bind(sim);
-      sim.startCall = async (req) => {
-        started.set(req.callId, req);
-        return start(req);
-      };
-      return sim;
-    },
-  });
+  h = await dialerHarness('2030-01-07T15:00:00Z', { LOG_LEVEL: 'error' }, { voice: seeingStarts((req) => started.set(req.callId, req)) });
 });
 afterAll(() => h?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialerHarness, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
+import { dialerHarness, seeingStarts, usNumber, type DialerHarness } from './helpers/dialer-harness.ts';
 import type { StartCallRequest } from '../src/voice/provider.ts';
 
 /**
@@ -10,16 +10,7 @@ import type { StartCallRequest } from '../src/voice/provider.ts';
 let h: DialerHarness;
 const started: StartCallRequest[] = [];
 beforeAll(async () => {
-  h = await dialerHarness('2030-01-07T15:00:00Z', {}, {
-    voice: (sim) => {
-      const startCall = sim.startCall.bind(sim);
-      sim.startCall = async (req) => {
-        started.push(req);
-        return startCall(req);
-      };
-      return sim;
-    },
-  });
+  h = await dialerHarness('2030-01-07T15:00:00Z', {}, { voice: seeingStarts((req) => started.push(req)) });
 });
 afterAll(() => h?.close());
 

@@ -5,7 +5,7 @@ import { seed, type SeedCampaign } from './seed.ts';
 import { SimProvider } from '../../src/voice/providers/sim.ts';
 import { webhookSecret } from '../../src/voice/signature.ts';
 import { runDialerRound } from '../../src/modules/dialer/dialer.worker.ts';
-import type { VoiceProvider } from '../../src/voice/provider.ts';
+import type { StartCallRequest, VoiceProvider } from '../../src/voice/provider.ts';
 
 /** A clock the test moves by hand; it must not run behind the database's own now(). */
 export class FakeClock {
@@ -45,6 +45,16 @@ export function usNumber(): string {
   numberSeq++;
   return `+1212555${String((process.pid * 7 + numberSeq) % 10000).padStart(4, '0')}`;
 }
+
+/** A harness voice that is the simulator telling `seen` of every call it is asked to start, before it starts it. */
+export const seeingStarts = (seen: (req: StartCallRequest) => void) => (sim: SimProvider): VoiceProvider => {
+  const startCall = sim.startCall.bind(sim);
+  sim.startCall = async (req) => {
+    seen(req);
+    return startCall(req);
+  };
+  return sim;
+};
 
 export interface HarnessOverrides {
   /** The app's voice provider, made around the harness's simulator (default: the simulator itself). */

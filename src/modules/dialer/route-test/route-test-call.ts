@@ -4,8 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import { conflict, HttpError } from '../../../http/errors.ts';
 import { providerFor, VoiceNotConfiguredError } from '../../../voice/registry.ts';
 import { promptVersionsFor } from '../../campaigns/campaign-prompts.ts';
-import { complianceOf } from '../../compliance/compliance-settings.ts';
-import { capVerdicts } from '../../contact-lifecycle/reach-law.ts';
+import { capVerdicts, type FrequencyCaps } from '../../contact-lifecycle/reach-law.ts';
 import { insertContacts } from '../../contacts/contacts.repository.ts';
 import { insertCallsStarted } from '../../live/live-events.repository.ts';
 import { accountBusyReason, lockAccountCapacity, outboundRoom } from '../account-capacity.ts';
@@ -16,6 +15,14 @@ import type { StartingCall } from '../outbound/start-calls.ts';
 import { isPaced, takeRouteSlots } from '../outbound/vendor-pacing.ts';
 
 type Trx = Transaction<Database>;
+
+/** The call to write: the number, the time, and the account's frequency caps (read once by the caller, not per lock attempt). */
+interface RouteTestCallInput {
+  campaignId: number;
+  phone: string;
+  now: Date;
+  caps: FrequencyCaps;
+}
 
 /** How often, and how far apart, the campaign's dialer lock is tried while a round holds it. */
 const CAMPAIGN_LOCK_TRIES = 40;
@@ -33,7 +40,7 @@ const tooBusy = (why: string) => new HttpError(429, `Not now: ${why}. The test c
  * status finished (never queued by this); the contact's status is not touched, so the call's end
  * takes no step for it (call-finish.ts skips a test call's contact).
  */
-export async function writeRouteTestCall(deps: Deps, input: { campaignId: number; phone: string; now: Date }): Promise<StartingCall> {
+export async function writeRouteTestCall(deps: Deps, input: RouteTestCallInput): Promise<StartingCall> {
   for (let attempt = 0; attempt < CAMPAIGN_LOCK_TRIES; attempt++) {
     const written = await deps.db.transaction().execute((trx) => writeUnderLocks(trx, deps, input));
     if (written) return written;
@@ -42,7 +49,7 @@ export async function writeRouteTestCall(deps: Deps, input: { campaignId: number
   throw tooBusy('the dialer is busy with this campaign');
 }
 
-async function writeUnderLocks(trx: Trx, deps: Deps, input: { campaignId: number; phone: string; now: Date }): Promise<StartingCall | null> {
+async function writeUnderLocks(trx: Trx, deps: Deps, input: RouteTestCallInput): Promise<StartingCall | null> {
   if (deps.config.MAX_CONCURRENT_CALLS > 0 && (await lockGlobalRoom(trx, deps.config.MAX_CONCURRENT_CALLS)) <= 0) {
     throw tooBusy(`the service's ${deps.config.MAX_CONCURRENT_CALLS} concurrent calls (MAX_CONCURRENT_CALLS) are in use`);
   }
@@ -54,7 +61,7 @@ async function writeUnderLocks(trx: Trx, deps: Deps, input: { campaignId: number
   const capacity = (await lockAccountCapacity(trx, [campaign.owner_id])).get(campaign.owner_id);
   if (capacity && outboundRoom(capacity) <= 0) throw tooBusy(accountBusyReason(capacity));
   // The number's frequency caps, counted under its lock as a round counts them (test calls count too).
-  const caps = (await complianceOf(trx, [campaign.owner_id])).get(campaign.owner_id)!;
+  const { caps } = input;
   const allowedAt = (await capVerdicts(trx, [{ ownerId: campaign.owner_id, phone: input.phone }], new Map([[campaign.owner_id, caps]]), input.now)).get(`${campaign.owner_id}|${input.phone}`);
   if (allowedAt) {
     throw conflict(`${input.phone} has had ${caps.maxPerDay} calls in 24 hours or ${caps.maxPerWeek} in 7 days from this account (the frequency caps, test calls included); the next is allowed at ${allowedAt.toISOString()}`);

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Detail, ErrorResponses, IdParams } from '../../../http/schemas.ts';
 
 /** The OpenAPI description of the route test (route-test.routes.ts registers it). */
@@ -7,7 +7,7 @@ const RouteTestBody = Type.Object({
   phone_number: Type.String({ minLength: 1, maxLength: 40, description: 'The number to call, E.164 or national (read in DEFAULT_COUNTRY); usually the operator\'s own phone' }),
 }, { additionalProperties: false });
 
-const RouteTestAnswer = Type.Object({
+export const RouteTestAnswer = Type.Object({
   call_id: Type.Integer({ description: 'The test call: GET /api/v1/calls/{id} shows its status and call_data.sip_response_code as it ends' }),
   status: Type.String({ description: 'in progress while the trunk is answering or the call is on; failed etc. at once when the vendor refused the route' }),
   from_number: Type.Union([Type.String(), Type.Null()], { description: 'The caller ID: the trunk\'s first number when it lists its numbers' }),
@@ -16,6 +16,9 @@ const RouteTestAnswer = Type.Object({
   sip_response_code: Type.Union([Type.Integer(), Type.Null()], { description: 'The trunk\'s final answer to the INVITE, once known' }),
   ended_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the call ended, once it has' }),
 });
+
+/** What the dashboard shows while the test call runs: it reads GET /api/v1/calls/{id} for the end. */
+export type RouteTestAnswer = Static<typeof RouteTestAnswer>;
 
 export const TestCampaignRoute = {
   operationId: 'test_campaign_sip_route', tags: ['campaigns'], summary: 'Place one test call through the campaign\'s SIP route',

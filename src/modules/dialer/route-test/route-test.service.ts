@@ -11,17 +11,7 @@ import { windowRuleFor } from '../../contact-lifecycle/contact-window.ts';
 import { suppressedReason, suppressionsOf } from '../../contact-lifecycle/reach-law.ts';
 import { startCalls } from '../outbound/start-calls.ts';
 import { writeRouteTestCall } from './route-test-call.ts';
-
-/** What the dashboard shows while the test call runs: it reads GET /api/v1/calls/{id} for the end. */
-export interface RouteTestAnswer {
-  call_id: number;
-  status: string;
-  from_number: string | null;
-  to_number: string;
-  sip_uri: string;
-  sip_response_code: number | null;
-  ended_reason: string | null;
-}
+import type { RouteTestAnswer } from './route-test.operations.ts';
 
 /**
  * "Test the route" (issue 29): one call, now, from an Outbound campaign through its campaign_sip
@@ -56,7 +46,7 @@ export async function testCampaignRoute(deps: Deps, input: { principal: Principa
     throw conflict(`${phone} is outside the campaign's calling window and the account's quiet hours now (${rule.zones.join(', ')}); ${next ? `it opens at ${next.toISOString()}` : 'the window never opens'}`);
   }
 
-  const starting = await writeRouteTestCall(deps, { campaignId: campaign.id, phone, now });
+  const starting = await writeRouteTestCall(deps, { campaignId: campaign.id, phone, now, caps: compliance });
   await recordAudit(deps.db, {
     principal, request: input.request, kind: 'sip_trunk.route_tested', subject: { type: 'campaign', id: campaign.id },
     details: { call_id: starting.id, sip_trunk_id: campaign.sip_trunk_id === null ? null : Number(campaign.sip_trunk_id) },
