@@ -108,5 +108,18 @@ describe.skipIf(!HAS_BROWSER)('SIP trunks in the browser', () => {
     await expectAccessible(page, 'the route test dialog');
     await screenshot(page, 'sip-route-test-1280');
     await page.context().close();
+
+    // At phone width the dialled URI wraps inside the dialog instead of running out of it.
+    const narrow = await s.page({ signIn: s.alice, width: 390 });
+    await narrow.goto(`/campaigns/${campaign.id}`);
+    await narrow.getByRole('button', { name: 'Test the route' }).click();
+    const small = narrow.getByRole('dialog', { name: 'Test the SIP route' });
+    await small.getByRole('textbox', { name: 'Number to call' }).fill('+1 415 555 0177');
+    await small.getByRole('button', { name: 'Call now' }).click();
+    await small.getByText('SIP 486 Busy Here').waitFor({ timeout: 20_000 });
+    const status = small.getByRole('status', { name: 'Test call' });
+    expect(await status.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(narrow, 'sip-route-test-390');
+    await narrow.context().close();
   });
 });

@@ -38,7 +38,7 @@ function RouteTestDialog({ campaignId, campaignSip }: { campaignId: number; camp
   return (
     <Stack>
       <Text size="sm">
-        Places one call now through <Text span ff="monospace">{campaignSip}</Text> with the campaign's assistant, and shows the trunk's answer.
+        Places one call now through <Text span ff="monospace" style={{ overflowWrap: 'anywhere' }}>{campaignSip}</Text> with the campaign's assistant, and shows the trunk's answer.
         It is a test call: no attempt, no webhook, no text; the do-not-call list, the calling window and the limits still apply.
       </Text>
       {/* The dialog sits inside the campaign form in React's tree: its submit must not bubble to it (a portal does not stop React events). */}
@@ -67,7 +67,7 @@ function RouteTestResult({ placed }: { placed: Placed }) {
     <Stack gap="xs" role="status" aria-label="Test call">
       <Text size="sm">
         <Anchor component={Link} to={`/calls/${placed.call_id}`}>Call {placed.call_id}</Anchor> to {placed.to_number}
-        {placed.from_number ? ` from ${placed.from_number}` : ''} via <Text span ff="monospace">{placed.sip_uri}</Text>
+        {placed.from_number ? ` from ${placed.from_number}` : ''} via <Text span ff="monospace" style={{ overflowWrap: 'anywhere' }}>{placed.sip_uri}</Text>
       </Text>
       <Group gap="xs">
         {!ended && <Loader size="xs" />}
